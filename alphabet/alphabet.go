@@ -1,0 +1,200 @@
+// Package alphabet holds what every representation in brasp shares about
+// input symbols: the finite alphabet, how a symbol is written in source text
+// (bare or double-quoted), and how a word is read from and written to a string.
+//
+// Words are sequences of symbol indices into an Alphabet. A word is written one
+// character per symbol when every symbol of the alphabet is a single
+// character; otherwise its symbols are separated by spaces (DESIGN.md, CLI
+// contract). All of brasp's representations read non-empty words (the paper's
+// Σ⁺); the empty word is still representable so that automata can speak of it.
+package alphabet
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Alphabet is an ordered list of distinct symbols. The order fixes symbol
+// indices, the numbering every interpreter and converter works with.
+type Alphabet []string
+
+// New returns the alphabet of the given symbols, or an error naming the first
+// duplicate or invalid (empty) symbol.
+func New(symbols ...string) (Alphabet, error) {
+	seen := make(map[string]bool, len(symbols))
+	for _, s := range symbols {
+		if s == "" {
+			return nil, fmt.Errorf("empty symbol")
+		}
+		if !utf8.ValidString(s) {
+			return nil, fmt.Errorf("symbol %q is not valid UTF-8", s)
+		}
+		if seen[s] {
+			return nil, fmt.Errorf("duplicate symbol %s", Quote(s))
+		}
+		seen[s] = true
+	}
+	return Alphabet(append([]string(nil), symbols...)), nil
+}
+
+// Index returns the index of symbol s, or -1 if s is not in the alphabet.
+func (a Alphabet) Index(s string) int {
+	for i, t := range a {
+		if t == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// Equal reports whether a and b list the same symbols in the same order.
+func (a Alphabet) Equal(b Alphabet) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SingleChar reports whether every symbol is exactly one character, in which
+// case words are written without separators.
+func (a Alphabet) SingleChar() bool {
+	for _, s := range a {
+		if utf8.RuneCountInString(s) != 1 || s == " " {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseWord reads a word written in the CLI convention: one character per
+// symbol when every symbol is one character, otherwise symbols separated by
+// white space. Symbols may also be double-quoted in the separated form.
+func (a Alphabet) ParseWord(s string) ([]int, error) {
+	if a.SingleChar() && !strings.ContainsAny(s, " \t\"") {
+		w := make([]int, 0, len(s))
+		for off, r := range s {
+			k := a.Index(string(r))
+			if k < 0 {
+				return nil, fmt.Errorf("symbol %s at offset %d is not in the alphabet {%s}", Quote(string(r)), off, a)
+			}
+			w = append(w, k)
+		}
+		return w, nil
+	}
+	fields, err := splitSymbols(s)
+	if err != nil {
+		return nil, err
+	}
+	w := make([]int, 0, len(fields))
+	for n, f := range fields {
+		k := a.Index(f)
+		if k < 0 {
+			return nil, fmt.Errorf("symbol %d (%s) is not in the alphabet {%s}", n+1, Quote(f), a)
+		}
+		w = append(w, k)
+	}
+	return w, nil
+}
+
+// splitSymbols splits s at white space, honouring double-quoted symbols.
+func splitSymbols(s string) ([]string, error) {
+	var out []string
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsSpace(r):
+			i += size
+		case r == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return nil, fmt.Errorf("unterminated quoted symbol at offset %d", i)
+			}
+			u, err := strconv.Unquote(s[i : j+1])
+			if err != nil || u == "" {
+				return nil, fmt.Errorf("bad quoted symbol %s at offset %d", s[i:j+1], i)
+			}
+			out = append(out, u)
+			i = j + 1
+		default:
+			j := i
+			for j < len(s) {
+				r, size := utf8.DecodeRuneInString(s[j:])
+				if unicode.IsSpace(r) {
+					break
+				}
+				j += size
+			}
+			out = append(out, s[i:j])
+			i = j
+		}
+	}
+	return out, nil
+}
+
+// FormatWord writes w in the CLI convention, the inverse of ParseWord.
+func (a Alphabet) FormatWord(w []int) string {
+	var b strings.Builder
+	single := a.SingleChar()
+	for n, k := range w {
+		if single {
+			b.WriteString(a[k])
+			continue
+		}
+		if n > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(Quote(a[k]))
+	}
+	return b.String()
+}
+
+// String lists the symbols separated by spaces, quoted where needed.
+func (a Alphabet) String() string {
+	q := make([]string, len(a))
+	for i, s := range a {
+		q[i] = Quote(s)
+	}
+	return strings.Join(q, " ")
+}
+
+// IsBare reports whether symbol s can be written without quotes: it consists
+// only of letters, digits, '_' and '?', the characters of B-RASP names.
+func IsBare(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !IsNameRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// IsNameRune reports whether r may appear in a bare name or symbol.
+func IsNameRune(r rune) bool {
+	return r == '_' || r == '?' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// Quote writes symbol s as it appears in source text: bare when IsBare,
+// otherwise as a Go-style double-quoted string.
+func Quote(s string) string {
+	if IsBare(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
