@@ -1,0 +1,196 @@
+package brasp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+// Builder assembles a program operation by operation, for converters that
+// produce B-RASP (LTL → B-RASP, Krohn–Rhodes, normal forms, decompilation).
+// Its methods return vector indices; Program checks the result exactly as
+// Parse would, so a built program is as trustworthy as a parsed one.
+type Builder struct {
+	prog   *Program
+	names  map[string]int
+	accept int
+	out    *Output
+}
+
+// NewBuilder starts a program over alpha, declaring Q_σ for every symbol σ
+// in order (vector k is Q of symbol k).
+func NewBuilder(alpha alphabet.Alphabet) *Builder {
+	b := &Builder{prog: &Program{Alphabet: alpha}, names: map[string]int{}, accept: -1}
+	for k, s := range alpha {
+		b.add(&Vector{Name: SymbolVectorName(s), Kind: SymbolVector, Symbol: k})
+	}
+	return b
+}
+
+func (b *Builder) add(v *Vector) int {
+	if _, dup := b.names[v.Name]; dup {
+		v.Name = b.Fresh(v.Name)
+	}
+	k := len(b.prog.Vectors)
+	b.names[v.Name] = k
+	b.prog.Vectors = append(b.prog.Vectors, v)
+	return k
+}
+
+// SymbolVec returns the index of Q_σ for symbol index k.
+func (b *Builder) SymbolVec(k int) int { return k }
+
+// Predicate returns the vector of position predicate p, declaring it on first
+// use.
+func (b *Builder) Predicate(p Predicate) int {
+	if k, ok := b.names[p.Name()]; ok && b.prog.Vectors[k].Kind == PredicateVector {
+		return k
+	}
+	return b.add(&Vector{Name: p.Name(), Kind: PredicateVector, Pred: p})
+}
+
+// Fresh returns a name starting with prefix that no vector has yet.
+func (b *Builder) Fresh(prefix string) string {
+	if prefix == "" {
+		prefix = "P"
+	}
+	if _, used := b.names[prefix]; !used && !reserved[prefix] && !isPredicateName(prefix) {
+		return prefix
+	}
+	base := strings.TrimRight(prefix, "0123456789")
+	if base == "" || !strings.HasSuffix(base, "_") {
+		base += "_"
+	}
+	for n := 1; ; n++ {
+		name := fmt.Sprintf("%s%d", base, n)
+		if _, used := b.names[name]; !used {
+			return name
+		}
+	}
+}
+
+func isPredicateName(name string) bool {
+	_, ok := ParsePredicate(name)
+	return ok || strings.HasPrefix(name, "Q_")
+}
+
+// Positionwise adds name(i) := e and returns its index. A name already in use
+// is replaced by a fresh one.
+func (b *Builder) Positionwise(name string, e Expr) int {
+	return b.add(&Vector{Name: b.Fresh(name), Kind: PositionwiseVector, Expr: e})
+}
+
+// Attend adds name(i) := tb [m, score] value : def and returns its index.
+func (b *Builder) Attend(name string, tb Tiebreak, m Mask, score, value, def Expr) int {
+	return b.add(&Vector{Name: b.Fresh(name), Kind: AttentionVector,
+		Att: &Attention{Tiebreak: tb, Mask: m, Score: score, Value: value, Default: def}})
+}
+
+// Name returns the name of vector k.
+func (b *Builder) Name(k int) string { return b.prog.Vectors[k].Name }
+
+// Len returns the number of vectors so far.
+func (b *Builder) Len() int { return len(b.prog.Vectors) }
+
+// I returns a reference to vector k at position i.
+func (b *Builder) I(k int) *Ref { return &Ref{Name: b.prog.Vectors[k].Name, Var: VarI, Vec: k} }
+
+// J returns a reference to vector k at position j.
+func (b *Builder) J(k int) *Ref { return &Ref{Name: b.prog.Vectors[k].Name, Var: VarJ, Vec: k} }
+
+// SetAccept makes vector k the output of an acceptor.
+func (b *Builder) SetAccept(k int) { b.accept, b.out = k, nil }
+
+// SetTransducer makes the program a transducer: output symbol γ_k at a
+// position where vector vecs[k] is 1.
+func (b *Builder) SetTransducer(symbols alphabet.Alphabet, vecs []int) {
+	b.out = &Output{Explicit: true, Accept: -1, Symbols: symbols, Vectors: append([]int(nil), vecs...)}
+}
+
+// Program checks and returns the built program. The builder must not be used
+// afterwards. Without SetAccept, the output is the last operation.
+func (b *Builder) Program() (*Program, error) {
+	p := b.prog
+	switch {
+	case b.out != nil:
+		p.Output = *b.out
+	case b.accept >= 0:
+		p.Output = Output{Accept: b.accept}
+		p.Output.Explicit = b.accept != p.defaultOutput()
+	default:
+		p.Output = Output{Accept: p.defaultOutput()}
+	}
+	// Round-trip through the checker so that built programs obey exactly the
+	// rules of parsed ones; this also validates references.
+	if err := Validate(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Validate checks the invariants of a program built in memory: names unique
+// and non-reserved, references resolved to earlier vectors with matching
+// names, (j) only in scores and values, a non-empty alphabet, a valid output.
+func Validate(p *Program) error {
+	var errs ErrorList
+	bad := func(format string, args ...any) { errs.Add(p.File, Pos{}, format, args...) }
+	if len(p.Alphabet) == 0 {
+		bad("empty alphabet")
+	}
+	seen := map[string]bool{}
+	for k, v := range p.Vectors {
+		if v.Name == "" || reserved[v.Name] || seen[v.Name] {
+			bad("vector %d has an empty, reserved or duplicate name %q", k, v.Name)
+		}
+		seen[v.Name] = true
+		check := func(e Expr, allowJ bool, what string) {
+			if e == nil {
+				bad("%s: missing %s", v.Name, what)
+				return
+			}
+			for _, r := range Refs(e) {
+				if r.Vec < 0 || r.Vec >= k || p.Vectors[r.Vec].Name != r.Name {
+					bad("%s: reference %s(%s) does not resolve to an earlier vector", v.Name, r.Name, r.Var)
+				} else if r.Var == VarJ && !allowJ {
+					bad("%s: %s(j) in %s, where only (i) is allowed", v.Name, r.Name, what)
+				}
+			}
+		}
+		switch v.Kind {
+		case SymbolVector:
+			if v.Symbol < 0 || v.Symbol >= len(p.Alphabet) || v.Name != SymbolVectorName(p.Alphabet[v.Symbol]) {
+				bad("symbol vector %s does not match the alphabet", v.Name)
+			}
+		case PredicateVector:
+			if v.Name != v.Pred.Name() {
+				bad("predicate vector %s is named differently from its predicate %s", v.Name, v.Pred.Name())
+			}
+		case PositionwiseVector:
+			check(v.Expr, false, "a position-wise operation")
+		case AttentionVector:
+			if v.Att == nil {
+				bad("%s: missing attention", v.Name)
+				continue
+			}
+			check(v.Att.Score, true, "the score")
+			check(v.Att.Value, true, "the value")
+			check(v.Att.Default, false, "the default")
+		}
+	}
+	o := p.Output
+	valid := func(k int) bool { return k >= 0 && k < len(p.Vectors) }
+	if o.Symbols != nil {
+		if len(o.Vectors) != len(o.Symbols) {
+			bad("transducer output has %d symbols but %d vectors", len(o.Symbols), len(o.Vectors))
+		}
+		for _, k := range o.Vectors {
+			if !valid(k) {
+				bad("transducer output vector %d out of range", k)
+			}
+		}
+	} else if !valid(o.Accept) {
+		bad("no output vector")
+	}
+	return errs.Err()
+}

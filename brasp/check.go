@@ -1,0 +1,197 @@
+package brasp
+
+import (
+	"strings"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+// Parse reads a program in the B-RASP web simulator's syntax, with brasp's
+// extensions (see the package documentation), and checks it. All problems are
+// returned together as an ErrorList whose messages read file:line:col: msg.
+func Parse(filename string, src []byte) (*Program, error) {
+	var errs ErrorList
+	if len(src) > MaxSourceBytes {
+		errs.Add(filename, Pos{}, "program is %d bytes, more than the limit MaxSourceBytes = %d", len(src), MaxSourceBytes)
+		return nil, errs.Err()
+	}
+	p := &parser{sc: newScanner(filename, src, &errs), file: filename, errs: &errs, failed: map[string]bool{}}
+	stmts := p.parseFile()
+	prog := check(filename, stmts, p.failed, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return prog, nil
+}
+
+// reserved are words that cannot name a vector.
+var reserved = map[string]bool{
+	"leftmost": true, "rightmost": true, "output": true, "i": true, "j": true,
+	"0": true, "1": true, "true": true, "false": true,
+}
+
+// checker resolves names and enforces the rules of §3.1: every reference is to
+// an earlier vector, position-wise operations and defaults read only (i).
+type checker struct {
+	file    string
+	errs    *ErrorList
+	prog    *Program
+	index   map[string]int  // defined so far
+	later   map[string]Pos  // defined somewhere in the file
+	failed  map[string]bool // statements with syntax errors
+	current string
+}
+
+func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) *Program {
+	c := &checker{file: file, errs: errs, prog: &Program{File: file}, index: map[string]int{}, later: map[string]Pos{}, failed: failed}
+	for _, s := range stmts {
+		if s.kind != outputStmt {
+			if _, dup := c.later[s.name]; !dup {
+				c.later[s.name] = s.namePos
+			}
+		}
+	}
+	var out *stmt
+	var symbols []string
+	for _, s := range stmts {
+		switch s.kind {
+		case outputStmt:
+			if out != nil {
+				c.errorf(s.pos, "second output line (the first is at %s)", out.pos)
+				continue
+			}
+			out = s
+			continue
+		}
+		if reserved[s.name] {
+			c.errorf(s.namePos, "%s is a reserved word and cannot name a vector", s.name)
+			continue
+		}
+		if k, dup := c.index[s.name]; dup {
+			c.errorf(s.namePos, "%s redefined (first defined at %s)", QuoteName(s.name), c.prog.Vectors[k].NamePos)
+			continue
+		}
+		if len(c.prog.Vectors) >= MaxVectors {
+			c.errorf(s.namePos, "too many vectors (limit MaxVectors = %d)", MaxVectors)
+			return c.prog
+		}
+		v := &Vector{Name: s.name, NamePos: s.namePos}
+		c.current = s.name
+		switch s.kind {
+		case declStmt:
+			if pred, ok := ParsePredicate(s.name); ok {
+				v.Kind, v.Pred = PredicateVector, pred
+			} else if sym, ok := strings.CutPrefix(s.name, "Q_"); ok && sym != "" {
+				v.Kind, v.Symbol = SymbolVector, len(symbols)
+				symbols = append(symbols, sym)
+			} else {
+				c.errorf(s.namePos, "%s(i) without := declares an initial vector, which must be an input symbol Q_σ or a position predicate (first, last, MOD_r_m, Mid)", QuoteName(s.name))
+				continue
+			}
+		case assignStmt:
+			if s.att != nil {
+				v.Kind, v.Att = AttentionVector, s.att
+				c.resolve(s.att.Score, true, "")
+				c.resolve(s.att.Value, true, "")
+				c.resolve(s.att.Default, false, "the default of an attention operation")
+			} else {
+				v.Kind, v.Expr = PositionwiseVector, s.expr
+				c.resolve(s.expr, false, "a position-wise operation")
+			}
+		}
+		c.index[s.name] = len(c.prog.Vectors)
+		c.prog.Vectors = append(c.prog.Vectors, v)
+	}
+	if len(symbols) == 0 {
+		c.errorf(Pos{1, 1}, "empty alphabet: declare each input symbol σ with a line Q_σ(i)")
+	} else if a, err := alphabet.New(symbols...); err == nil {
+		c.prog.Alphabet = a
+	}
+	c.resolveOutput(out)
+	return c.prog
+}
+
+func (c *checker) errorf(pos Pos, format string, args ...any) {
+	c.errs.Add(c.file, pos, format, args...)
+}
+
+// resolve sets Ref.Vec in e; allowJ says whether (j) references are allowed,
+// where names the context for the error when they are not.
+func (c *checker) resolve(e Expr, allowJ bool, where string) {
+	for _, r := range Refs(e) {
+		if r.Var == VarJ && !allowJ {
+			c.errorf(r.NamePos, "%s(j) in %s: only (i) is allowed there", QuoteName(r.Name), where)
+		}
+		k, ok := c.index[r.Name]
+		switch {
+		case ok:
+			r.Vec = k
+		case c.failed[r.Name]:
+			// Already reported as a syntax error.
+		case r.Name == c.current:
+			c.errorf(r.NamePos, "%s is used in its own definition", QuoteName(r.Name))
+		default:
+			if pos, later := c.later[r.Name]; later {
+				c.errorf(r.NamePos, "%s is used before its definition at %s", QuoteName(r.Name), pos)
+			} else {
+				c.errorf(r.NamePos, "undefined: %s%s", QuoteName(r.Name), c.hint(r.Name))
+			}
+		}
+	}
+}
+
+// hint suggests how to declare a name that looks like an initial vector.
+func (c *checker) hint(name string) string {
+	if _, ok := ParsePredicate(name); ok {
+		return " (declare the position predicate with a line " + name + "(i))"
+	}
+	if strings.HasPrefix(name, "Q_") {
+		return " (declare the input symbol with a line " + QuoteName(name) + "(i))"
+	}
+	return ""
+}
+
+// resolveOutput fills Program.Output from the output line, or defaults to the
+// last operation.
+func (c *checker) resolveOutput(out *stmt) {
+	p := c.prog
+	if out == nil {
+		for k := len(p.Vectors) - 1; k >= 0; k-- {
+			if !p.Vectors[k].IsInitial() {
+				p.Output = Output{Accept: k}
+				return
+			}
+		}
+		if len(p.Vectors) > 0 {
+			c.errorf(Pos{1, 1}, "the program has no operations; its output is its last operation (or name one with an output line)")
+		}
+		return
+	}
+	p.Output = Output{Pos: out.pos, Explicit: true, Accept: -1}
+	lookup := func(name string, pos Pos) int {
+		k, ok := c.index[name]
+		if !ok {
+			c.errorf(pos, "output vector %s is not defined", QuoteName(name))
+			return -1
+		}
+		return k
+	}
+	if len(out.outputs) == 1 && out.outputs[0].symbol == "" {
+		p.Output.Accept = lookup(out.outputs[0].name, out.outputs[0].namePos)
+		return
+	}
+	var syms []string
+	seen := map[string]Pos{}
+	for _, o := range out.outputs {
+		if pos, dup := seen[o.symbol]; dup {
+			c.errorf(o.symbolPos, "output symbol %s given twice (first at %s)", alphabet.Quote(o.symbol), pos)
+			continue
+		}
+		seen[o.symbol] = o.symbolPos
+		syms = append(syms, o.symbol)
+		p.Output.Vectors = append(p.Output.Vectors, lookup(o.name, o.namePos))
+	}
+	if a, err := alphabet.New(syms...); err == nil {
+		p.Output.Symbols = a
+	}
+}

@@ -1,0 +1,56 @@
+// Package brasp implements Boolean RASP (B-RASP), the programming language of
+// §3 of Yang, Chiang and Angluin, "Masked Hard-Attention Transformers
+// Recognize Exactly the Star-Free Languages" (NeurIPS 2024): its syntax,
+// checker, printer, two interpreters, attention depth and normal forms.
+//
+// The pipeline is Parse (source → checked *Program) → Run (→ *Trace) →
+// Accept/Transduce, with Format printing a program back to source, and
+// FormatTable printing a trace as the paper's Figure 2. Converters in other
+// packages build programs with a Builder.
+//
+// # Language reference
+//
+// A program is a sequence of lines, one operation per line. It is compatible
+// with the public B-RASP web simulator (https://b-rasp.github.io/): every
+// program the simulator runs parses here unchanged and means the same.
+//
+//	Q_a(i)                                   declares input symbol a (initial vector Q_a)
+//	P(i) := EXPR                             position-wise operation
+//	P(i) := leftmost  [MASK, SCORE] VALUE : DEFAULT
+//	P(i) := rightmost [MASK, SCORE] VALUE : DEFAULT
+//
+// MASK is 1 (no masking), j<i (strict future masking), i<j (strict past
+// masking), or the non-strict masks of §5.2, j<=i and i<=j. The mirrored
+// spellings i>j, j>i, i>=j and j>=i are accepted too. SCORE and VALUE may read
+// any earlier vector at i or at j; DEFAULT and position-wise operations read
+// only at i. Expressions use 0, 1, references NAME(i) and NAME(j), ! (binds
+// tightest), & and |, and parentheses.
+//
+// For each position i, an attention operation picks j_i, the smallest
+// (leftmost) or largest (rightmost) j allowed by the mask whose score is 1;
+// its value is VALUE(i, j_i), or DEFAULT(i) when there is no such j.
+// Positions are 1-based in the paper and in messages; Trace.Value takes
+// 0-based indices.
+//
+// Names consist of letters, digits, '_' and '?'. Extensions to the simulator's
+// syntax:
+//
+//   - '#' starts a comment that runs to the end of the line.
+//   - true and false are synonyms for 1 and 0.
+//   - Symbols may have several characters (Q_ab declares the symbol ab) and
+//     any symbol can be written in double quotes inside a name: Q_"#",
+//     Q_"(", P_"?". The printer quotes exactly the part that needs it.
+//   - Position predicates are initial vectors declared like symbols:
+//     first(i) (i = 1), last(i) (i = n), MOD_r_m(i) (i ≡ r mod m, 0 ≤ r < m)
+//     and Mid(i) (n odd and i = ⌈n/2⌉), §5.3.
+//   - By default the program accepts a word iff its last operation is 1 at
+//     the last position. A line "output NAME" names another output vector.
+//   - A transducer (§3.1, the associative-recall example of App. A) names
+//     one vector per output symbol: "output a:Y_a b:Y_b "?":Y_?". Its output
+//     at position i is the symbol whose vector is 1 at i.
+//
+// Errors: the checker reports every problem at once, as file:line:col: msg —
+// undefined or redefined names, uses before definition, (j) where only (i)
+// is allowed, an empty alphabet, a missing output vector. Hostile input is
+// bounded by MaxNesting, MaxVectors and MaxSourceBytes.
+package brasp

@@ -1,0 +1,105 @@
+package brasp
+
+import (
+	"strings"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+// Format prints p in B-RASP syntax, one operation per line. The output parses
+// back to the same program (Parse(Format(p)) has the same vectors, the same
+// expressions and the same output), and stays within the web simulator's
+// syntax whenever p uses no extension.
+func Format(p *Program) string {
+	var b strings.Builder
+	for _, v := range p.Vectors {
+		b.WriteString(FormatVector(v))
+		b.WriteByte('\n')
+	}
+	if p.Output.Explicit || p.IsTransducer() || p.Output.Accept != p.defaultOutput() {
+		b.WriteString(formatOutput(p))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// defaultOutput is the vector an output line may omit: the last operation.
+func (p *Program) defaultOutput() int {
+	for k := len(p.Vectors) - 1; k >= 0; k-- {
+		if !p.Vectors[k].IsInitial() {
+			return k
+		}
+	}
+	return -1
+}
+
+func formatOutput(p *Program) string {
+	if !p.IsTransducer() {
+		return "output " + QuoteName(p.Vectors[p.Output.Accept].Name)
+	}
+	parts := []string{"output"}
+	for k, s := range p.Output.Symbols {
+		parts = append(parts, alphabet.Quote(s)+":"+QuoteName(p.Vectors[p.Output.Vectors[k]].Name))
+	}
+	return strings.Join(parts, " ")
+}
+
+// FormatVector prints the line that defines v.
+func FormatVector(v *Vector) string {
+	head := QuoteName(v.Name) + "(i)"
+	switch v.Kind {
+	case PositionwiseVector:
+		return head + " := " + FormatExpr(v.Expr)
+	case AttentionVector:
+		return head + " := " + FormatAttention(v.Att)
+	}
+	return head
+}
+
+// FormatAttention prints an attention operation's right-hand side.
+func FormatAttention(a *Attention) string {
+	return a.Tiebreak.String() + " [" + a.Mask.String() + ", " + FormatExpr(a.Score) + "] " +
+		FormatExpr(a.Value) + " : " + FormatExpr(a.Default)
+}
+
+// FormatExpr prints e with the fewest parentheses that keep its structure:
+// ! binds tightest, then &, then |, both left-associative.
+func FormatExpr(e Expr) string {
+	var b strings.Builder
+	writeExpr(&b, e, 0)
+	return b.String()
+}
+
+// precedence: 0 = |, 1 = &, 2 = unary/operand.
+func writeExpr(b *strings.Builder, e Expr, ctx int) {
+	switch e := e.(type) {
+	case *Literal:
+		if e.Value {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
+	case *Ref:
+		b.WriteString(QuoteName(e.Name))
+		b.WriteByte('(')
+		b.WriteString(e.Var.String())
+		b.WriteByte(')')
+	case *UnaryExpr:
+		b.WriteByte('!')
+		writeExpr(b, e.X, 2)
+	case *BinaryExpr:
+		prec := 0
+		if e.Op == AND {
+			prec = 1
+		}
+		if prec < ctx {
+			b.WriteByte('(')
+		}
+		writeExpr(b, e.X, prec)
+		b.WriteString(" " + e.Op.String() + " ")
+		writeExpr(b, e.Y, prec+1)
+		if prec < ctx {
+			b.WriteByte(')')
+		}
+	}
+}
