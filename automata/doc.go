@@ -1,0 +1,26 @@
+// Package automata holds brasp's finite automata: complete deterministic
+// automata (the central type DFA) over an alphabet.Alphabet, the `.dfa` text
+// format, JSON and DOT, Hopcroft minimisation, Boolean products, language
+// equivalence with a shortest distinguishing word, nondeterministic automata
+// with the subset construction, the transition monoid, the classification of
+// a regular language (star-free, stutter-invariant, AC0) with checkable
+// witnesses, and the Krohn–Rhodes holonomy decomposition of a counter-free DFA
+// into a cascade of identity–reset automata (paper, App. B.4).
+//
+// # The empty word
+//
+// A DFA reads words of Σ*: it accepts the empty word ε iff its start state is
+// accepting. The rest of brasp (B-RASP, LTL, transformers) reads only non-empty
+// words (Σ⁺), so comparisons against those representations use the domain
+// SigmaPlus of Compare, which ignores ε. The classification properties
+// (aperiodicity, stutter invariance, quasi-aperiodicity) are unchanged by
+// adding or removing ε from a language, because {ε} and Σ⁺ are star-free and
+// stutter invariance only speaks of non-empty words; so the classification of
+// L holds for L ∩ Σ⁺, the language a B-RASP program can recognise.
+//
+// # Limits
+//
+// Constructions that can blow up exponentially (subset construction, image
+// orbits, monoids, cascades) take explicit limits and fail with a *LimitError
+// naming the limit instead of exhausting memory.
+package automata

@@ -1,0 +1,6 @@
+package automata
+
+import "embed"
+
+//go:embed testdata
+var testdataFS embed.FS

@@ -1,0 +1,199 @@
+package automata
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+// NFA is a nondeterministic finite automaton with ε-moves over a named
+// alphabet. States are numbered 0..NumStates-1. It is the input of the subset
+// construction (Determinize) and the common target of the exact semantics of
+// LTL formulas and B-RASP programs.
+type NFA struct {
+	Alphabet alphabet.Alphabet
+	Start    []int     // initial states
+	Accept   []bool    // Accept[q]: q is accepting
+	Delta    [][][]int // Delta[q][a]: successors of q on symbol a
+	Eps      [][]int   // Eps[q]: ε-successors of q
+}
+
+// NewNFA returns an NFA with n states, no initial or accepting state and no
+// transitions.
+func NewNFA(alpha alphabet.Alphabet, n int) *NFA {
+	m := &NFA{Alphabet: alpha}
+	for range n {
+		m.AddState()
+	}
+	return m
+}
+
+// NumStates returns the number of states.
+func (m *NFA) NumStates() int { return len(m.Delta) }
+
+// AddState adds a state with no transitions and returns its number.
+func (m *NFA) AddState() int {
+	m.Delta = append(m.Delta, make([][]int, len(m.Alphabet)))
+	m.Eps = append(m.Eps, nil)
+	m.Accept = append(m.Accept, false)
+	return len(m.Delta) - 1
+}
+
+// AddTransition adds the transition from --a--> to.
+func (m *NFA) AddTransition(from, a, to int) { m.Delta[from][a] = append(m.Delta[from][a], to) }
+
+// AddEpsilon adds the ε-transition from --ε--> to.
+func (m *NFA) AddEpsilon(from, to int) { m.Eps[from] = append(m.Eps[from], to) }
+
+// Accepts reports whether some run of m on w ends in an accepting state.
+func (m *NFA) Accepts(w []int) bool {
+	cur := m.closure(newBitset(m.NumStates()).with(m.Start))
+	for _, a := range w {
+		next := newBitset(m.NumStates())
+		for q := range cur.all() {
+			for _, r := range m.Delta[q][a] {
+				next.set(r)
+			}
+		}
+		cur = m.closure(next)
+	}
+	for q := range cur.all() {
+		if m.Accept[q] {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultMaxStates is the default limit on the number of DFA states the
+// subset construction and the regex compiler may create.
+const DefaultMaxStates = 100000
+
+// Determinize returns a complete DFA for m's language by the subset
+// construction over reachable subsets (the empty subset becomes a rejecting
+// sink). It fails with a *LimitError named "max-states" when more than
+// maxStates subsets are reachable. The result is not minimised; states are
+// named S0, S1, … in discovery order.
+func (m *NFA) Determinize(maxStates int) (*DFA, error) {
+	if len(m.Alphabet) == 0 {
+		return nil, fmt.Errorf("automaton has an empty alphabet")
+	}
+	n := m.NumStates()
+	index := map[string]int{}
+	var sets []bitset
+	get := func(s bitset) (int, error) {
+		key := s.key()
+		if i, ok := index[key]; ok {
+			return i, nil
+		}
+		if len(sets) >= maxStates {
+			return 0, &LimitError{Name: "max-states", Limit: maxStates, What: "subset construction"}
+		}
+		index[key] = len(sets)
+		sets = append(sets, s)
+		return len(sets) - 1, nil
+	}
+	if _, err := get(m.closure(newBitset(n).with(m.Start))); err != nil {
+		return nil, err
+	}
+	d := &DFA{Alphabet: m.Alphabet}
+	for i := 0; i < len(sets); i++ {
+		row := make([]int, len(m.Alphabet))
+		acc := false
+		for q := range sets[i].all() {
+			acc = acc || m.Accept[q]
+		}
+		for a := range m.Alphabet {
+			next := newBitset(n)
+			for q := range sets[i].all() {
+				for _, r := range m.Delta[q][a] {
+					next.set(r)
+				}
+			}
+			j, err := get(m.closure(next))
+			if err != nil {
+				return nil, err
+			}
+			row[a] = j
+		}
+		d.Delta = append(d.Delta, row)
+		d.Accept = append(d.Accept, acc)
+		d.States = append(d.States, "S"+strconv.Itoa(i))
+	}
+	return d, nil
+}
+
+// closure adds to s every state reachable by ε-moves and returns it.
+func (m *NFA) closure(s bitset) bitset {
+	stack := []int{}
+	for q := range s.all() {
+		stack = append(stack, q)
+	}
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, r := range m.Eps[q] {
+			if !s.has(r) {
+				s.set(r)
+				stack = append(stack, r)
+			}
+		}
+	}
+	return s
+}
+
+// NFA returns d viewed as a nondeterministic automaton.
+func (d *DFA) NFA() *NFA {
+	m := NewNFA(d.Alphabet, d.NumStates())
+	m.Start = []int{d.Start}
+	copy(m.Accept, d.Accept)
+	for q, row := range d.Delta {
+		for a, r := range row {
+			m.AddTransition(q, a, r)
+		}
+	}
+	return m
+}
+
+// bitset is a set of small non-negative integers.
+type bitset []uint64
+
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+func (s bitset) set(i int)      { s[i/64] |= 1 << (i % 64) }
+func (s bitset) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+
+func (s bitset) with(xs []int) bitset {
+	for _, x := range xs {
+		s.set(x)
+	}
+	return s
+}
+
+// all iterates over the members in increasing order.
+func (s bitset) all() func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for w, word := range s {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				if !yield(w*64 + b) {
+					return
+				}
+				word &^= 1 << b
+			}
+		}
+	}
+}
+
+// key is a map key for the set.
+func (s bitset) key() string {
+	b := make([]byte, 8*len(s))
+	for i, w := range s {
+		for j := range 8 {
+			b[8*i+j] = byte(w >> (8 * j))
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,296 @@
+package automata
+
+import (
+	"go/scanner"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+// The `.dfa` format (DESIGN.md, "Automaton file format") has one fact per line:
+//
+//	alphabet SYMBOL...
+//	start STATE
+//	accept STATE...
+//	FROM SYMBOL TO
+//
+// `#` starts a comment that runs to the end of the line (outside quotes).
+// Symbols and state names are bare (letters, digits, '_' and '?') or
+// double-quoted Go strings; a quoted token is never a keyword, so a state named
+// "start" is written quoted. States are numbered by their first appearance as
+// the source of a transition, then by first appearance anywhere; a missing
+// transition goes to an implicit rejecting sink state, added last and named
+// "sink" (or "sink1", … if that name is taken). Several accept lines add up.
+
+// dfaToken is one token of a .dfa line.
+type dfaToken struct {
+	text   string
+	quoted bool
+	pos    token.Position
+}
+
+// keywords of the .dfa format, recognised only when written bare.
+const (
+	kwAlphabet = "alphabet"
+	kwStart    = "start"
+	kwAccept   = "accept"
+)
+
+// Parse reads an automaton in the `.dfa` text format. filename is used only
+// in error positions. All errors are collected and returned as a
+// scanner.ErrorList whose entries print as file:line:col: message.
+func Parse(filename string, src []byte) (*DFA, error) {
+	var errs scanner.ErrorList
+	lines := tokenizeDFA(filename, src, &errs)
+
+	var (
+		alpha      alphabet.Alphabet
+		alphaPos   token.Position
+		haveAlpha  bool
+		start      *dfaToken
+		accepts    []dfaToken
+		trans      [][3]dfaToken
+		firstSeen  = map[string]int{} // order of first appearance anywhere
+		firstFrom  = map[string]int{} // order of first appearance as FROM
+		noteState  = func(t dfaToken) { firstSeen[t.text] = orderOf(firstSeen, t.text) }
+		eofPos     = token.Position{Filename: filename, Line: 1 + strings.Count(string(src), "\n"), Column: 1}
+		firstToken *dfaToken
+	)
+	for _, line := range lines {
+		if len(line) == 0 {
+			continue
+		}
+		head := line[0]
+		if firstToken == nil {
+			firstToken = &line[0]
+		}
+		switch {
+		case !head.quoted && head.text == kwAlphabet:
+			if haveAlpha {
+				errs.Add(head.pos, "duplicate alphabet line (first at "+alphaPos.String()+")")
+				continue
+			}
+			haveAlpha, alphaPos = true, head.pos
+			if len(line) == 1 {
+				errs.Add(head.pos, "alphabet needs at least one symbol")
+			}
+			seen := map[string]bool{}
+			for _, t := range line[1:] {
+				if seen[t.text] {
+					errs.Add(t.pos, "duplicate symbol "+alphabet.Quote(t.text))
+					continue
+				}
+				seen[t.text] = true
+				alpha = append(alpha, t.text)
+			}
+		case !head.quoted && head.text == kwStart:
+			if len(line) != 2 {
+				errs.Add(head.pos, "start needs exactly one state")
+				continue
+			}
+			if start != nil {
+				errs.Add(head.pos, "duplicate start line (first at "+start.pos.String()+")")
+				continue
+			}
+			start = &line[1]
+			noteState(line[1])
+		case !head.quoted && head.text == kwAccept:
+			for _, t := range line[1:] {
+				accepts = append(accepts, t)
+				noteState(t)
+			}
+		default:
+			if len(line) != 3 {
+				errs.Add(head.pos, "expected a transition FROM SYMBOL TO or a line starting with alphabet, start or accept")
+				continue
+			}
+			trans = append(trans, [3]dfaToken{line[0], line[1], line[2]})
+			noteState(line[0])
+			noteState(line[2])
+			firstFrom[line[0].text] = orderOf(firstFrom, line[0].text)
+		}
+	}
+	if !haveAlpha {
+		p := eofPos
+		if firstToken != nil {
+			p = firstToken.pos
+		}
+		errs.Add(p, "missing alphabet line")
+	}
+	if start == nil {
+		errs.Add(eofPos, "missing start line")
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+
+	// Number the states: sources of transitions first, then the rest.
+	names := make([]string, 0, len(firstSeen))
+	for name := range firstSeen {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		fi, iok := firstFrom[names[i]]
+		fj, jok := firstFrom[names[j]]
+		if iok != jok {
+			return iok
+		}
+		if iok {
+			return fi < fj
+		}
+		return firstSeen[names[i]] < firstSeen[names[j]]
+	})
+	index := make(map[string]int, len(names))
+	for q, name := range names {
+		index[name] = q
+	}
+	n := len(names)
+	d := &DFA{Alphabet: alpha, States: names, Start: index[start.text], Accept: make([]bool, n), Delta: make([][]int, n)}
+	for q := range d.Delta {
+		d.Delta[q] = make([]int, len(alpha))
+		for a := range d.Delta[q] {
+			d.Delta[q][a] = -1
+		}
+	}
+	for _, t := range accepts {
+		d.Accept[index[t.text]] = true
+	}
+	defined := map[[2]int]token.Position{}
+	for _, t := range trans {
+		from, to := index[t[0].text], index[t[2].text]
+		a := alpha.Index(t[1].text)
+		if a < 0 {
+			errs.Add(t[1].pos, "symbol "+alphabet.Quote(t[1].text)+" is not in the alphabet {"+alpha.String()+"}")
+			continue
+		}
+		if old := d.Delta[from][a]; old >= 0 {
+			if old != to {
+				errs.Add(t[0].pos, "conflicting transition "+alphabet.Quote(t[0].text)+" "+alphabet.Quote(t[1].text)+
+					": already goes to "+alphabet.Quote(names[old])+" at "+defined[[2]int{from, a}].String())
+			}
+			continue
+		}
+		d.Delta[from][a] = to
+		defined[[2]int{from, a}] = t[0].pos
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	completeWithSink(d)
+	return d, nil
+}
+
+// orderOf returns the existing order number of key in m, or the next one.
+func orderOf(m map[string]int, key string) int {
+	if k, ok := m[key]; ok {
+		return k
+	}
+	return len(m)
+}
+
+// completeWithSink sends every transition marked -1 to a new rejecting sink
+// state, added only if some transition is missing.
+func completeWithSink(d *DFA) {
+	sink := -1
+	for q := range d.Delta {
+		for a, r := range d.Delta[q] {
+			if r >= 0 {
+				continue
+			}
+			if sink < 0 {
+				taken := make(map[string]bool, len(d.States))
+				for _, s := range d.States {
+					taken[s] = true
+				}
+				sink = len(d.Delta)
+				d.States = append(d.States, uniqueName("sink", taken))
+				d.Accept = append(d.Accept, false)
+				row := make([]int, len(d.Alphabet))
+				for b := range row {
+					row[b] = sink
+				}
+				d.Delta = append(d.Delta, row)
+			}
+			d.Delta[q][a] = sink
+		}
+	}
+}
+
+// tokenizeDFA splits src into lines of tokens, reporting malformed tokens.
+func tokenizeDFA(filename string, src []byte, errs *scanner.ErrorList) [][]dfaToken {
+	var lines [][]dfaToken
+	for lineNo, text := range strings.Split(string(src), "\n") {
+		var line []dfaToken
+		pos := func(off int) token.Position {
+			return token.Position{Filename: filename, Line: lineNo + 1, Column: off + 1}
+		}
+		for i := 0; i < len(text); {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			switch {
+			case r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v':
+				i += size
+			case r == '#':
+				i = len(text)
+			case r == '"':
+				j, s, ok := scanQuoted(text, i)
+				if !ok {
+					errs.Add(pos(i), "malformed quoted string")
+					i = len(text)
+					continue
+				}
+				if s == "" {
+					errs.Add(pos(i), "empty quoted name")
+				} else {
+					line = append(line, dfaToken{text: s, quoted: true, pos: pos(i)})
+				}
+				i = j
+			case alphabet.IsNameRune(r):
+				j := i
+				for j < len(text) {
+					r2, s2 := utf8.DecodeRuneInString(text[j:])
+					if !alphabet.IsNameRune(r2) {
+						break
+					}
+					j += s2
+				}
+				line = append(line, dfaToken{text: text[i:j], pos: pos(i)})
+				i = j
+			default:
+				if r == utf8.RuneError && size == 1 {
+					errs.Add(pos(i), "invalid UTF-8")
+				} else {
+					errs.Add(pos(i), "unexpected character "+strconv.QuoteRune(r)+" (quote names that are not letters, digits, _ or ?)")
+				}
+				i += size
+			}
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// scanQuoted scans the Go double-quoted string starting at text[i] and
+// returns the offset after it and its value.
+func scanQuoted(text string, i int) (end int, value string, ok bool) {
+	j := i + 1
+	for j < len(text) && text[j] != '"' {
+		if text[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	if j >= len(text) {
+		return len(text), "", false
+	}
+	s, err := strconv.Unquote(text[i : j+1])
+	if err != nil || !utf8.ValidString(s) {
+		return j + 1, "", false
+	}
+	return j + 1, s, true
+}
