@@ -1,0 +1,61 @@
+// Package ltl is linear temporal logic over finite non-empty words, as in §3.3
+// of Yang, Chiang and Angluin, "Masked Hard-Attention Transformers Recognize
+// Exactly the Star-Free Languages" (NeurIPS 2024), together with the paper's
+// two converters between LTL and B-RASP (Theorems 3.2 and 3.3).
+//
+// # Formulas
+//
+// The central type is *Formula, a node of a hash-consed DAG owned by a *Pool:
+// building the same operator on the same operands twice returns the same
+// node, so shared subformulas stay shared and equal formulas of one pool are
+// equal pointers. A pool belongs to one alphabet; symbol atoms are indices
+// into it.
+//
+// Semantics, for a word w = w_1…w_n and a position 1 ≤ i ≤ n (the paper's
+// definitions, strict since/until; the other temporal operators have the
+// meanings of past-LTL and LTLf tools):
+//
+//	a              w_i = a
+//	first, last    i = 1, i = n
+//	MOD_r_m        i ≡ r (mod m)
+//	Mid            n is odd and i = ⌈n/2⌉
+//	φ since ψ      ∃j < i: ψ(j) and φ(k) for all j < k < i   (strict, the paper's)
+//	φ until ψ      ∃j > i: ψ(j) and φ(k) for all i < k < j   (strict, the paper's)
+//	φ S ψ          ∃j ≤ i: ψ(j) and φ(k) for all j < k ≤ i   (non-strict)
+//	φ U ψ          ∃j ≥ i: ψ(j) and φ(k) for all i ≤ k < j   (non-strict)
+//	O φ, H φ       φ at some / every j ≤ i                   (once, historically)
+//	F φ, G φ       φ at some / every j ≥ i                   (eventually, globally)
+//	X φ, N φ       i < n and φ(i+1) / i = n or φ(i+1)        (strong / weak next)
+//	Y φ, Z φ       i > 1 and φ(i-1) / i = 1 or φ(i-1)        (strong / weak yesterday)
+//
+// A formula defines a language over its alphabet by evaluation at the last
+// position: w is accepted iff w, n ⊨ φ.
+//
+// # Syntax
+//
+// Precedence, loosest first (Spot's): `let NAME = φ in ψ`, `<->`, `->`
+// (right-associative), `|`, `&`, the binary temporal operators `since`,
+// `until`, `S`, `U` (one level, right-associative), then the prefix operators
+// `!`, `X`, `N`, `Y`, `Z`, `F`, `G`, `O`, `H`. Constants are `true`/`1` and
+// `false`/`0`. Atoms are symbols, bare (letters, digits, `_`, `?`) or
+// double-quoted, and the position predicates `first`, `last`, `MOD_r_m` and
+// `Mid`. A symbol whose name is a keyword (`X`, `true`, `0`, `first`, …) must be
+// quoted. `let` names a subformula so that a DAG prints in linear size; the
+// name stands for the very same node, so it changes nothing semantically.
+//
+// A .ltl file is `#` comments, an `alphabet` line listing the symbols, then
+// one formula, which may span several lines:
+//
+//	# φ2 of §3.3: Σ*#b*#
+//	alphabet a b "#"
+//	"#" & (b since "#")
+//
+// # Depth
+//
+// The temporal depth (§5.4) counts nested temporal operators: atoms and
+// constants have depth 0, Boolean connectives take the maximum of their
+// operands, and every temporal operator, unary or binary, strict or not, adds
+// one. ToBRASP turns every temporal operator into exactly one attention
+// operation, so the program's attention depth equals the formula's temporal
+// depth.
+package ltl

@@ -1,0 +1,227 @@
+package ltl
+
+import "math/bits"
+
+// Trace holds the truth value of every subformula of a formula at every
+// position of one word: one bit vector per DAG node, so evaluation takes time
+// and space linear in n·|φ| where |φ| is the DAG size.
+type Trace struct {
+	n      int
+	values map[*Formula]bitvec
+}
+
+// bitvec is a Boolean vector over positions 0..n-1, 64 per word.
+type bitvec []uint64
+
+func (b bitvec) get(i int) bool { return b[i>>6]>>(uint(i)&63)&1 != 0 }
+func (b bitvec) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
+
+// Len is the length of the word the trace was computed on.
+func (t *Trace) Len() int { return t.n }
+
+// Value reports whether w, i ⊨ g for a subformula g of the evaluated formula
+// and a 0-based position i.
+func (t *Trace) Value(g *Formula, i int) bool {
+	v, ok := t.values[g]
+	if !ok {
+		panic("ltl: Trace.Value of a formula that was not evaluated")
+	}
+	return v.get(i)
+}
+
+// Accepts reports whether the non-empty word w (symbol indices into f's
+// alphabet) is in the language of f: w, n ⊨ f. The empty word is rejected.
+func Accepts(f *Formula, w []int) bool {
+	if len(w) == 0 {
+		return false
+	}
+	return Evaluate(f, w).Value(f, len(w)-1)
+}
+
+// Evaluate computes the truth of every subformula of f at every position of
+// w. Symbols outside the alphabet are false for every symbol atom.
+func Evaluate(f *Formula, w []int) *Trace {
+	n := len(w)
+	words := (n + 63) / 64
+	t := &Trace{n: n, values: map[*Formula]bitvec{}}
+	// tail masks off the bits beyond n in the last word.
+	tail := ^uint64(0)
+	if n%64 != 0 {
+		tail = 1<<(uint(n)%64) - 1
+	}
+	for _, g := range f.Nodes() {
+		v := make(bitvec, words)
+		var x, y bitvec
+		if g.X != nil {
+			x = t.values[g.X]
+		}
+		if g.Y != nil {
+			y = t.values[g.Y]
+		}
+		switch g.Op {
+		case OpFalse:
+		case OpTrue:
+			for k := range v {
+				v[k] = ^uint64(0)
+			}
+		case OpSymbol:
+			for i, s := range w {
+				if s == g.Symbol {
+					v.set(i)
+				}
+			}
+		case OpPredicate:
+			for i := 0; i < n; i++ {
+				if predicateHolds(g.Pred, i, n) {
+					v.set(i)
+				}
+			}
+		case OpNot:
+			for k := range v {
+				v[k] = ^x[k]
+			}
+		case OpAnd:
+			for k := range v {
+				v[k] = x[k] & y[k]
+			}
+		case OpOr:
+			for k := range v {
+				v[k] = x[k] | y[k]
+			}
+		case OpImplies:
+			for k := range v {
+				v[k] = ^x[k] | y[k]
+			}
+		case OpIff:
+			for k := range v {
+				v[k] = ^(x[k] ^ y[k])
+			}
+		case OpNext, OpWeakNext:
+			// v(i) = x(i+1): shift towards lower positions.
+			for k := range v {
+				v[k] = x[k] >> 1
+				if k+1 < words {
+					v[k] |= x[k+1] << 63
+				}
+			}
+			if g.Op == OpWeakNext && n > 0 {
+				v.set(n - 1)
+			} else if n > 0 {
+				v[words-1] &^= 1 << (uint(n-1) & 63)
+			}
+		case OpYesterday, OpWeakYesterday:
+			// v(i) = x(i-1): shift towards higher positions.
+			for k := words - 1; k >= 0; k-- {
+				v[k] = x[k] << 1
+				if k > 0 {
+					v[k] |= x[k-1] >> 63
+				}
+			}
+			if n > 0 {
+				v[0] &^= 1
+				if g.Op == OpWeakYesterday {
+					v[0] |= 1
+				}
+			}
+		case OpSince:
+			// s(0) = 0; s(i+1) = y(i) ∨ (x(i) ∧ s(i)).
+			s := false
+			for i := 0; i < n; i++ {
+				if s {
+					v.set(i)
+				}
+				s = y.get(i) || (x.get(i) && s)
+			}
+		case OpUntil:
+			u := false
+			for i := n - 1; i >= 0; i-- {
+				if u {
+					v.set(i)
+				}
+				u = y.get(i) || (x.get(i) && u)
+			}
+		case OpSinceNS:
+			s := false
+			for i := 0; i < n; i++ {
+				s = y.get(i) || (x.get(i) && s)
+				if s {
+					v.set(i)
+				}
+			}
+		case OpUntilNS:
+			u := false
+			for i := n - 1; i >= 0; i-- {
+				u = y.get(i) || (x.get(i) && u)
+				if u {
+					v.set(i)
+				}
+			}
+		case OpOnce:
+			prefixOr(v, x, n)
+		case OpHistorically:
+			neg := make(bitvec, words)
+			for k := range neg {
+				neg[k] = ^x[k]
+			}
+			prefixOr(v, neg, n)
+			for k := range v {
+				v[k] = ^v[k]
+			}
+		case OpEventually:
+			suffixOr(v, x, n)
+		case OpGlobally:
+			neg := make(bitvec, words)
+			for k := range neg {
+				neg[k] = ^x[k]
+			}
+			if words > 0 {
+				neg[words-1] &= tail
+			}
+			suffixOr(v, neg, n)
+			for k := range v {
+				v[k] = ^v[k]
+			}
+		}
+		if words > 0 {
+			v[words-1] &= tail
+		}
+		t.values[g] = v
+	}
+	return t
+}
+
+// prefixOr sets v(i) = ∨_{j≤i} x(j), a word at a time.
+func prefixOr(v, x bitvec, n int) {
+	carry := false
+	for k := range v {
+		word := x[k]
+		if carry {
+			v[k] = ^uint64(0)
+			continue
+		}
+		if word == 0 {
+			continue
+		}
+		first := bits.TrailingZeros64(word)
+		v[k] = ^uint64(0) << uint(first)
+		carry = true
+	}
+}
+
+// suffixOr sets v(i) = ∨_{j≥i} x(j) for i < n; x must be zero beyond n.
+func suffixOr(v, x bitvec, n int) {
+	carry := false
+	for k := len(v) - 1; k >= 0; k-- {
+		word := x[k]
+		if carry {
+			v[k] = ^uint64(0)
+			continue
+		}
+		if word == 0 {
+			continue
+		}
+		last := 63 - bits.LeadingZeros64(word)
+		v[k] = ^uint64(0) >> uint(63-last)
+		carry = true
+	}
+}

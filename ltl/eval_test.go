@@ -1,0 +1,38 @@
+package ltl
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestEvaluateMatchesDefinition checks the linear evaluator against the
+// definition on random formulas with every operator and predicate, on all
+// short words and on random words that cross 64-bit word boundaries.
+func TestEvaluateMatchesDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	p := NewPool(mustAlphabet("a", "b", "c"))
+	opt := genOptions{ops: allOps, predicates: true}
+	for trial := 0; trial < 600; trial++ {
+		f := randomFormula(r, p, 1+r.IntN(9), opt)
+		check := func(w []int) {
+			tr := Evaluate(f, w)
+			memo := map[[2]int]bool{}
+			for i := range w {
+				if got, want := tr.Value(f, i), holdsRef(f, w, i, memo); got != want {
+					t.Fatalf("%s on %v at %d: evaluator %v, definition %v", Format(f), w, i, got, want)
+				}
+			}
+		}
+		allWords(3, 4, check)
+		for k := 0; k < 3; k++ {
+			check(randomWord(r, 3, 60+r.IntN(80)))
+		}
+	}
+}
+
+func TestAcceptsEmptyWord(t *testing.T) {
+	p := NewPool(mustAlphabet("a"))
+	if Accepts(p.True(), nil) {
+		t.Error("the empty word is accepted")
+	}
+}

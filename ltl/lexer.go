@@ -1,0 +1,163 @@
+package ltl
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+type tokenKind uint8
+
+const (
+	tEOF tokenKind = iota
+	tIdent
+	tString
+	tLParen
+	tRParen
+	tNot
+	tAnd
+	tOr
+	tImplies
+	tIff
+	tEquals
+	tBad
+)
+
+var tokenNames = [...]string{
+	tEOF: "end of input", tIdent: "identifier", tString: "quoted symbol", tLParen: "'('", tRParen: "')'",
+	tNot: "'!'", tAnd: "'&'", tOr: "'|'", tImplies: "'->'", tIff: "'<->'", tEquals: "'='", tBad: "bad character",
+}
+
+type token struct {
+	kind tokenKind
+	text string // identifier name, unquoted string, or the raw text
+	pos  Pos
+}
+
+func (t token) String() string {
+	switch t.kind {
+	case tIdent:
+		return strconv.Quote(t.text)
+	case tString:
+		return "quoted symbol " + strconv.Quote(t.text)
+	case tBad:
+		return strconv.Quote(t.text)
+	}
+	return tokenNames[t.kind]
+}
+
+// lex splits src into tokens; '#' starts a comment to the end of the line.
+// Problems are added to errs; a bad token is still returned so that the
+// parser reports where it is.
+func lex(file string, src []byte, errs *ErrorList) []token {
+	var toks []token
+	line, lineStart := 1, 0
+	i := 0
+	for i < len(src) {
+		c := src[i]
+		pos := Pos{line, i - lineStart + 1}
+		switch {
+		case c == '\n':
+			line++
+			i++
+			lineStart = i
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '(':
+			toks = append(toks, token{tLParen, "(", pos})
+			i++
+		case c == ')':
+			toks = append(toks, token{tRParen, ")", pos})
+			i++
+		case c == '!' || c == '~':
+			toks = append(toks, token{tNot, "!", pos})
+			i++
+		case c == '&':
+			i++
+			if i < len(src) && src[i] == '&' {
+				i++
+			}
+			toks = append(toks, token{tAnd, "&", pos})
+		case c == '|':
+			i++
+			if i < len(src) && src[i] == '|' {
+				i++
+			}
+			toks = append(toks, token{tOr, "|", pos})
+		case hasPrefix(src[i:], "->"):
+			toks = append(toks, token{tImplies, "->", pos})
+			i += 2
+		case hasPrefix(src[i:], "=>"):
+			toks = append(toks, token{tImplies, "->", pos})
+			i += 2
+		case hasPrefix(src[i:], "<->"):
+			toks = append(toks, token{tIff, "<->", pos})
+			i += 3
+		case hasPrefix(src[i:], "<=>"):
+			toks = append(toks, token{tIff, "<->", pos})
+			i += 3
+		case c == '=':
+			toks = append(toks, token{tEquals, "=", pos})
+			i++
+		case c == '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' && src[j] != '\n' {
+				if src[j] == '\\' && j+1 < len(src) {
+					j++
+				}
+				j++
+			}
+			if j >= len(src) || src[j] != '"' {
+				errs.add(file, pos, nil, "unterminated quoted symbol")
+				toks = append(toks, token{tBad, string(src[i:j]), pos})
+				i = j
+				continue
+			}
+			s, err := strconv.Unquote(string(src[i : j+1]))
+			switch {
+			case err != nil:
+				errs.add(file, pos, nil, "bad quoted symbol %s", src[i:j+1])
+				toks = append(toks, token{tBad, string(src[i : j+1]), pos})
+			case s == "":
+				errs.add(file, pos, nil, "empty quoted symbol")
+				toks = append(toks, token{tBad, `""`, pos})
+			default:
+				toks = append(toks, token{tString, s, pos})
+			}
+			i = j + 1
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if !alphabet.IsNameRune(r) {
+				if r == utf8.RuneError && size == 1 {
+					errs.add(file, pos, nil, "invalid UTF-8")
+				} else {
+					errs.add(file, pos, nil, "unexpected character %q", r)
+				}
+				toks = append(toks, token{tBad, string(src[i : i+size]), pos})
+				i += size
+				continue
+			}
+			j := i
+			for j < len(src) {
+				r, size := utf8.DecodeRune(src[j:])
+				if !alphabet.IsNameRune(r) {
+					break
+				}
+				j += size
+			}
+			toks = append(toks, token{tIdent, string(src[i:j]), pos})
+			i = j
+		}
+	}
+	toks = append(toks, token{tEOF, "", Pos{line, i - lineStart + 1}})
+	return toks
+}
+
+func hasPrefix(b []byte, s string) bool {
+	return len(b) >= len(s) && string(b[:len(s)]) == s
+}
