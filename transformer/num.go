@@ -1,0 +1,101 @@
+package transformer
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// maxNumberText bounds the length of a number's text in a model file, and
+// maxNumberBits the size of a parsed rational, so that a hostile file cannot
+// make the loader allocate without bound.
+const (
+	maxNumberText = 4096
+	maxNumberBits = 1 << 14
+	maxExponent   = 1100
+)
+
+// ParseRat reads an exact rational written as a decimal number ("0.5",
+// "-3", "1e-3") or a fraction ("1/3"). Infinities and NaN are rejected.
+func ParseRat(s string) (*big.Rat, error) {
+	if s == "" {
+		return nil, fmt.Errorf("empty number")
+	}
+	if len(s) > maxNumberText {
+		return nil, fmt.Errorf("number %.20s... is %d characters long (limit %d)", s, len(s), maxNumberText)
+	}
+	if k := strings.IndexAny(s, "eE"); k >= 0 && !strings.Contains(s, "/") {
+		e, err := strconv.Atoi(strings.TrimPrefix(s[k+1:], "+"))
+		if err != nil || e > maxExponent || e < -maxExponent {
+			return nil, fmt.Errorf("number %q: exponent out of range (|e| ≤ %d)", s, maxExponent)
+		}
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789+-./eE", c) {
+			return nil, fmt.Errorf("%q is not a number (want a decimal like 0.5 or a fraction like 1/3)", s)
+		}
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a number (want a decimal like 0.5 or a fraction like 1/3)", s)
+	}
+	if r.Num().BitLen() > maxNumberBits || r.Denom().BitLen() > maxNumberBits {
+		return nil, fmt.Errorf("number %q is too large (limit %d bits)", s, maxNumberBits)
+	}
+	return r, nil
+}
+
+// FormatRat writes r exactly: as an integer or a finite decimal when r is
+// an integer or a dyadic rational (so that JSON numbers stay numbers), and as
+// a fraction "p/q" otherwise.
+func FormatRat(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	d := r.Denom()
+	if k := d.BitLen() - 1; d.TrailingZeroBits() == uint(k) && k <= 80 {
+		s := r.FloatString(k)
+		s = strings.TrimRight(s, "0")
+		return s
+	}
+	return r.String()
+}
+
+// isJSONNumber reports whether FormatRat's output for r is a JSON number
+// (rather than a fraction that must be quoted).
+func isJSONNumber(s string) bool { return !strings.Contains(s, "/") }
+
+// ratFromFloat returns the exact rational value of a finite float64, or an
+// error for infinities and NaN.
+func ratFromFloat(f float64) (*big.Rat, error) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, fmt.Errorf("%v is not a finite number", f)
+	}
+	return new(big.Rat).SetFloat64(f), nil
+}
+
+// exactFloat returns r as a float64 and whether the conversion is exact.
+func exactFloat(r *big.Rat) (float64, bool) { return r.Float64() }
+
+// newRat returns the rational a/b.
+func newRat(a, b int64) *big.Rat { return big.NewRat(a, b) }
+
+// zeros returns a vector of n zeros.
+func zeros(n int) Vec {
+	v := make(Vec, n)
+	for k := range v {
+		v[k] = new(big.Rat)
+	}
+	return v
+}
+
+// zeroMatrix returns a rows×cols zero matrix.
+func zeroMatrix(rows, cols int) Matrix {
+	m := make(Matrix, rows)
+	for k := range m {
+		m[k] = zeros(cols)
+	}
+	return m
+}

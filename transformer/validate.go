@@ -1,0 +1,200 @@
+package transformer
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// Limits on the size of a model, checked by Validate so that a hostile file
+// cannot make the forward passes allocate without bound.
+const (
+	MaxWidth  = 1 << 14
+	MaxHidden = 1 << 20
+	MaxLayers = 1 << 12
+	MaxHeads  = 1 << 10
+)
+
+// Validate checks that m is well formed: every shape agrees with Width,
+// every entry is present, masks, tie-breaks and position terms are known,
+// and the alphabet and labels are consistent. The error names the field and
+// what is wrong with it.
+func (m *Model) Validate() error {
+	d := m.Width
+	if d < 1 || d > MaxWidth {
+		return fmt.Errorf("width: %d is out of range 1..%d", d, MaxWidth)
+	}
+	if len(m.Alphabet) == 0 {
+		return fmt.Errorf("alphabet: empty")
+	}
+	seen := map[string]bool{}
+	for _, s := range m.Alphabet {
+		if s == "" {
+			return fmt.Errorf("alphabet: empty symbol")
+		}
+		if seen[s] {
+			return fmt.Errorf("alphabet: duplicate symbol %q", s)
+		}
+		seen[s] = true
+	}
+	if len(m.Labels) != d {
+		return fmt.Errorf("labels: %d labels for width %d", len(m.Labels), d)
+	}
+	if len(m.Embedding) != len(m.Alphabet) {
+		return fmt.Errorf("embedding: %d vectors for %d symbols", len(m.Embedding), len(m.Alphabet))
+	}
+	for k, e := range m.Embedding {
+		if err := checkVec(e, d); err != nil {
+			return fmt.Errorf("embedding[%q]: %v", m.Alphabet[k], err)
+		}
+	}
+	for k := range m.Position {
+		if err := m.Position[k].check(d); err != nil {
+			return fmt.Errorf("position[%d]: %v", k, err)
+		}
+	}
+	if _, err := positionPeriod(m.Position); err != nil {
+		return err
+	}
+	if len(m.Layers) > MaxLayers {
+		return fmt.Errorf("layers: %d layers, more than MaxLayers = %d", len(m.Layers), MaxLayers)
+	}
+	for l := range m.Layers {
+		if err := m.Layers[l].check(d); err != nil {
+			return fmt.Errorf("layers[%d].%v", l, err)
+		}
+	}
+	if err := checkVec(m.Output.Weight, d); err != nil {
+		return fmt.Errorf("output.weight: %v", err)
+	}
+	if m.Output.Bias == nil {
+		return fmt.Errorf("output.bias: missing")
+	}
+	return nil
+}
+
+func (t *PositionTerm) check(d int) error {
+	if t.Coord < 0 || t.Coord >= d {
+		return fmt.Errorf("coord %d is out of range 0..%d", t.Coord, d-1)
+	}
+	if t.Scale == nil {
+		return fmt.Errorf("scale: missing")
+	}
+	switch t.Kind {
+	case PosSin, PosCos:
+		if t.Frequency == nil {
+			return fmt.Errorf("frequency: missing for a %s term", t.Kind)
+		}
+		if t.Negated {
+			return fmt.Errorf("negated: only predicate terms can be negated")
+		}
+		if !t.Frequency.Denom().IsInt64() || t.Frequency.Denom().Int64() > MaxPositionPeriod {
+			return fmt.Errorf("frequency %s: denominator above MaxPositionPeriod = %d", t.Frequency.RatString(), MaxPositionPeriod)
+		}
+	case PosFirst, PosLast, PosMid:
+	case PosMod:
+		if t.M < 1 || t.M > MaxPositionPeriod {
+			return fmt.Errorf("m = %d is out of range 1..%d", t.M, MaxPositionPeriod)
+		}
+		if t.R < 0 || t.R >= t.M {
+			return fmt.Errorf("r = %d is out of range 0..%d", t.R, t.M-1)
+		}
+	default:
+		return fmt.Errorf("unknown kind %d", t.Kind)
+	}
+	if t.Kind != PosSin && t.Kind != PosCos && t.Frequency != nil {
+		return fmt.Errorf("frequency: only sin and cos terms have one")
+	}
+	return nil
+}
+
+func (l *Layer) check(d int) error {
+	if len(l.Heads) > MaxHeads {
+		return fmt.Errorf("attention: %d heads, more than MaxHeads = %d", len(l.Heads), MaxHeads)
+	}
+	for h := range l.Heads {
+		hd := &l.Heads[h]
+		if hd.Mask > MaskPastOrSelf {
+			return fmt.Errorf("attention[%d].mask: unknown mask %d", h, hd.Mask)
+		}
+		if hd.Tiebreak > Rightmost {
+			return fmt.Errorf("attention[%d].tiebreak: unknown tie-break %d", h, hd.Tiebreak)
+		}
+		if err := checkMatrix(hd.Score, d, d); err != nil {
+			return fmt.Errorf("attention[%d].score: %v", h, err)
+		}
+		if err := checkMatrix(hd.Value, d, d); err != nil {
+			return fmt.Errorf("attention[%d].value: %v", h, err)
+		}
+	}
+	if f := l.FFN; f != nil {
+		h := len(f.B1)
+		if h > MaxHidden {
+			return fmt.Errorf("ffn.b1: hidden width %d, more than MaxHidden = %d", h, MaxHidden)
+		}
+		if err := checkMatrix(f.W1, h, d); err != nil {
+			return fmt.Errorf("ffn.w1: %v", err)
+		}
+		if err := checkVec(f.B1, h); err != nil {
+			return fmt.Errorf("ffn.b1: %v", err)
+		}
+		if err := checkMatrix(f.W2, d, h); err != nil {
+			return fmt.Errorf("ffn.w2: %v", err)
+		}
+		if err := checkVec(f.B2, d); err != nil {
+			return fmt.Errorf("ffn.b2: %v", err)
+		}
+	}
+	for name, ln := range map[string]*LayerNorm{"attention": l.AttentionNorm, "ffn": l.FFNNorm} {
+		if ln == nil {
+			continue
+		}
+		if err := checkVec(ln.Gamma, d); err != nil {
+			return fmt.Errorf("layernorm.%s.gamma: %v", name, err)
+		}
+		if err := checkVec(ln.Beta, d); err != nil {
+			return fmt.Errorf("layernorm.%s.beta: %v", name, err)
+		}
+		if ln.Eps == nil || ln.Eps.Sign() < 0 {
+			return fmt.Errorf("layernorm.%s.eps: must be a number ≥ 0", name)
+		}
+	}
+	return nil
+}
+
+func checkVec(v Vec, n int) error {
+	if len(v) != n {
+		return fmt.Errorf("has %d entries, want %d", len(v), n)
+	}
+	for k, x := range v {
+		if x == nil {
+			return fmt.Errorf("entry %d is missing", k)
+		}
+	}
+	return nil
+}
+
+func checkMatrix(m Matrix, rows, cols int) error {
+	if len(m) != rows {
+		return fmt.Errorf("has %d rows, want %d", len(m), rows)
+	}
+	for r, row := range m {
+		if err := checkVec(row, cols); err != nil {
+			return fmt.Errorf("row %d %v", r, err)
+		}
+	}
+	return nil
+}
+
+// isZeroMatrix reports whether every entry of m is 0.
+func isZeroMatrix(m Matrix) bool {
+	for _, row := range m {
+		for _, x := range row {
+			if x.Sign() != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var ratOne = big.NewRat(1, 1)
