@@ -62,16 +62,28 @@ func FormatAttention(a *Attention) string {
 		FormatExpr(a.Value) + " : " + FormatExpr(a.Default)
 }
 
-// FormatExpr prints e with the fewest parentheses that keep its structure:
-// ! binds tightest, then &, then |, both left-associative.
+// FormatExpr prints e with the parentheses its structure needs (! binds
+// tightest, then &, then |, both left-associative), plus parentheses around
+// a conjunction inside a disjunction, as the paper writes them.
 func FormatExpr(e Expr) string {
 	var b strings.Builder
-	writeExpr(&b, e, 0)
+	writeExpr(&b, e, ctxTop)
 	return b.String()
 }
 
-// precedence: 0 = |, 1 = &, 2 = unary/operand.
-func writeExpr(b *strings.Builder, e Expr, ctx int) {
+// exprContext is where an expression appears, which decides its parentheses.
+type exprContext uint8
+
+const (
+	ctxTop exprContext = iota
+	ctxOrLeft
+	ctxOrRight
+	ctxAndLeft
+	ctxAndRight
+	ctxUnary
+)
+
+func writeExpr(b *strings.Builder, e Expr, ctx exprContext) {
 	switch e := e.(type) {
 	case *Literal:
 		if e.Value {
@@ -86,19 +98,23 @@ func writeExpr(b *strings.Builder, e Expr, ctx int) {
 		b.WriteByte(')')
 	case *UnaryExpr:
 		b.WriteByte('!')
-		writeExpr(b, e.X, 2)
+		writeExpr(b, e.X, ctxUnary)
 	case *BinaryExpr:
-		prec := 0
+		var paren bool
+		left, right := ctxOrLeft, ctxOrRight
 		if e.Op == AND {
-			prec = 1
+			paren = ctx != ctxTop && ctx != ctxAndLeft
+			left, right = ctxAndLeft, ctxAndRight
+		} else {
+			paren = ctx != ctxTop && ctx != ctxOrLeft
 		}
-		if prec < ctx {
+		if paren {
 			b.WriteByte('(')
 		}
-		writeExpr(b, e.X, prec)
+		writeExpr(b, e.X, left)
 		b.WriteString(" " + e.Op.String() + " ")
-		writeExpr(b, e.Y, prec+1)
-		if prec < ctx {
+		writeExpr(b, e.Y, right)
+		if paren {
 			b.WriteByte(')')
 		}
 	}
