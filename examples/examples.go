@@ -86,7 +86,7 @@ func DyckAlphabet(k int) alphabet.Alphabet {
 // attention depth D + 1.
 func DyckProgram(k, depth int) (*brasp.Program, error) {
 	if k < 1 || depth < 1 {
-		return nil, fmt.Errorf("Dyck-k of depth D needs k ≥ 1 and D ≥ 1, got k = %d, D = %d", k, depth)
+		return nil, fmt.Errorf("need k ≥ 1 and D ≥ 1 for Dyck-k of depth D, got k = %d, D = %d", k, depth)
 	}
 	alpha := DyckAlphabet(k)
 	b := brasp.NewBuilder(alpha)
