@@ -1,0 +1,348 @@
+package regex
+
+import (
+	"go/scanner"
+	"go/token"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+// MaxNesting bounds the nesting depth of parentheses and prefix operators the
+// parser accepts, so that hostile input cannot exhaust the stack.
+const MaxNesting = 1000
+
+type tokKind int
+
+const (
+	tEOF tokKind = iota
+	tSym
+	tOp
+)
+
+type tok struct {
+	kind tokKind
+	text string // symbol name, or the operator character
+	pos  token.Position
+}
+
+// isBareSymbolRune reports whether r may appear in a bare symbol of an
+// expression: a letter, a digit or '_' ('?' is the optional operator).
+func isBareSymbolRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// Parse reads a `.re` file: an alphabet line, then one expression. filename
+// is used only in error positions; all errors are returned together as a
+// scanner.ErrorList whose entries print as file:line:col: message.
+func Parse(filename string, src []byte) (*Regex, error) {
+	var errs scanner.ErrorList
+	lines := strings.Split(string(src), "\n")
+	alphaLine := -1
+	var alpha alphabet.Alphabet
+	for i, text := range lines {
+		toks := lexLine(filename, i, text, true, false, &errs)
+		if len(toks) == 0 {
+			continue
+		}
+		alphaLine = i
+		if toks[0].kind != tSym || toks[0].text != "alphabet" || strings.HasPrefix(strings.TrimSpace(text), `"`) {
+			errs.Add(toks[0].pos, "expected an alphabet line first")
+			break
+		}
+		if len(toks) == 1 {
+			errs.Add(toks[0].pos, "alphabet needs at least one symbol")
+		}
+		seen := map[string]bool{}
+		for _, t := range toks[1:] {
+			if t.kind != tSym {
+				errs.Add(t.pos, "unexpected "+strconv.Quote(t.text)+" in the alphabet line")
+				continue
+			}
+			if seen[t.text] {
+				errs.Add(t.pos, "duplicate symbol "+alphabet.Quote(t.text))
+				continue
+			}
+			seen[t.text] = true
+			alpha = append(alpha, t.text)
+		}
+		break
+	}
+	if alphaLine < 0 {
+		errs.Add(token.Position{Filename: filename, Line: 1, Column: 1}, "missing alphabet line")
+		return nil, errs
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	single := alpha.SingleChar()
+	var toks []tok
+	for i := alphaLine + 1; i < len(lines); i++ {
+		toks = append(toks, lexLine(filename, i, lines[i], false, single, &errs)...)
+	}
+	toks = append(toks, tok{kind: tEOF, pos: token.Position{Filename: filename, Line: len(lines), Column: len(lines[len(lines)-1]) + 1}})
+	p := &parser{toks: toks, alpha: alpha, errs: &errs}
+	if toks[0].kind == tEOF {
+		errs.Add(toks[0].pos, "missing expression after the alphabet line")
+		return nil, errs
+	}
+	root := p.union()
+	if t := p.peek(); t.kind != tEOF && len(errs) == 0 {
+		errs.Add(t.pos, "unexpected "+describe(t))
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	return &Regex{Alphabet: alpha, Root: root}, nil
+}
+
+// ParseExpr parses an expression (without alphabet line) over alpha.
+func ParseExpr(alpha alphabet.Alphabet, expr string) (*Regex, error) {
+	return Parse("", []byte("alphabet "+alpha.String()+"\n"+expr))
+}
+
+func describe(t tok) string {
+	switch t.kind {
+	case tEOF:
+		return "end of input"
+	case tSym:
+		return "symbol " + alphabet.Quote(t.text)
+	}
+	return strconv.Quote(t.text)
+}
+
+// lexLine splits one line into tokens. In the alphabet line, bare names use
+// the full name alphabet ('?' included); in expressions, single splits bare
+// runs into one symbol per character.
+func lexLine(filename string, lineNo int, text string, alphaLine, single bool, errs *scanner.ErrorList) []tok {
+	var toks []tok
+	pos := func(off int) token.Position {
+		return token.Position{Filename: filename, Line: lineNo + 1, Column: off + 1}
+	}
+	bare := isBareSymbolRune
+	if alphaLine {
+		bare = alphabet.IsNameRune
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case unicode.IsSpace(r):
+			i += size
+		case r == '#':
+			i = len(text)
+		case r == '"':
+			j := i + 1
+			for j < len(text) && text[j] != '"' {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(text) {
+				errs.Add(pos(i), "unterminated quoted symbol")
+				return toks
+			}
+			s, err := strconv.Unquote(text[i : j+1])
+			switch {
+			case err != nil || !utf8.ValidString(s):
+				errs.Add(pos(i), "malformed quoted symbol")
+			case s == "":
+				errs.Add(pos(i), "empty quoted symbol")
+			default:
+				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i)})
+			}
+			i = j + 1
+		case bare(r):
+			j := i
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !bare(r2) {
+					break
+				}
+				if single && j > i {
+					break
+				}
+				j += s2
+			}
+			toks = append(toks, tok{kind: tSym, text: text[i:j], pos: pos(i)})
+			i = j
+		case !alphaLine && strings.ContainsRune("|&*+?~()[].", r):
+			toks = append(toks, tok{kind: tOp, text: string(r), pos: pos(i)})
+			i += size
+		default:
+			if r == utf8.RuneError && size == 1 {
+				errs.Add(pos(i), "invalid UTF-8")
+			} else {
+				errs.Add(pos(i), "unexpected character "+strconv.QuoteRune(r)+" (quote symbols that are not letters, digits or _)")
+			}
+			i += size
+		}
+	}
+	return toks
+}
+
+type parser struct {
+	toks  []tok
+	i     int
+	alpha alphabet.Alphabet
+	errs  *scanner.ErrorList
+	depth int
+}
+
+func (p *parser) peek() tok { return p.toks[p.i] }
+
+func (p *parser) next() tok {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) isOp(s string) bool { t := p.peek(); return t.kind == tOp && t.text == s }
+
+func (p *parser) union() *Node {
+	pos := p.peek().pos
+	xs := []*Node{p.inter()}
+	for p.isOp("|") {
+		p.next()
+		xs = append(xs, p.inter())
+	}
+	n := Union(xs...)
+	if len(xs) > 1 {
+		n.Pos = pos
+	}
+	return n
+}
+
+func (p *parser) inter() *Node {
+	pos := p.peek().pos
+	xs := []*Node{p.concat()}
+	for p.isOp("&") {
+		p.next()
+		xs = append(xs, p.concat())
+	}
+	n := Inter(xs...)
+	if len(xs) > 1 {
+		n.Pos = pos
+	}
+	return n
+}
+
+// startsAtom reports whether t can begin a concatenation factor.
+func startsAtom(t tok) bool {
+	return t.kind == tSym || (t.kind == tOp && strings.Contains("([.~", t.text))
+}
+
+func (p *parser) concat() *Node {
+	pos := p.peek().pos
+	if !startsAtom(p.peek()) {
+		p.errs.Add(p.peek().pos, "expected an expression, found "+describe(p.peek()))
+		if t := p.peek(); t.kind == tOp && t.text != ")" && t.text != "|" && t.text != "&" {
+			p.next() // skip a stray postfix operator or ']' and go on
+		}
+		return EmptySet()
+	}
+	var xs []*Node
+	for startsAtom(p.peek()) {
+		xs = append(xs, p.unary())
+	}
+	n := Concat(xs...)
+	if len(xs) > 1 {
+		n.Pos = pos
+	}
+	return n
+}
+
+func (p *parser) unary() *Node {
+	if p.isOp("~") {
+		t := p.next()
+		if !p.enter(t.pos) {
+			return EmptySet()
+		}
+		defer p.leave()
+		if !startsAtom(p.peek()) {
+			p.errs.Add(p.peek().pos, "expected an expression after ~, found "+describe(p.peek()))
+			return EmptySet()
+		}
+		n := Compl(p.unary())
+		n.Pos = t.pos
+		return n
+	}
+	n := p.atom()
+	for {
+		t := p.peek()
+		if t.kind != tOp {
+			return n
+		}
+		switch t.text {
+		case "*":
+			n = Star(n)
+		case "+":
+			n = Plus(n)
+		case "?":
+			n = Opt(n)
+		default:
+			return n
+		}
+		n.Pos = t.pos
+		p.next()
+	}
+}
+
+func (p *parser) enter(pos token.Position) bool {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.errs.Add(pos, "expression nested deeper than "+strconv.Itoa(MaxNesting))
+		p.i = len(p.toks) - 1 // stop parsing
+		return false
+	}
+	return true
+}
+
+func (p *parser) leave() { p.depth-- }
+
+func (p *parser) atom() *Node {
+	t := p.next()
+	switch {
+	case t.kind == tSym:
+		a := p.alpha.Index(t.text)
+		if a < 0 {
+			p.errs.Add(t.pos, "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.String()+"}")
+			return EmptySet()
+		}
+		return &Node{Op: OpSymbol, Symbol: a, Pos: t.pos}
+	case t.kind == tOp && t.text == ".":
+		return &Node{Op: OpAny, Pos: t.pos}
+	case t.kind == tOp && t.text == "[":
+		if !p.isOp("]") {
+			p.errs.Add(p.peek().pos, "expected ] after [ (the empty set is written [])")
+			return EmptySet()
+		}
+		p.next()
+		return &Node{Op: OpEmpty, Pos: t.pos}
+	case t.kind == tOp && t.text == "(":
+		if p.isOp(")") {
+			p.next()
+			return &Node{Op: OpEpsilon, Pos: t.pos}
+		}
+		if !p.enter(t.pos) {
+			return EmptySet()
+		}
+		defer p.leave()
+		n := p.union()
+		if !p.isOp(")") {
+			if len(*p.errs) == 0 || p.peek().kind != tEOF {
+				p.errs.Add(p.peek().pos, "expected ) to close the ( at "+t.pos.String()+", found "+describe(p.peek()))
+			}
+			return n
+		}
+		p.next()
+		return n
+	}
+	p.errs.Add(t.pos, "expected an expression, found "+describe(t))
+	return EmptySet()
+}
