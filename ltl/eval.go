@@ -7,7 +7,46 @@ import "math/bits"
 // and space linear in n·|φ| where |φ| is the DAG size.
 type Trace struct {
 	n      int
-	values map[*Formula]bitvec
+	ev     *Evaluator
+	values []bitvec // indexed like ev.nodes
+}
+
+// Evaluator evaluates one formula on many words; it computes the formula's
+// node order once. It is safe for concurrent use.
+type Evaluator struct {
+	f     *Formula
+	nodes []*Formula
+	index map[*Formula]int
+	x, y  []int // operand indices into nodes, -1 if none
+}
+
+// NewEvaluator prepares f for evaluation.
+func NewEvaluator(f *Formula) *Evaluator {
+	e := &Evaluator{f: f, nodes: f.Nodes(), index: map[*Formula]int{}}
+	for k, g := range e.nodes {
+		e.index[g] = k
+	}
+	e.x = make([]int, len(e.nodes))
+	e.y = make([]int, len(e.nodes))
+	for k, g := range e.nodes {
+		e.x[k], e.y[k] = -1, -1
+		if g.X != nil {
+			e.x[k] = e.index[g.X]
+		}
+		if g.Y != nil {
+			e.y[k] = e.index[g.Y]
+		}
+	}
+	return e
+}
+
+// Accepts reports whether w, n ⊨ f for the evaluator's formula f; the empty
+// word is rejected.
+func (e *Evaluator) Accepts(w []int) bool {
+	if len(w) == 0 {
+		return false
+	}
+	return e.Evaluate(w).Value(e.f, len(w)-1)
 }
 
 // bitvec is a Boolean vector over positions 0..n-1, 64 per word.
@@ -22,41 +61,41 @@ func (t *Trace) Len() int { return t.n }
 // Value reports whether w, i ⊨ g for a subformula g of the evaluated formula
 // and a 0-based position i.
 func (t *Trace) Value(g *Formula, i int) bool {
-	v, ok := t.values[g]
+	k, ok := t.ev.index[g]
 	if !ok {
 		panic("ltl: Trace.Value of a formula that was not evaluated")
 	}
-	return v.get(i)
+	return t.values[k].get(i)
 }
 
 // Accepts reports whether the non-empty word w (symbol indices into f's
 // alphabet) is in the language of f: w, n ⊨ f. The empty word is rejected.
 func Accepts(f *Formula, w []int) bool {
-	if len(w) == 0 {
-		return false
-	}
-	return Evaluate(f, w).Value(f, len(w)-1)
+	return NewEvaluator(f).Accepts(w)
 }
 
 // Evaluate computes the truth of every subformula of f at every position of
 // w. Symbols outside the alphabet are false for every symbol atom.
-func Evaluate(f *Formula, w []int) *Trace {
+func Evaluate(f *Formula, w []int) *Trace { return NewEvaluator(f).Evaluate(w) }
+
+// Evaluate computes the truth of every subformula at every position of w.
+func (e *Evaluator) Evaluate(w []int) *Trace {
 	n := len(w)
 	words := (n + 63) / 64
-	t := &Trace{n: n, values: map[*Formula]bitvec{}}
+	t := &Trace{n: n, ev: e, values: make([]bitvec, len(e.nodes))}
 	// tail masks off the bits beyond n in the last word.
 	tail := ^uint64(0)
 	if n%64 != 0 {
 		tail = 1<<(uint(n)%64) - 1
 	}
-	for _, g := range f.Nodes() {
+	for k, g := range e.nodes {
 		v := make(bitvec, words)
 		var x, y bitvec
-		if g.X != nil {
-			x = t.values[g.X]
+		if e.x[k] >= 0 {
+			x = t.values[e.x[k]]
 		}
-		if g.Y != nil {
-			y = t.values[g.Y]
+		if e.y[k] >= 0 {
+			y = t.values[e.y[k]]
 		}
 		switch g.Op {
 		case OpFalse:
@@ -157,18 +196,18 @@ func Evaluate(f *Formula, w []int) *Trace {
 				}
 			}
 		case OpOnce:
-			prefixOr(v, x, n)
+			prefixOr(v, x)
 		case OpHistorically:
 			neg := make(bitvec, words)
 			for k := range neg {
 				neg[k] = ^x[k]
 			}
-			prefixOr(v, neg, n)
+			prefixOr(v, neg)
 			for k := range v {
 				v[k] = ^v[k]
 			}
 		case OpEventually:
-			suffixOr(v, x, n)
+			suffixOr(v, x)
 		case OpGlobally:
 			neg := make(bitvec, words)
 			for k := range neg {
@@ -177,7 +216,7 @@ func Evaluate(f *Formula, w []int) *Trace {
 			if words > 0 {
 				neg[words-1] &= tail
 			}
-			suffixOr(v, neg, n)
+			suffixOr(v, neg)
 			for k := range v {
 				v[k] = ^v[k]
 			}
@@ -185,13 +224,13 @@ func Evaluate(f *Formula, w []int) *Trace {
 		if words > 0 {
 			v[words-1] &= tail
 		}
-		t.values[g] = v
+		t.values[k] = v
 	}
 	return t
 }
 
 // prefixOr sets v(i) = ∨_{j≤i} x(j), a word at a time.
-func prefixOr(v, x bitvec, n int) {
+func prefixOr(v, x bitvec) {
 	carry := false
 	for k := range v {
 		word := x[k]
@@ -209,7 +248,7 @@ func prefixOr(v, x bitvec, n int) {
 }
 
 // suffixOr sets v(i) = ∨_{j≥i} x(j) for i < n; x must be zero beyond n.
-func suffixOr(v, x bitvec, n int) {
+func suffixOr(v, x bitvec) {
 	carry := false
 	for k := len(v) - 1; k >= 0; k-- {
 		word := x[k]

@@ -14,8 +14,9 @@ func TestEvaluateMatchesDefinition(t *testing.T) {
 	opt := genOptions{ops: allOps, predicates: true}
 	for trial := 0; trial < 600; trial++ {
 		f := randomFormula(r, p, 1+r.IntN(9), opt)
+		ev := NewEvaluator(f)
 		check := func(w []int) {
-			tr := Evaluate(f, w)
+			tr := ev.Evaluate(w)
 			memo := map[[2]int]bool{}
 			for i := range w {
 				if got, want := tr.Value(f, i), holdsRef(f, w, i, memo); got != want {

@@ -103,7 +103,7 @@ func TestPaperFormulas(t *testing.T) {
 func TestStair(t *testing.T) {
 	for k := 1; k <= 6; k++ {
 		t.Run(fmt.Sprint("STAIR_", k), func(t *testing.T) {
-			f := loadTestdata(t, fmt.Sprintf("stair%d.ltl", k))
+			f := loadTestdata(t, stairFile(k))
 			if f.Depth() != k {
 				t.Errorf("temporal depth %d, want %d", f.Depth(), k)
 			}
@@ -145,3 +145,5 @@ func mustWord(t testing.TB, p *Pool, s string) []int {
 	}
 	return w
 }
+
+func stairFile(k int) string { return fmt.Sprintf("stair%d.ltl", k) }
