@@ -1,5 +1,277 @@
 package brasp
 
-// runFast is the linear-time interpreter. (Placeholder until the bitset
-// implementation lands: it delegates to the reference interpreter.)
-func (p *Program) runFast(w []int) *Trace { return p.RunReference(w) }
+// The fast interpreter. Every vector is a bitset (64 positions per uint64,
+// as in Trace.Bits). A program is compiled once into a Runner: each
+// expression becomes a short instruction list over bitset registers, and
+// each attention operation one of four word-at-a-time scan kernels
+// (fast_scan.go). Words are processed in chunks of chunkWords words, so the
+// registers of an expression stay in the L1 cache and no per-position work is
+// done except reading the input word.
+//
+// Attention (tie-break, mask) pairs map to kernels as follows, where f and l
+// are the first and last positions with score 1:
+//
+//	leftmost  [1]           j = f for every i        kernelFirst
+//	leftmost  [j<i], [j<=i] j = f if f < i (f <= i)  kernelFirst
+//	rightmost [1]           j = l for every i        kernelLast
+//	rightmost [i<j], [i<=j] j = l if l > i (l >= i)  kernelLast
+//	rightmost [j<i], [j<=i] nearest j before i       kernelForward (carry chain)
+//	leftmost  [i<j], [i<=j] nearest j after i        kernelBackward (reversed carry chain)
+//
+// A score or value that reads vectors at i is evaluated per group of
+// positions that agree on those vectors (at most min(2^a, n) non-empty
+// groups for a vectors read at i); within a group the i-references are
+// constants, so score and value read only at j.
+
+const chunkWords = 256 // words per chunk: 16384 positions, 2 KiB per register
+
+// Runner runs one program with the fast interpreter, reusing its scratch
+// memory from run to run. Its cost is linear in the word length: O(n/64)
+// word operations per operation, times the number of groups for scores and
+// values that read at i. A Runner is not safe for concurrent use; create one
+// per goroutine (Program.Run creates one per call).
+type Runner struct {
+	prog  *Program
+	ops   []fastOp
+	chunk int // words per chunk (chunkWords; smaller in tests)
+
+	nbuf    int        // scratch registers needed by the largest operation
+	nparams int        // most i-atoms of any attention operation
+	scratch [][]uint64 // nbuf registers of chunk words each
+	ones    []uint64   // chunk words of all-ones (read-only)
+	zeros   []uint64   // chunk words of zeros (read-only)
+	levels  [][]uint64 // group masks, one full-length bitset per split level
+	params  []bool     // values of the i-atoms in the current group
+	bits    [][]uint64 // the trace being computed
+	nw      int        // words per vector
+	n       int        // word length
+	tail    uint64     // valid bits of the last word
+}
+
+type kernel uint8
+
+const (
+	kernelPositionwise kernel = iota
+	kernelForward
+	kernelBackward
+	kernelFirst
+	kernelLast
+	kernelInitial
+)
+
+type fastOp struct {
+	kernel  kernel
+	strict  bool // kernelForward, kernelBackward: exclude j = i
+	cond    Mask // kernelFirst, kernelLast: which positions see f or l
+	expr    *bexpr
+	s, v, d *bexpr
+	atoms   []int // vectors read at i by the score or value
+}
+
+// NewRunner compiles p for the fast interpreter. p must be a checked program
+// (from Parse or Builder.Program).
+func NewRunner(p *Program) *Runner {
+	r := &Runner{prog: p, ops: make([]fastOp, len(p.Vectors)), chunk: chunkWords}
+	for k, v := range p.Vectors {
+		op := &r.ops[k]
+		switch v.Kind {
+		case SymbolVector, PredicateVector:
+			op.kernel = kernelInitial
+		case PositionwiseVector:
+			op.kernel = kernelPositionwise
+			op.expr = compileExpr(v.Expr, nil, 0)
+			r.nbuf = max(r.nbuf, op.expr.nbuf)
+		case AttentionVector:
+			r.compileAttention(op, v.Att)
+		}
+	}
+	return r
+}
+
+func (r *Runner) compileAttention(op *fastOp, a *Attention) {
+	atomIndex := map[int]int32{}
+	for _, e := range []Expr{a.Score, a.Value} {
+		for _, ref := range Refs(e) {
+			if _, ok := atomIndex[ref.Vec]; ref.Var == VarI && !ok {
+				atomIndex[ref.Vec] = int32(len(op.atoms))
+				op.atoms = append(op.atoms, ref.Vec)
+			}
+		}
+	}
+	op.s = compileExpr(a.Score, atomIndex, 0)
+	op.v = compileExpr(a.Value, atomIndex, op.s.nbuf)
+	op.d = compileExpr(a.Default, nil, op.s.nbuf+op.v.nbuf)
+	r.nbuf = max(r.nbuf, op.s.nbuf+op.v.nbuf+op.d.nbuf)
+	r.nparams = max(r.nparams, len(op.atoms))
+	switch {
+	case a.Tiebreak == Rightmost && (a.Mask == MaskFuture || a.Mask == MaskFutureOrSelf):
+		op.kernel, op.strict = kernelForward, a.Mask == MaskFuture
+	case a.Tiebreak == Leftmost && (a.Mask == MaskPast || a.Mask == MaskPastOrSelf):
+		op.kernel, op.strict = kernelBackward, a.Mask == MaskPast
+	case a.Tiebreak == Leftmost:
+		op.kernel, op.cond = kernelFirst, a.Mask
+	default:
+		op.kernel, op.cond = kernelLast, a.Mask
+	}
+}
+
+// runFast is the linear-time interpreter behind Program.Run.
+func (p *Program) runFast(w []int) *Trace { return NewRunner(p).Run(w) }
+
+// Run runs the program on w and returns a new trace, equal to the one
+// RunReference returns. Symbols of w outside the alphabet make every Q_σ
+// false at their position, as in RunReference.
+func (r *Runner) Run(w []int) *Trace { return r.RunInto(nil, w) }
+
+// RunInto is Run, reusing the storage of t when t is a trace of the same
+// program whose vectors have room for w (t may be nil). It returns the trace
+// it filled, whose Word is w.
+func (r *Runner) RunInto(t *Trace, w []int) *Trace {
+	nw := (len(w) + 63) / 64
+	if t == nil || t.Prog != r.prog || len(t.Bits) != len(r.prog.Vectors) || len(t.Bits) > 0 && cap(t.Bits[0]) < nw {
+		t = newTrace(r.prog, w)
+	} else {
+		t.Word = w
+		for v := range t.Bits {
+			t.Bits[v] = t.Bits[v][:nw]
+		}
+	}
+	r.setup(t, len(w))
+	if nw == 0 {
+		return t
+	}
+	r.initial(w)
+	for k := range r.ops {
+		op := &r.ops[k]
+		out := r.bits[k]
+		switch op.kernel {
+		case kernelInitial:
+			continue
+		case kernelPositionwise:
+			for lo := 0; lo < nw; lo += r.chunk {
+				hi := min(lo+r.chunk, nw)
+				r.eval(op.expr, lo, hi, out[lo:hi])
+			}
+		default:
+			r.attend(op, out)
+		}
+		out[nw-1] &= r.tail
+	}
+	r.bits = nil
+	return t
+}
+
+// setup sizes the scratch memory for a word of length n.
+func (r *Runner) setup(t *Trace, n int) {
+	r.bits, r.n, r.nw = t.Bits, n, (n+63)/64
+	r.tail = ^uint64(0)
+	if n%64 != 0 {
+		r.tail = 1<<(uint(n)%64) - 1
+	}
+	cw := min(r.chunk, r.nw)
+	if len(r.ones) < cw || len(r.ones) > r.chunk {
+		r.ones = make([]uint64, cw)
+		for k := range r.ones {
+			r.ones[k] = ^uint64(0)
+		}
+		r.zeros = make([]uint64, cw)
+		r.scratch = r.scratch[:0]
+	}
+	for len(r.scratch) < r.nbuf {
+		r.scratch = append(r.scratch, make([]uint64, len(r.ones)))
+	}
+	if len(r.params) < r.nparams {
+		r.params = make([]bool, r.nparams)
+	}
+}
+
+// initial fills the symbol and predicate vectors.
+func (r *Runner) initial(w []int) {
+	p := r.prog
+	sym := make([][]uint64, len(p.Alphabet))
+	for k, v := range p.Vectors {
+		switch v.Kind {
+		case SymbolVector:
+			if v.Symbol >= 0 && v.Symbol < len(sym) {
+				sym[v.Symbol] = r.bits[k]
+			}
+		case PredicateVector:
+			r.predicate(v.Pred, r.bits[k])
+		}
+	}
+	fillSymbols(w, sym)
+}
+
+// fillSymbols sets bit i of sym[w[i]] for every i (sym[s] may be nil).
+// Symbols out of range set nothing.
+func fillSymbols(w []int, sym [][]uint64) {
+	na := len(sym)
+	if na <= 16 {
+		var acc [16]uint64
+		for k := 0; k*64 < len(w); k++ {
+			chunk := w[k*64 : min(k*64+64, len(w))]
+			for b, s := range chunk {
+				if uint(s) < uint(na) {
+					acc[s&15] |= 1 << uint(b)
+				}
+			}
+			for s := range na {
+				if sym[s] != nil {
+					sym[s][k] = acc[s]
+				}
+				acc[s] = 0
+			}
+		}
+		return
+	}
+	for _, v := range sym {
+		clear(v)
+	}
+	for i, s := range w {
+		if uint(s) < uint(na) && sym[s] != nil {
+			sym[s][i>>6] |= 1 << (uint(i) & 63)
+		}
+	}
+}
+
+// predicate fills out with position predicate pr, word-parallel.
+func (r *Runner) predicate(pr Predicate, out []uint64) {
+	clear(out)
+	n := r.n
+	set := func(i int) { out[i>>6] |= 1 << (uint(i) & 63) }
+	switch pr.Kind {
+	case First:
+		set(0)
+	case Last:
+		set(n - 1)
+	case Mid:
+		if n%2 == 1 {
+			set((n - 1) / 2)
+		}
+	case Mod:
+		m := pr.M
+		// 1-based i ≡ R (mod m), that is 0-based p ≡ R-1 (mod m).
+		p0 := (pr.R - 1 + m) % m
+		if m > 32 {
+			for p := p0; p < n; p += m {
+				set(p)
+			}
+			break
+		}
+		var base uint64 // bits 0, m, 2m, ...
+		for b := 0; b < 64; b += m {
+			base |= 1 << uint(b)
+		}
+		// Word k holds positions 64k..64k+63; its first set bit is at the
+		// phase ph with 64k+ph ≡ p0 (mod m), and ph advances by -64 mod m.
+		ph, step := p0, (m-64%m)%m
+		for k := range out {
+			out[k] = base << uint(ph)
+			ph += step
+			if ph >= m {
+				ph -= m
+			}
+		}
+		out[len(out)-1] &= r.tail
+	}
+}
