@@ -40,10 +40,14 @@ type checker struct {
 	later   map[string]Pos  // defined somewhere in the file
 	failed  map[string]bool // statements with syntax errors
 	current string
+	// syntaxErrors is set when the parser reported errors, so that the
+	// checker does not add their consequences (an empty alphabet when a
+	// declaration failed to parse).
+	syntaxErrors bool
 }
 
 func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) *Program {
-	c := &checker{file: file, errs: errs, prog: &Program{File: file}, index: map[string]int{}, later: map[string]Pos{}, failed: failed}
+	c := &checker{file: file, errs: errs, prog: &Program{File: file}, index: map[string]int{}, later: map[string]Pos{}, failed: failed, syntaxErrors: len(*errs) > 0}
 	for _, s := range stmts {
 		if s.kind != outputStmt {
 			if _, dup := c.later[s.name]; !dup {
@@ -102,7 +106,7 @@ func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) 
 		c.index[s.name] = len(c.prog.Vectors)
 		c.prog.Vectors = append(c.prog.Vectors, v)
 	}
-	if len(symbols) == 0 {
+	if len(symbols) == 0 && !c.syntaxErrors {
 		c.errorf(Pos{1, 1}, "empty alphabet: declare each input symbol σ with a line Q_σ(i)")
 	} else if a, err := alphabet.New(symbols...); err == nil {
 		c.prog.Alphabet = a
@@ -162,7 +166,7 @@ func (c *checker) resolveOutput(out *stmt) {
 				return
 			}
 		}
-		if len(p.Vectors) > 0 {
+		if len(p.Vectors) > 0 && len(*c.errs) == 0 {
 			c.errorf(Pos{1, 1}, "the program has no operations; its output is its last operation (or name one with an output line)")
 		}
 		return

@@ -65,7 +65,11 @@ type bailout struct{}
 func (p *parser) next() { p.tok, p.pos, p.text = p.sc.next() }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	p.errs.Add(p.file, pos, format, args...)
+	// An illegal token has been reported by the scanner already; a second
+	// message about it ("expected X, found illegal character") is noise.
+	if p.tok != tIllegal {
+		p.errs.Add(p.file, pos, format, args...)
+	}
 	panic(bailout{})
 }
 

@@ -1,0 +1,379 @@
+package brasp
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// This file implements the normal forms of App. B of the paper as
+// program-to-program transformations: UnaryValue (Prop. B.1), UnaryScore
+// (Lemma B.2), and the clean-up passes Simplify and DeadCode. Each returns a
+// new program and leaves its input untouched. They expect a checked program
+// (from Parse, a Builder or another transformation).
+
+// ErrLimit is the error that UnaryScore wraps when its exponential
+// construction would exceed the caller's limit; test with errors.Is.
+var ErrLimit = errors.New("limit exceeded")
+
+// LimitError reports that a transformation stopped because it would create
+// more operations than allowed. It names the operation, what it needs and
+// the limit, and matches ErrLimit under errors.Is.
+type LimitError struct {
+	Func  string // the transformation, e.g. "UnaryScore"
+	Op    string // the operation being rewritten
+	Atoms int    // the number k of (i)-atoms of its score
+	Total int    // operations created so far, including this one's (0 if not computed)
+	Limit int
+}
+
+func (e *LimitError) Error() string {
+	n := new(big.Int).Lsh(big.NewInt(1), uint(e.Atoms))
+	msg := fmt.Sprintf("%s: operation %s needs 2^%d = %s copies", e.Func, QuoteName(e.Op), e.Atoms, n)
+	if e.Total > 0 {
+		msg += fmt.Sprintf(", bringing the total to %d", e.Total)
+	}
+	return msg + fmt.Sprintf(", more than the limit %d", e.Limit)
+}
+
+// Is makes errors.Is(err, ErrLimit) true for a *LimitError.
+func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+
+// rewriter builds a new program from an old one, vector by vector. Kept
+// vectors keep their names; new vectors get fresh names that clash with no
+// name of the old program, so that every old name stays available.
+type rewriter struct {
+	src   *Program
+	dst   *Program
+	names map[string]bool
+	remap []int // old vector index → new vector index (-1 if dropped)
+}
+
+func newRewriter(p *Program) *rewriter {
+	r := &rewriter{
+		src:   p,
+		dst:   &Program{File: p.File, Alphabet: p.Alphabet},
+		names: make(map[string]bool, 2*len(p.Vectors)),
+		remap: make([]int, len(p.Vectors)),
+	}
+	for k, v := range p.Vectors {
+		r.names[v.Name] = true
+		r.remap[k] = -1
+	}
+	return r
+}
+
+// fresh returns base if no vector is named so and base cannot be mistaken
+// for a reserved word or an initial vector; otherwise base_1, base_2, ...
+func (r *rewriter) fresh(base string) string {
+	if strings.HasPrefix(base, "Q_") {
+		base = "V" + base // Q_... names are reserved for symbols
+	}
+	ok := func(s string) bool { return !r.names[s] && !reserved[s] && !isPredicateName(s) }
+	name := base
+	for n := 1; !ok(name); n++ {
+		name = fmt.Sprintf("%s_%d", base, n)
+	}
+	r.names[name] = true
+	return name
+}
+
+// add appends a new vector and returns its index in the new program.
+func (r *rewriter) add(v *Vector) int {
+	r.dst.Vectors = append(r.dst.Vectors, v)
+	return len(r.dst.Vectors) - 1
+}
+
+// keep appends v as the new definition of old vector k.
+func (r *rewriter) keep(k int, v *Vector) {
+	r.remap[k] = r.add(v)
+}
+
+// ref returns a reference to new vector k at position x.
+func (r *rewriter) ref(k int, x Var) *Ref {
+	return &Ref{Name: r.dst.Vectors[k].Name, Var: x, Vec: k}
+}
+
+// copyExpr copies an expression of the old program into the new one,
+// following the renumbering of vectors.
+func (r *rewriter) copyExpr(e Expr) Expr {
+	return r.mapExpr(e, func(x *Ref) Expr { return r.ref(r.remap[x.Vec], x.Var) })
+}
+
+// mapExpr copies e, replacing each reference by f(reference).
+func (r *rewriter) mapExpr(e Expr, f func(*Ref) Expr) Expr {
+	switch e := e.(type) {
+	case *Literal:
+		return Bool(e.Value)
+	case *Ref:
+		return f(e)
+	case *UnaryExpr:
+		return Not(r.mapExpr(e.X, f))
+	case *BinaryExpr:
+		return &BinaryExpr{Op: e.Op, X: r.mapExpr(e.X, f), Y: r.mapExpr(e.Y, f)}
+	}
+	return nil
+}
+
+// copyVector copies old vector k unchanged (up to renumbering).
+func (r *rewriter) copyVector(k int) {
+	v := r.src.Vectors[k]
+	nv := &Vector{Name: v.Name, Kind: v.Kind, Symbol: v.Symbol, Pred: v.Pred}
+	switch v.Kind {
+	case PositionwiseVector:
+		nv.Expr = r.copyExpr(v.Expr)
+	case AttentionVector:
+		a := v.Att
+		nv.Att = &Attention{Tiebreak: a.Tiebreak, Mask: a.Mask,
+			Score: r.copyExpr(a.Score), Value: r.copyExpr(a.Value), Default: r.copyExpr(a.Default)}
+	}
+	r.keep(k, nv)
+}
+
+// finish sets the output of the new program from the old one.
+func (r *rewriter) finish() *Program {
+	o := r.src.Output
+	out := Output{Explicit: o.Explicit, Accept: -1, Symbols: o.Symbols}
+	if o.Symbols != nil {
+		out.Vectors = make([]int, len(o.Vectors))
+		for k, v := range o.Vectors {
+			out.Vectors[k] = r.remap[v]
+		}
+	} else if o.Accept >= 0 {
+		out.Accept = r.remap[o.Accept]
+	}
+	r.dst.Output = out
+	if out.Symbols == nil && out.Accept != r.dst.defaultOutput() {
+		r.dst.Output.Explicit = true
+	}
+	return r.dst
+}
+
+// UnaryValue returns a program equivalent to p in which every value
+// predicate depends only on j (Prop. B.1 of the paper). Every vector of p
+// keeps its name and its values; the output is unchanged.
+//
+// It follows the proof, by induction on the structure of the value V(i,j)
+// of each attention operation
+//
+//	P(i) := tb [M(i,j), S(i,j)] V(i,j) : D(i)
+//
+// whose value reads some vector at i. It adds
+//
+//	P_A(i) := tb [M(i,j), S(i,j)] 1 : 0
+//
+// (does position i attend anywhere?) and computes from V an expression
+// C(i) that equals V(i, j_i) wherever P_A(i) is 1: a subexpression that
+// reads only (i) (the proof's base case B(i), or a constant) is itself; a
+// subexpression that reads only (j) (the base case B(j)) becomes a new
+// operation P_Vn(i) := tb [M, S] B(j) : 0 and C reads P_Vn(i); conjunction,
+// disjunction and negation are taken of the parts, as in the inductive step.
+// Taking maximal (i)-only and (j)-only subexpressions as base cases, rather
+// than single references, is the same induction with fewer operations. P
+// itself becomes the position-wise operation
+//
+//	P(i) := P_A(i) & C(i) | !P_A(i) & D(i)
+//
+// Masks (strict and non-strict) and tie-breaks are copied unchanged into the
+// new operations, so both tie-breaks and every mask are handled alike. New
+// vectors get fresh names (P_A, P_V1, ... with a numeric suffix on a clash).
+func UnaryValue(p *Program) *Program {
+	r := newRewriter(p)
+	for k, v := range p.Vectors {
+		if v.Kind != AttentionVector || !UsesVar(v.Att.Value, VarI) {
+			r.copyVector(k)
+			continue
+		}
+		a := v.Att
+		attend := func(base string, value Expr) int {
+			return r.add(&Vector{Name: r.fresh(base), Kind: AttentionVector, Att: &Attention{
+				Tiebreak: a.Tiebreak, Mask: a.Mask, Score: r.copyExpr(a.Score), Value: value, Default: Bool(false)}})
+		}
+		attended := attend(v.Name+"_A", Bool(true))
+		n := 0
+		var induct func(e Expr) Expr
+		induct = func(e Expr) Expr {
+			if !UsesVar(e, VarJ) {
+				return r.copyExpr(e)
+			}
+			if !UsesVar(e, VarI) {
+				n++
+				return r.ref(attend(fmt.Sprintf("%s_V%d", v.Name, n), r.copyExpr(e)), VarI)
+			}
+			switch e := e.(type) {
+			case *UnaryExpr:
+				return Not(induct(e.X))
+			case *BinaryExpr:
+				return &BinaryExpr{Op: e.Op, X: induct(e.X), Y: induct(e.Y)}
+			}
+			// Literals and references read at most one of i and j, so they
+			// are handled above.
+			return r.copyExpr(e)
+		}
+		c := induct(a.Value)
+		body := Or(And(r.ref(attended, VarI), c), And(Not(r.ref(attended, VarI)), r.copyExpr(a.Default)))
+		r.keep(k, &Vector{Name: v.Name, Kind: PositionwiseVector, Expr: body})
+	}
+	return r.finish()
+}
+
+// UnaryScore returns a program equivalent to p in which every score
+// predicate depends only on j (Lemma B.2 of the paper), or a *LimitError
+// (matching ErrLimit) if the construction would add more than limit
+// attention operations in all. Every vector of p keeps its name and its
+// values; the output is unchanged. Value predicates are copied unchanged,
+// so UnaryScore(UnaryValue(p)) has both normal forms.
+//
+// It follows the proof. For an attention operation
+//
+//	P(i) := tb [M(i,j), S(i,j)] V : D(i)
+//
+// whose score reads the distinct vectors A_1, ..., A_k at i, it adds, for
+// each of the 2^k assignments χ of truth values to A_1..A_k, the operation
+//
+//	P_χ(i) := tb [M(i,j), S^χ(j)] V : D(i)
+//
+// where S^χ is S with each A_m(i) replaced by the constant χ_m (and then
+// constant-folded; the folding does not change its value), named P_ followed
+// by the bits of χ (P_01: A_1 = 0, A_2 = 1). P becomes the position-wise
+// operation
+//
+//	P(i) := ⋁_χ ( P_χ(i) ∧ ⋀_m (A_m(i) ↔ χ_m) )
+//
+// with A_m(i) ↔ 1 written A_m(i) and A_m(i) ↔ 0 written !A_m(i). The
+// construction is exponential in k; the paper notes the same blow-up.
+func UnaryScore(p *Program, limit int) (*Program, error) {
+	r := newRewriter(p)
+	total := 0
+	for k, v := range p.Vectors {
+		if v.Kind != AttentionVector || !UsesVar(v.Att.Score, VarI) {
+			r.copyVector(k)
+			continue
+		}
+		a := v.Att
+		var atoms []int // old vector indices read at i by the score
+		slot := map[int]int{}
+		for _, x := range Refs(a.Score) {
+			if _, seen := slot[x.Vec]; x.Var == VarI && !seen {
+				slot[x.Vec] = len(atoms)
+				atoms = append(atoms, x.Vec)
+			}
+		}
+		m := len(atoms)
+		if m >= 62 || 1<<m > limit {
+			return nil, &LimitError{Func: "UnaryScore", Op: v.Name, Atoms: m, Limit: limit}
+		}
+		if total+1<<m > limit {
+			return nil, &LimitError{Func: "UnaryScore", Op: v.Name, Atoms: m, Total: total + 1<<m, Limit: limit}
+		}
+		total += 1 << m
+		var terms []Expr
+		for chi := 0; chi < 1<<m; chi++ {
+			bit := func(s int) bool { return chi>>(m-1-s)&1 == 1 }
+			var bits strings.Builder
+			for s := 0; s < m; s++ {
+				if bit(s) {
+					bits.WriteByte('1')
+				} else {
+					bits.WriteByte('0')
+				}
+			}
+			score := simplifyExpr(r.mapExpr(a.Score, func(x *Ref) Expr {
+				if x.Var == VarI {
+					return Bool(bit(slot[x.Vec]))
+				}
+				return r.ref(r.remap[x.Vec], x.Var)
+			}))
+			copyK := r.add(&Vector{Name: r.fresh(v.Name + "_" + bits.String()), Kind: AttentionVector, Att: &Attention{
+				Tiebreak: a.Tiebreak, Mask: a.Mask, Score: score, Value: r.copyExpr(a.Value), Default: r.copyExpr(a.Default)}})
+			term := []Expr{r.ref(copyK, VarI)}
+			for s, atom := range atoms {
+				var lit Expr = r.ref(r.remap[atom], VarI)
+				if !bit(s) {
+					lit = Not(lit)
+				}
+				term = append(term, lit)
+			}
+			terms = append(terms, And(term...))
+		}
+		r.keep(k, &Vector{Name: v.Name, Kind: PositionwiseVector, Expr: Or(terms...)})
+	}
+	return r.finish(), nil
+}
+
+// Simplify returns a program equivalent to p with constant subexpressions
+// folded (X & 1 → X, X | 1 → 1, !!X → X, ...) and with the operations the
+// output does not depend on removed (DeadCode). The vectors that remain keep
+// their names and values.
+func Simplify(p *Program) *Program {
+	r := newRewriter(p)
+	for k, v := range p.Vectors {
+		r.copyVector(k)
+		nv := r.dst.Vectors[len(r.dst.Vectors)-1]
+		switch v.Kind {
+		case PositionwiseVector:
+			nv.Expr = simplifyExpr(nv.Expr)
+		case AttentionVector:
+			nv.Att.Score = simplifyExpr(nv.Att.Score)
+			nv.Att.Value = simplifyExpr(nv.Att.Value)
+			nv.Att.Default = simplifyExpr(nv.Att.Default)
+		}
+	}
+	return DeadCode(r.finish())
+}
+
+// DeadCode returns p without the operations and position predicates that
+// the output does not depend on (Program.Live). Symbol vectors are always
+// kept, so that the alphabet and symbol numbering stay the same. The vectors
+// that remain keep their names, order and values.
+func DeadCode(p *Program) *Program {
+	live := p.Live()
+	r := newRewriter(p)
+	for k, v := range p.Vectors {
+		if live[k] || v.Kind == SymbolVector {
+			r.copyVector(k)
+		}
+	}
+	return r.finish()
+}
+
+// simplifyExpr folds constants: !0 → 1, !!X → X, X & 0 → 0, X & 1 → X,
+// X | 1 → 1, X | 0 → X. The result has the same value as e everywhere.
+func simplifyExpr(e Expr) Expr {
+	lit := func(x Expr) (bool, bool) {
+		l, ok := x.(*Literal)
+		if !ok {
+			return false, false
+		}
+		return l.Value, true
+	}
+	switch e := e.(type) {
+	case *UnaryExpr:
+		x := simplifyExpr(e.X)
+		if v, ok := lit(x); ok {
+			return Bool(!v)
+		}
+		if u, ok := x.(*UnaryExpr); ok {
+			return u.X
+		}
+		return Not(x)
+	case *BinaryExpr:
+		x, y := simplifyExpr(e.X), simplifyExpr(e.Y)
+		absorbing := e.Op == OR // 1 absorbs |, 0 absorbs &
+		if v, ok := lit(x); ok {
+			if v == absorbing {
+				return Bool(v)
+			}
+			return y
+		}
+		if v, ok := lit(y); ok {
+			if v == absorbing {
+				return Bool(v)
+			}
+			return x
+		}
+		return &BinaryExpr{Op: e.Op, X: x, Y: y}
+	}
+	return e
+}
