@@ -78,6 +78,9 @@ func (a Alphabet) SingleChar() bool {
 // symbol when every symbol is one character, otherwise symbols separated by
 // white space. Symbols may also be double-quoted in the separated form.
 func (a Alphabet) ParseWord(s string) ([]int, error) {
+	if w, ok := a.parseASCII(s); ok {
+		return w, nil
+	}
 	if a.SingleChar() && !strings.ContainsAny(s, " \t\"") {
 		w := make([]int, 0, len(s))
 		for off, r := range s {
@@ -102,6 +105,34 @@ func (a Alphabet) ParseWord(s string) ([]int, error) {
 		w = append(w, k)
 	}
 	return w, nil
+}
+
+// parseASCII is the fast path of ParseWord for alphabets of single ASCII
+// characters: one table lookup per byte. It reports false when it does not
+// apply or finds a byte it cannot map, leaving errors to the general path.
+func (a Alphabet) parseASCII(s string) ([]int, bool) {
+	var table [128]int8
+	for i := range table {
+		table[i] = -1
+	}
+	if len(a) > 127 {
+		return nil, false
+	}
+	for k, sym := range a {
+		if len(sym) != 1 || sym[0] >= 128 || sym == " " || sym == "\t" || sym == "\"" {
+			return nil, false
+		}
+		table[sym[0]] = int8(k)
+	}
+	w := make([]int, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 128 || table[c] < 0 {
+			return nil, false
+		}
+		w[i] = int(table[c])
+	}
+	return w, true
 }
 
 // splitSymbols splits s at white space, honouring double-quoted symbols.

@@ -50,3 +50,17 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkParseWordASCII(b *testing.B) {
+	a, _ := New("l", "r")
+	s := make([]byte, 1<<20)
+	for i := range s {
+		s[i] = "lr"[i%3%2]
+	}
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if _, err := a.ParseWord(string(s)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
