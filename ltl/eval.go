@@ -88,8 +88,9 @@ func (e *Evaluator) Evaluate(w []int) *Trace {
 	if n%64 != 0 {
 		tail = 1<<(uint(n)%64) - 1
 	}
+	backing := make([]uint64, words*len(e.nodes))
 	for k, g := range e.nodes {
-		v := make(bitvec, words)
+		v := bitvec(backing[k*words : (k+1)*words : (k+1)*words])
 		var x, y bitvec
 		if e.x[k] >= 0 {
 			x = t.values[e.x[k]]

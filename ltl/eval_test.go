@@ -9,6 +9,7 @@ import (
 // definition on random formulas with every operator and predicate, on all
 // short words and on random words that cross 64-bit word boundaries.
 func TestEvaluateMatchesDefinition(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	p := NewPool(mustAlphabet("a", "b", "c"))
 	opt := genOptions{ops: allOps, predicates: true}

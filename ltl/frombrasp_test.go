@@ -15,14 +15,17 @@ func checkVectors(t *testing.T, r *rand.Rand, prog *brasp.Program, fs []*Formula
 	t.Helper()
 	run := brasp.NewRunner(prog)
 	alpha := len(prog.Alphabet)
-	evs := make([]*Evaluator, len(fs))
-	for k, f := range fs {
-		evs[k] = NewEvaluator(f)
+	// One evaluation of a raw conjunction of all formulas gives every
+	// formula's values at once.
+	all := fs[0]
+	for _, f := range fs[1:] {
+		all = all.Pool().Binary(OpAnd, all, f)
 	}
+	ev := NewEvaluator(all)
 	check := func(w []int) {
 		pt := run.Run(w)
-		for k, ev := range evs {
-			tr := ev.Evaluate(w)
+		tr := ev.Evaluate(w)
+		for k := range fs {
 			for i := range w {
 				if tr.Value(fs[k], i) != pt.Value(k, i) {
 					t.Fatalf("vector %s and its formula differ on %v at %d\nprogram:\n%s\nformula: %s",
@@ -41,6 +44,7 @@ func checkVectors(t *testing.T, r *rand.Rand, prog *brasp.Program, fs []*Formula
 // every mask (strict and non-strict), scores and values mixing (i) and (j),
 // and position predicates: every vector equals its formula.
 func TestFromBRASPRandom(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := 0; trial < 2000; trial++ {
 		opts := brasptest.Options{Alphabet: 2, Ops: 1 + r.IntN(6), Predicates: trial%3 == 0, Mid: trial%7 == 0}
@@ -68,6 +72,7 @@ func TestFromBRASPRandom(t *testing.T) {
 // shallower: rightmost [j<i, 0] ... is its default. The exact equality is
 // checked on STAIR_k, where nothing folds.)
 func TestFromBRASPDepth(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	kinds := []brasptest.Options{
 		{Tiebreaks: []brasp.Tiebreak{brasp.Rightmost}, Masks: []brasp.Mask{brasp.MaskFuture, brasp.MaskFutureOrSelf}},
@@ -97,6 +102,7 @@ func TestFromBRASPDepth(t *testing.T) {
 // make it shallower), and LTL → B-RASP → LTL → B-RASP an equivalent program
 // of no greater depth.
 func TestRoundTrips(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	p := NewPool(mustAlphabet("a", "b"))
 	opt := genOptions{ops: allOps, predicates: true}

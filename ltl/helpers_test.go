@@ -111,11 +111,6 @@ func holdsRef(f *Formula, w []int, i int, memo map[[2]int]bool) bool {
 	return v
 }
 
-// acceptsRef is holdsRef at the last position.
-func acceptsRef(f *Formula, w []int) bool {
-	return holdsRef(f, w, len(w)-1, map[[2]int]bool{})
-}
-
 // allWords calls fn on every non-empty word over k symbols of length ≤ maxLen.
 // The slice passed to fn is reused.
 func allWords(k, maxLen int, fn func(w []int)) {

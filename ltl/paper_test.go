@@ -101,6 +101,7 @@ func TestPaperFormulas(t *testing.T) {
 // recognizer, and records the paper's off-by-one: φ_k = 1 since γ_k is strict
 // at the last position, so it defines STAIR_k·Σ, not STAIR_k.
 func TestStair(t *testing.T) {
+	t.Parallel()
 	for k := 1; k <= 6; k++ {
 		t.Run(fmt.Sprint("STAIR_", k), func(t *testing.T) {
 			f := loadTestdata(t, stairFile(k))

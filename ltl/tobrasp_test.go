@@ -13,6 +13,7 @@ import (
 // letters; length 5 over three), and the output vector's attention depth is
 // the formula's temporal depth.
 func TestToBRASPRandom(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	opt := genOptions{ops: allOps, predicates: true}
 	for _, tc := range []struct {
@@ -56,6 +57,7 @@ func TestToBRASPRandom(t *testing.T) {
 // programs against the direct recognizers, the depth, and that since-only
 // formulas use only rightmost strict-future-masked attention (Thm 5.1).
 func TestToBRASPPaper(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		file  string
 		depth int
