@@ -133,7 +133,9 @@ func renderGolden(t *testing.T, name string, src []byte) string {
 // TestGolden compares each testdata program with its .golden file; run
 // go test ./brasp -update to rewrite them after an intended change.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*/*.brasp")
+	files, err := filepath.Glob("testdata/golden/*.brasp")
+	presets, _ := filepath.Glob("testdata/presets/*.brasp")
+	files = append(files, presets...)
 	if err != nil || len(files) < 5 {
 		t.Fatalf("golden inputs missing: %v %v", files, err)
 	}

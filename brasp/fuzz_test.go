@@ -1,0 +1,162 @@
+package brasp
+
+import (
+	"embed"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// seedFiles holds the testdata programs (golden inputs, simulator presets,
+// fuzz seeds), embedded so that the fuzz corpus travels with the test binary.
+//
+//go:embed testdata/golden/*.brasp testdata/presets/*.brasp testdata/seeds/*.brasp
+var seedFiles embed.FS
+
+// malformedSeeds are small broken programs that lead the fuzzer into the
+// error paths of the scanner, parser and checker.
+var malformedSeeds = []string{
+	"",
+	"\n\n\n",
+	"Q_a(i",
+	"Q_a(i)\nP(i) :=",
+	"Q_a(i)\nP(i) := leftmost [",
+	"Q_a(i)\nP(i) := leftmost [j<=",
+	"Q_a(i)\nP(i) := rightmost [1, Q_a(j)] Q_a(j) :",
+	"Q_a(i)\nP(i) := !!!!(((Q_a(i",
+	"Q_\"\\\"\"(i)\nP(i) := Q_\"\\\"\"(i)\n",
+	"Q_\"\n",
+	"Q_a(i)\r\nP(i) := Q_a(i)\r\n",
+	"Q_a(i)\nP(i) := Q_a(i)\noutput",
+	"Q_a(i)\nP(i) := Q_a(i)\noutput a:",
+	"Q_a(i)\nP(i) := Q_a(i)\noutput a:P b",
+	"Q_a(i)\nMOD_0_0(i)\nMOD_01_2(i)\nMOD_1048575_1048576(i)\nP(i) := Q_a(i)\n",
+	"Q_a(i)\nP(i) := Q_a(i) \xff\xfe\n",
+	"Q_a(i)\nP(i) := Q_a(i) # comment \xff\n",
+	"output P\nQ_a(i)\nP(i) := Q_a(i)\n",
+	"Q_a(i)\nfirst(i) := Q_a(i)\nQ_b(i) := first(i)\n",
+	"Q_a(i)\nP(i) := leftmost [i>j, Q_a(i) & Q_a(j)] Q_a(i) : Q_a(i)\noutput P\n",
+}
+
+// fuzzSeeds returns every seed: embedded testdata, the examples on disk,
+// the parse-error cases and the malformed snippets.
+func fuzzSeeds(tb testing.TB) [][]byte {
+	var seeds [][]byte
+	err := fs.WalkDir(seedFiles, "testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := seedFiles.ReadFile(path)
+		seeds = append(seeds, b)
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	examples, _ := filepath.Glob("../examples/*.brasp")
+	for _, f := range examples {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		seeds = append(seeds, b)
+	}
+	for _, c := range parseErrorCases {
+		seeds = append(seeds, []byte(c.src))
+	}
+	for _, s := range malformedSeeds {
+		seeds = append(seeds, []byte(s))
+	}
+	for _, s := range simulatorPresets {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
+// FuzzParse checks that no input makes Parse panic; that every error is an
+// ErrorList of located messages; and that whenever Parse succeeds, the
+// printed program parses back to an equal program that prints the same, and
+// both run (reference interpreter) to the same trace on short words, as do
+// the program's normal forms.
+func FuzzParse(f *testing.F) {
+	seeds := fuzzSeeds(f)
+	if len(seeds) < 50 {
+		f.Fatalf("only %d seeds", len(seeds))
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		p, err := Parse("fuzz.brasp", src)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error is not a non-empty ErrorList: %#v", err)
+			}
+			for _, e := range list {
+				if e.Msg == "" || !strings.HasPrefix(e.Error(), "fuzz.brasp:") {
+					t.Fatalf("badly formed error %q", e.Error())
+				}
+			}
+			if p != nil {
+				t.Fatalf("Parse returned a program with an error")
+			}
+			return
+		}
+		if err := Validate(p); err != nil {
+			t.Fatalf("parsed program does not validate: %v", err)
+		}
+		out := Format(p)
+		q, err := Parse("printed.brasp", []byte(out))
+		if err != nil {
+			t.Fatalf("printed program does not parse: %v\n%s", err, out)
+		}
+		if d := diffPrograms(p, q); d != "" {
+			t.Fatalf("printed program parses differently: %s\n%s", d, out)
+		}
+		if again := Format(q); again != out {
+			t.Fatalf("Format not stable:\n%s\nvs\n%s", out, again)
+		}
+		if len(p.Vectors) > 200 {
+			return // keep each input fast; the round trip above is the point
+		}
+		uv := UnaryValue(p)
+		us, usErr := UnaryScore(p, 256)
+		if usErr != nil && !errors.Is(usErr, ErrLimit) {
+			t.Fatalf("UnaryScore: %v", usErr)
+		}
+		for n := 1; n <= 4; n++ {
+			w := make([]int, n)
+			for i := range w {
+				w[i] = (i*7 + n) % len(p.Alphabet)
+			}
+			tp, tq, tv := p.RunReference(w), q.RunReference(w), uv.RunReference(w)
+			for k, v := range p.Vectors {
+				if !slices.Equal(tp.Bits[k], tq.Bits[k]) {
+					t.Fatalf("vector %s differs after the round trip on %v", v.Name, w)
+				}
+				if !slices.Equal(tp.Bits[k], tv.Bits[uv.Lookup(v.Name)]) {
+					t.Fatalf("vector %s differs after UnaryValue on %v", v.Name, w)
+				}
+			}
+			if usErr == nil {
+				ts := us.RunReference(w)
+				for k, v := range p.Vectors {
+					if !slices.Equal(tp.Bits[k], ts.Bits[us.Lookup(v.Name)]) {
+						t.Fatalf("vector %s differs after UnaryScore on %v", v.Name, w)
+					}
+				}
+			}
+			_ = FormatTable(tp)
+			if p.IsTransducer() {
+				_, _ = tp.Transduce()
+			} else {
+				_ = tp.Accept()
+			}
+		}
+	})
+}
