@@ -1,0 +1,162 @@
+package decompile
+
+import (
+	"math"
+	"math/big"
+	"strings"
+
+	"github.com/brasp-dev/brasp/transformer"
+)
+
+// The exact arithmetic of the model's forward pass, restated here because
+// the transformer package keeps it unexported. Every function agrees with
+// transformer.Model.ForwardDense bit for bit (the tests check this on every
+// model they decompile): products and sums are exact rationals, and layer
+// norm's σ is the exact root when var+ε is a rational square and otherwise
+// the float64 square root, as transformer.LayerNorm documents.
+
+// arith performs exact vector arithmetic and counts the multiplications it
+// does, so that a hostile model cannot make the decompiler run for ever.
+type arith struct {
+	ops   int64
+	limit int64
+}
+
+// spend records n operations and reports whether the budget is exhausted.
+func (a *arith) spend(n int) bool {
+	a.ops += int64(n)
+	return a.ops > a.limit
+}
+
+// matVec returns m·x.
+func (a *arith) matVec(m transformer.Matrix, x transformer.Vec) transformer.Vec {
+	out := make(transformer.Vec, len(m))
+	t := new(big.Rat)
+	n := 0
+	for r, row := range m {
+		s := new(big.Rat)
+		for c, w := range row {
+			if w.Sign() != 0 && x[c].Sign() != 0 {
+				s.Add(s, t.Mul(w, x[c]))
+				n++
+			}
+		}
+		out[r] = s
+	}
+	a.spend(n + len(m))
+	return out
+}
+
+// dot returns x·y.
+func (a *arith) dot(x, y transformer.Vec) *big.Rat {
+	s := new(big.Rat)
+	t := new(big.Rat)
+	n := 0
+	for k := range x {
+		if x[k].Sign() != 0 && y[k].Sign() != 0 {
+			s.Add(s, t.Mul(x[k], y[k]))
+			n++
+		}
+	}
+	a.spend(n + 1)
+	return s
+}
+
+// add returns x+y.
+func add(x, y transformer.Vec) transformer.Vec {
+	out := make(transformer.Vec, len(x))
+	for k := range x {
+		out[k] = new(big.Rat).Add(x[k], y[k])
+	}
+	return out
+}
+
+// copyVec returns a deep copy of v.
+func copyVec(v transformer.Vec) transformer.Vec {
+	out := make(transformer.Vec, len(v))
+	for k, x := range v {
+		out[k] = new(big.Rat).Set(x)
+	}
+	return out
+}
+
+// finish applies the attention norm, the FFN with its residual and the FFN
+// norm to the attention residual c.
+func (a *arith) finish(l *transformer.Layer, c transformer.Vec) transformer.Vec {
+	if l.AttentionNorm != nil {
+		c = a.norm(l.AttentionNorm, c)
+	}
+	if f := l.FFN; f != nil {
+		h := a.matVec(f.W1, c)
+		for k := range h {
+			h[k].Add(h[k], f.B1[k])
+			if h[k].Sign() < 0 {
+				h[k].SetInt64(0)
+			}
+		}
+		y := a.matVec(f.W2, h)
+		for k := range y {
+			y[k].Add(y[k], f.B2[k])
+			y[k].Add(y[k], c[k])
+		}
+		c = y
+	}
+	if l.FFNNorm != nil {
+		c = a.norm(l.FFNNorm, c)
+	}
+	return c
+}
+
+// norm is transformer.LayerNorm applied to x.
+func (a *arith) norm(ln *transformer.LayerNorm, x transformer.Vec) transformer.Vec {
+	d := int64(len(x))
+	a.spend(4 * len(x))
+	mean := new(big.Rat)
+	for _, v := range x {
+		mean.Add(mean, v)
+	}
+	mean.Quo(mean, big.NewRat(d, 1))
+	variance := new(big.Rat)
+	t := new(big.Rat)
+	for _, v := range x {
+		t.Sub(v, mean)
+		variance.Add(variance, new(big.Rat).Mul(t, t))
+	}
+	variance.Quo(variance, big.NewRat(d, 1))
+	variance.Add(variance, ln.Eps)
+	sigma := sigmaOf(variance)
+	out := make(transformer.Vec, len(x))
+	for k, v := range x {
+		y := new(big.Rat)
+		if sigma.Sign() != 0 {
+			y.Sub(v, mean)
+			y.Mul(y, ln.Gamma[k])
+			y.Quo(y, sigma)
+		}
+		out[k] = y.Add(y, ln.Beta[k])
+	}
+	return out
+}
+
+// sigmaOf is the model's σ = sqrt(v) (see transformer.LayerNorm).
+func sigmaOf(v *big.Rat) *big.Rat {
+	if v.Sign() == 0 {
+		return new(big.Rat)
+	}
+	n, d := new(big.Int).Sqrt(v.Num()), new(big.Int).Sqrt(v.Denom())
+	if new(big.Int).Mul(n, n).Cmp(v.Num()) == 0 && new(big.Int).Mul(d, d).Cmp(v.Denom()) == 0 {
+		return new(big.Rat).SetFrac(n, d)
+	}
+	f, _ := v.Float64()
+	return new(big.Rat).SetFloat64(math.Sqrt(f))
+}
+
+// vecKey is an exact canonical string for a vector.
+func vecKey(v transformer.Vec) string {
+	var b strings.Builder
+	for _, x := range v {
+		b.WriteString(x.RatString())
+		b.WriteByte(',')
+	}
+	return b.String()
+}

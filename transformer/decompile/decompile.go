@@ -1,0 +1,769 @@
+package decompile
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/transformer"
+)
+
+// Default limits of Options.
+const (
+	DefaultMaxClasses = 4096
+	DefaultMaxCombos  = 1 << 16
+	DefaultMaxScores  = 512
+	DefaultMaxPeriod  = 1024
+	DefaultMaxWork    = 1 << 26
+)
+
+// Options configures Decompile. The zero value is the depth-preserving
+// translation with default limits.
+type Options struct {
+	// Smaller selects the proof's smaller translation: the argmax of each
+	// head is found bit by bit over the order-preserving encoding of its
+	// scores (⌈log₂|F|⌉ attention operations per head). Otherwise the
+	// shallower one is used: one attention operation per score value, all
+	// reading the previous layer, so the program's attention depth equals
+	// the model's number of attention layers (§5.4).
+	Smaller bool
+	// MaxClasses bounds the number of reachable activation vectors of each
+	// layer (DefaultMaxClasses if 0).
+	MaxClasses int
+	// MaxCombos bounds the number of combinations (own vector, attended
+	// vector of each head) examined per layer (DefaultMaxCombos if 0).
+	MaxCombos int
+	// MaxScores bounds the number of distinct attention scores of one head
+	// (DefaultMaxScores if 0).
+	MaxScores int
+	// MaxPeriod bounds the period of the position embedding, the number of
+	// MOD residues the program distinguishes (DefaultMaxPeriod if 0).
+	MaxPeriod int
+	// MaxWork bounds the number of exact multiplications spent evaluating
+	// the model on its reachable values (DefaultMaxWork if 0).
+	MaxWork int64
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxClasses <= 0 {
+		o.MaxClasses = DefaultMaxClasses
+	}
+	if o.MaxCombos <= 0 {
+		o.MaxCombos = DefaultMaxCombos
+	}
+	if o.MaxScores <= 0 {
+		o.MaxScores = DefaultMaxScores
+	}
+	if o.MaxPeriod <= 0 {
+		o.MaxPeriod = DefaultMaxPeriod
+	}
+	if o.MaxWork <= 0 {
+		o.MaxWork = DefaultMaxWork
+	}
+	return o
+}
+
+// ErrLimit is matched (errors.Is) by every *LimitError; it is brasp.ErrLimit,
+// so callers can test all of brasp's exponential constructions alike.
+var ErrLimit = brasp.ErrLimit
+
+// LimitError reports that the enumeration of reachable values stopped at a
+// configured limit. Limit is the name of the Options field.
+type LimitError struct {
+	Limit string // "MaxClasses", "MaxCombos", "MaxScores", "MaxPeriod" or "MaxWork"
+	Value int64  // the limit's value
+	What  string // what exceeded it
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("decompile: %s exceeds the limit %s = %d", e.What, e.Limit, e.Value)
+}
+
+// Is makes errors.Is(err, ErrLimit) true.
+func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+
+// ErrInfiniteImage is wrapped by the error for a position embedding whose
+// image is not finite: Lemma 4.3 (finitely many activation values) then
+// fails, and no B-RASP program can simulate the model.
+var ErrInfiniteImage = errors.New("position embedding with infinite image")
+
+// Info describes the finite sets the decompilation enumerated (Lemma 4.3).
+type Info struct {
+	// Classes[l] is the number of reachable activation vectors after layer
+	// l (Classes[0]: after the embedding).
+	Classes []int
+	// Scores[l][h] is the number of distinct attention scores of head h of
+	// layer l+1 on reachable vectors.
+	Scores [][]int
+	// Combos[l] is the number of (own vector, attended vectors) combinations
+	// of layer l+1 that can occur.
+	Combos []int
+}
+
+// Decompile translates a transformer into a B-RASP program that accepts
+// exactly the words the model accepts (Thm 4.2, with the extensions of
+// §4.3, §5.2, §5.3 and App. C). See the package documentation.
+func Decompile(m *transformer.Model, opts Options) (*brasp.Program, error) {
+	p, _, err := DecompileInfo(m, opts)
+	return p, err
+}
+
+// DecompileInfo is Decompile that also reports the sizes of the enumerated
+// value sets.
+func DecompileInfo(m *transformer.Model, opts Options) (*brasp.Program, *Info, error) {
+	if m == nil {
+		return nil, nil, fmt.Errorf("decompile: no model")
+	}
+	if err := m.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("decompile: invalid model: %v", err)
+	}
+	opts = opts.withDefaults()
+	d := &decompiler{m: m, opts: opts, g: newIR(m.Alphabet), info: &Info{},
+		ar: &arith{limit: opts.MaxWork}}
+	p, err := d.run()
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, d.info, nil
+}
+
+// feature is one Boolean vector of the program's encoding of a layer's
+// activation: bit bit of the order-preserving index of coordinate coord's
+// value (its only bit, "coordinate = the larger value", when the
+// coordinate takes two values).
+type feature struct {
+	coord, bit int
+	name       string
+	col        []bool // per reachable vector
+	node       int
+}
+
+// level is the reachable state after the embedding or a layer.
+type level struct {
+	vecs  []transformer.Vec
+	feats []feature
+}
+
+type decompiler struct {
+	m    *transformer.Model
+	opts Options
+	g    *ir
+	info *Info
+	ar   *arith
+}
+
+func (d *decompiler) work() error {
+	if d.ar.ops > d.ar.limit {
+		return &LimitError{Limit: "MaxWork", Value: d.opts.MaxWork, What: "evaluating the model on its reachable values"}
+	}
+	return nil
+}
+
+// classes interns vectors.
+type classes struct {
+	vecs  []transformer.Vec
+	index map[string]int
+	limit int
+	layer int
+}
+
+func (c *classes) intern(v transformer.Vec) (int, error) {
+	k := vecKey(v)
+	if id, ok := c.index[k]; ok {
+		return id, nil
+	}
+	if len(c.vecs) >= c.limit {
+		what := fmt.Sprintf("the number of reachable activation vectors after layer %d", c.layer)
+		if c.layer == 0 {
+			what = "the number of reachable embedding vectors"
+		}
+		return 0, &LimitError{Limit: "MaxClasses", Value: int64(c.limit), What: what}
+	}
+	c.index[k] = len(c.vecs)
+	c.vecs = append(c.vecs, v)
+	return len(c.vecs) - 1, nil
+}
+
+func (d *decompiler) run() (*brasp.Program, error) {
+	lv, err := d.embedding()
+	if err != nil {
+		return nil, err
+	}
+	for l := range d.m.Layers {
+		if lv, err = d.layer(l, lv); err != nil {
+			return nil, err
+		}
+	}
+	// The output layer.
+	out := make([]bool, len(lv.vecs))
+	for a, x := range lv.vecs {
+		s := d.ar.dot(d.m.Output.Weight, x)
+		s.Add(s, d.m.Output.Bias)
+		out[a] = s.Sign() >= 0
+	}
+	points := make([][]bool, len(lv.vecs))
+	for a := range lv.vecs {
+		points[a] = featureRow(lv.feats, a)
+	}
+	e := d.expr(synthesize(points, out), func(v int) brasp.Expr { return ref(lv.feats[v].node, brasp.VarI) })
+	y := d.g.positionwise("Y", e)
+	return d.g.program(y)
+}
+
+func featureRow(fs []feature, a int) []bool {
+	row := make([]bool, len(fs))
+	for k := range fs {
+		row[k] = fs[k].col[a]
+	}
+	return row
+}
+
+// expr turns a sum of products into an expression, with varExpr giving
+// each variable's expression.
+func (d *decompiler) expr(s sop, varExpr func(v int) brasp.Expr) brasp.Expr {
+	var terms []brasp.Expr
+	for _, c := range s.cubes {
+		var ls []brasp.Expr
+		for _, l := range c {
+			e := varExpr(l.v)
+			if l.neg {
+				e = brasp.Not(e)
+			}
+			ls = append(ls, e)
+		}
+		terms = append(terms, brasp.And(ls...))
+	}
+	e := brasp.Or(terms...)
+	if s.negated {
+		e = brasp.Not(e)
+	}
+	return simplify(e, func(r *brasp.Ref) brasp.Expr { return r })
+}
+
+// posKey is what the position embedding of position i depends on.
+type posKey struct {
+	residue          int
+	first, last, mid bool
+}
+
+// embedding enumerates the reachable embedding vectors (symbol embedding
+// plus position embedding) and defines the layer-0 features from the
+// symbol vectors Q_σ and the position predicates.
+func (d *decompiler) embedding() (*level, error) {
+	m := d.m
+	period := 1
+	var periods []int // distinct periods > 1, for MOD predicates
+	usesFirst, usesLast, usesMid := false, false, false
+	for k := range m.Position {
+		t := &m.Position[k]
+		p := 0
+		switch t.Kind {
+		case transformer.PosSin, transformer.PosCos:
+			if t.Frequency == nil || !t.Frequency.Denom().IsInt64() || t.Frequency.Denom().Int64() > int64(d.opts.MaxPeriod) {
+				return nil, &LimitError{Limit: "MaxPeriod", Value: int64(d.opts.MaxPeriod),
+					What: fmt.Sprintf("the period of position term %d (the denominator of its frequency)", k)}
+			}
+			p = int(t.Frequency.Denom().Int64())
+		case transformer.PosMod:
+			p = t.M
+		case transformer.PosFirst:
+			usesFirst = true
+		case transformer.PosLast:
+			usesLast = true
+		case transformer.PosMid:
+			usesMid = true
+		default:
+			return nil, fmt.Errorf("decompile: position term %d: %w: kind %v is not a finite-image position predicate or rational sinusoid, so Lemma 4.3 (finitely many activation values) does not hold", k, ErrInfiniteImage, t.Kind)
+		}
+		if p > 1 {
+			if !containsInt(periods, p) {
+				periods = append(periods, p)
+			}
+			g := gcd(period, p)
+			if period/g > d.opts.MaxPeriod/p {
+				return nil, &LimitError{Limit: "MaxPeriod", Value: int64(d.opts.MaxPeriod), What: "the period of the position embedding (the lcm of its terms' periods)"}
+			}
+			period = period / g * p
+		}
+	}
+	sort.Ints(periods)
+	var keys []posKey
+	for r := range period {
+		for _, first := range boolsIf(usesFirst) {
+			if first && r != 1%period {
+				continue
+			}
+			for _, last := range boolsIf(usesLast) {
+				for _, mid := range boolsIf(usesMid) {
+					keys = append(keys, posKey{r, first, last, mid})
+				}
+			}
+		}
+	}
+	// Input variables: Q_σ, then first, last, Mid, then MOD_r_p.
+	type inVar struct {
+		expr brasp.Expr
+		val  func(sym int, k posKey) bool
+	}
+	var vars []inVar
+	for s := range m.Alphabet {
+		vars = append(vars, inVar{ref(s, brasp.VarI), func(sym int, _ posKey) bool { return sym == s }})
+	}
+	g := d.g
+	if usesFirst {
+		vars = append(vars, inVar{ref(g.pred(brasp.Predicate{Kind: brasp.First}), brasp.VarI), func(_ int, k posKey) bool { return k.first }})
+	}
+	if usesLast {
+		vars = append(vars, inVar{ref(g.pred(brasp.Predicate{Kind: brasp.Last}), brasp.VarI), func(_ int, k posKey) bool { return k.last }})
+	}
+	if usesMid {
+		vars = append(vars, inVar{ref(g.pred(brasp.Predicate{Kind: brasp.Mid}), brasp.VarI), func(_ int, k posKey) bool { return k.mid }})
+	}
+	// MOD predicates are declared lazily, only those a formula uses.
+	modPred := map[int]brasp.Predicate{}
+	for _, p := range periods {
+		for r := range p {
+			modPred[len(vars)] = brasp.Predicate{Kind: brasp.Mod, R: r, M: p}
+			vars = append(vars, inVar{nil, func(_ int, k posKey) bool { return k.residue%p == r }})
+		}
+	}
+	cl := &classes{index: map[string]int{}, limit: d.opts.MaxClasses}
+	var points [][]bool
+	var cls []int
+	for sym := range m.Alphabet {
+		for _, k := range keys {
+			x := copyVec(m.Embedding[sym])
+			for t := range m.Position {
+				term := &m.Position[t]
+				v := termValue(term, k)
+				v.Mul(v, term.Scale)
+				x[term.Coord].Add(x[term.Coord], v)
+			}
+			c, err := cl.intern(x)
+			if err != nil {
+				return nil, err
+			}
+			row := make([]bool, len(vars))
+			for v := range vars {
+				row[v] = vars[v].val(sym, k)
+			}
+			points = append(points, row)
+			cls = append(cls, c)
+		}
+	}
+	lv := &level{vecs: cl.vecs}
+	d.info.Classes = append(d.info.Classes, len(lv.vecs))
+	varExpr := func(v int) brasp.Expr {
+		if p, ok := modPred[v]; ok {
+			return ref(g.pred(p), brasp.VarI)
+		}
+		return vars[v].expr
+	}
+	d.defineFeatures(lv, 0, points, cls, varExpr)
+	return lv, nil
+}
+
+func boolsIf(b bool) []bool {
+	if b {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// termValue is a position term's value (before its scale) at positions
+// with key k; residue k.residue stands for every i with that residue.
+func termValue(t *transformer.PositionTerm, k posKey) *big.Rat {
+	var b bool
+	switch t.Kind {
+	case transformer.PosSin, transformer.PosCos:
+		p := int(t.Frequency.Denom().Int64())
+		return transformer.Sinusoid(t.Frequency, k.residue%p, t.Kind == transformer.PosCos)
+	case transformer.PosFirst:
+		b = k.first
+	case transformer.PosLast:
+		b = k.last
+	case transformer.PosMid:
+		b = k.mid
+	case transformer.PosMod:
+		b = k.residue%t.M == t.R
+	}
+	if b != t.Negated {
+		return big.NewRat(1, 1)
+	}
+	return new(big.Rat)
+}
+
+// defineFeatures computes the features of lv (per coordinate, the bits of
+// the order-preserving index of its value; identical columns merged) and
+// defines each as a position-wise operation synthesised over the domain
+// points (point p is in class cls[p]).
+func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls []int, varExpr func(int) brasp.Expr) {
+	m := d.m
+	seen := map[string]bool{}
+	for c := 0; c < m.Width; c++ {
+		var vals []*big.Rat
+		for _, x := range lv.vecs {
+			vals = append(vals, x[c])
+		}
+		sort.Slice(vals, func(a, b int) bool { return vals[a].Cmp(vals[b]) < 0 })
+		var distinct []*big.Rat
+		for _, v := range vals {
+			if len(distinct) == 0 || distinct[len(distinct)-1].Cmp(v) != 0 {
+				distinct = append(distinct, v)
+			}
+		}
+		if len(distinct) < 2 {
+			continue
+		}
+		rank := func(v *big.Rat) int {
+			return sort.Search(len(distinct), func(k int) bool { return distinct[k].Cmp(v) >= 0 })
+		}
+		nb := bits.Len(uint(len(distinct) - 1))
+		base := sanitize(m.Labels[c])
+		if base == "" {
+			base = fmt.Sprintf("x%d", c)
+		}
+		for b := range nb {
+			col := make([]bool, len(lv.vecs))
+			key := make([]byte, len(col))
+			for a, x := range lv.vecs {
+				col[a] = rank(x[c])>>b&1 == 1
+				if col[a] {
+					key[a] = 1
+				}
+			}
+			if seen[string(key)] {
+				continue
+			}
+			seen[string(key)] = true
+			name := base
+			if nb > 1 {
+				name = fmt.Sprintf("%s_b%d", base, b)
+			} else if distinct[0].Sign() != 0 || distinct[1].Cmp(big.NewRat(1, 1)) != 0 {
+				name = fmt.Sprintf("%s_is_%s", base, ratName(distinct[1]))
+			}
+			lv.feats = append(lv.feats, feature{coord: c, bit: b, name: name, col: col, node: -1})
+		}
+	}
+	out := make([]bool, len(points))
+	for k := range lv.feats {
+		f := &lv.feats[k]
+		for p := range points {
+			out[p] = f.col[cls[p]]
+		}
+		f.node = d.g.positionwise(f.name, d.expr(synthesize(points, out), varExpr))
+	}
+}
+
+// ratName spells a rational inside a name: 1/2 → 1_2, -3 → m3.
+func ratName(r *big.Rat) string {
+	s := strings.NewReplacer("-", "m", "/", "_").Replace(r.RatString())
+	if len(s) > 12 {
+		s = "v"
+	}
+	return s
+}
+
+// headInfo is the enumerated data of one head on one layer's reachable
+// vectors.
+type headInfo struct {
+	hd     *transformer.Head
+	score  [][]*big.Rat // score[a][b]
+	values []*big.Rat   // distinct scores, sorted
+	rank   [][]int      // rank[a][b]: index of score[a][b] in values
+	val    []transformer.Vec
+	// lazily emitted program operations
+	emitted bool
+	maxNode []int // shallower: Max_v per value (-1: constant 1); smaller: Max_b per bit
+	sEq     []brasp.Expr
+	argmax  brasp.Expr
+	attNode map[int]int // feature → attended-feature node
+}
+
+// layer enumerates layer l's reachable outputs and defines its features.
+func (d *decompiler) layer(l int, lv *level) (*level, error) {
+	layer := &d.m.Layers[l]
+	K := len(lv.vecs)
+	H := len(layer.Heads)
+	heads := make([]*headInfo, H)
+	var scoreCounts []int
+	for h := range layer.Heads {
+		hi := &headInfo{hd: &layer.Heads[h], attNode: map[int]int{}}
+		keys := make([]transformer.Vec, K)
+		hi.val = make([]transformer.Vec, K)
+		for b, x := range lv.vecs {
+			keys[b] = d.ar.matVec(hi.hd.Score, x)
+			hi.val[b] = d.ar.matVec(hi.hd.Value, x)
+		}
+		if err := d.work(); err != nil {
+			return nil, err
+		}
+		hi.score = make([][]*big.Rat, K)
+		var all []*big.Rat
+		for a, x := range lv.vecs {
+			hi.score[a] = make([]*big.Rat, K)
+			for b := range lv.vecs {
+				hi.score[a][b] = d.ar.dot(x, keys[b])
+				all = append(all, hi.score[a][b])
+			}
+			if err := d.work(); err != nil {
+				return nil, err
+			}
+		}
+		sort.Slice(all, func(x, y int) bool { return all[x].Cmp(all[y]) < 0 })
+		for _, v := range all {
+			if len(hi.values) == 0 || hi.values[len(hi.values)-1].Cmp(v) != 0 {
+				hi.values = append(hi.values, v)
+				if len(hi.values) > d.opts.MaxScores {
+					return nil, &LimitError{Limit: "MaxScores", Value: int64(d.opts.MaxScores),
+						What: fmt.Sprintf("the number of distinct scores of head %d of layer %d", h, l+1)}
+				}
+			}
+		}
+		hi.rank = make([][]int, K)
+		for a := range K {
+			hi.rank[a] = make([]int, K)
+			for b := range K {
+				v := hi.score[a][b]
+				hi.rank[a][b] = sort.Search(len(hi.values), func(k int) bool { return hi.values[k].Cmp(v) >= 0 })
+			}
+		}
+		heads[h] = hi
+		scoreCounts = append(scoreCounts, len(hi.values))
+	}
+	d.info.Scores = append(d.info.Scores, scoreCounts)
+	// Combinations (a, b_1..b_H), b_h = -1 when nothing is unmasked.
+	next := &classes{index: map[string]int{}, limit: d.opts.MaxClasses, layer: l + 1}
+	cache := map[string]int{}
+	var combos [][]int
+	var cls []int
+	choice := make([]int, H)
+	var rec func(a, h int) error
+	rec = func(a, h int) error {
+		if h == H {
+			if len(combos) >= d.opts.MaxCombos {
+				return &LimitError{Limit: "MaxCombos", Value: int64(d.opts.MaxCombos),
+					What: fmt.Sprintf("the number of (vector, attended vectors) combinations of layer %d", l+1)}
+			}
+			c := copyVec(lv.vecs[a])
+			for h2, b := range choice {
+				if b >= 0 {
+					c = add(c, heads[h2].val[b])
+				}
+			}
+			key := vecKey(c)
+			id, ok := cache[key]
+			if !ok {
+				y := d.ar.finish(layer, c)
+				if err := d.work(); err != nil {
+					return err
+				}
+				var err error
+				if id, err = next.intern(y); err != nil {
+					return err
+				}
+				cache[key] = id
+			}
+			combos = append(combos, append([]int{a}, choice...))
+			cls = append(cls, id)
+			return nil
+		}
+		for _, b := range possible(heads[h], a, K) {
+			choice[h] = b
+			if err := rec(a, h+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for a := range K {
+		if err := rec(a, 0); err != nil {
+			return nil, err
+		}
+	}
+	d.info.Combos = append(d.info.Combos, len(combos))
+	d.info.Classes = append(d.info.Classes, len(next.vecs))
+	// Domain points: own features, then per head: any, attended features.
+	F := len(lv.feats)
+	points := make([][]bool, len(combos))
+	for p, co := range combos {
+		row := make([]bool, 0, F+H*(F+1))
+		row = append(row, featureRow(lv.feats, co[0])...)
+		for h := range H {
+			b := co[h+1]
+			row = append(row, b >= 0)
+			for k := range lv.feats {
+				row = append(row, b >= 0 && lv.feats[k].col[b])
+			}
+		}
+		points[p] = row
+	}
+	varExpr := func(v int) brasp.Expr {
+		if v < F {
+			return ref(lv.feats[v].node, brasp.VarI)
+		}
+		v -= F
+		h, k := v/(F+1), v%(F+1)
+		if k == 0 {
+			return d.anyExpr(heads[h].hd.Mask)
+		}
+		return ref(d.attended(l, h, heads[h], lv, k-1), brasp.VarI)
+	}
+	nl := &level{vecs: next.vecs}
+	d.defineFeatures(nl, l+1, points, cls, varExpr)
+	return nl, nil
+}
+
+// possible lists the classes a head can attend to from a position of class
+// a (-1: no unmasked position). With a mask that lets i see itself, the
+// attended score is at least score(a,a), and a tie with i itself is won by
+// i when the tie-break prefers the side i is on.
+func possible(hi *headInfo, a, K int) []int {
+	var out []int
+	switch hi.hd.Mask {
+	case transformer.MaskFuture, transformer.MaskPast:
+		out = append(out, -1)
+		for b := range K {
+			out = append(out, b)
+		}
+		return out
+	}
+	self := hi.rank[a][a]
+	selfWins := (hi.hd.Mask == transformer.MaskFutureOrSelf && hi.hd.Tiebreak == transformer.Rightmost) ||
+		(hi.hd.Mask == transformer.MaskPastOrSelf && hi.hd.Tiebreak == transformer.Leftmost)
+	for b := range K {
+		r := hi.rank[a][b]
+		if r < self || (r == self && selfWins && b != a) {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// anyExpr is "some position is unmasked" for a mask.
+func (d *decompiler) anyExpr(m transformer.Mask) brasp.Expr {
+	switch m {
+	case transformer.MaskFuture:
+		return brasp.Not(ref(d.g.pred(brasp.Predicate{Kind: brasp.First}), brasp.VarI))
+	case transformer.MaskPast:
+		return brasp.Not(ref(d.g.pred(brasp.Predicate{Kind: brasp.Last}), brasp.VarI))
+	}
+	return brasp.Bool(true)
+}
+
+// attended returns the node holding feature k of the vector head h of
+// layer l attends to (0 when nothing is unmasked), emitting the head's
+// argmax machinery on first use.
+func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
+	if n, ok := hi.attNode[k]; ok {
+		return n
+	}
+	g := d.g
+	mask := brasp.Mask(hi.hd.Mask)
+	tb := brasp.Tiebreak(hi.hd.Tiebreak)
+	prefix := fmt.Sprintf("L%dH%d", l+1, h+1)
+	fj := ref(lv.feats[k].node, brasp.VarJ)
+	fname := lv.feats[k].name
+	if !hi.emitted {
+		d.emitHead(prefix, hi, lv)
+	}
+	var n int
+	if !d.opts.Smaller {
+		var terms []brasp.Expr
+		for v := range hi.values {
+			name := fmt.Sprintf("%s_%s_s%d", prefix, fname, v)
+			if len(hi.values) == 1 {
+				name = prefix + "_" + fname
+			}
+			r := g.attend(name, tb, mask, hi.sEq[v], fj, brasp.Bool(false))
+			if hi.maxNode[v] < 0 {
+				terms = append(terms, ref(r, brasp.VarI))
+			} else {
+				terms = append(terms, brasp.And(ref(hi.maxNode[v], brasp.VarI), ref(r, brasp.VarI)))
+			}
+		}
+		n = g.internal(prefix+"_"+fname, brasp.Or(terms...))
+	} else {
+		n = g.attend(prefix+"_"+fname, tb, mask, hi.argmax, fj, brasp.Bool(false))
+	}
+	hi.attNode[k] = n
+	return n
+}
+
+// emitHead defines the score predicates of a head and its Max operations.
+func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
+	hi.emitted = true
+	g := d.g
+	mask := brasp.Mask(hi.hd.Mask)
+	K := len(lv.vecs)
+	F := len(lv.feats)
+	points := make([][]bool, 0, K*K)
+	for a := range K {
+		for b := range K {
+			points = append(points, append(featureRow(lv.feats, a), featureRow(lv.feats, b)...))
+		}
+	}
+	varExpr := func(v int) brasp.Expr {
+		if v < F {
+			return ref(lv.feats[v].node, brasp.VarI)
+		}
+		return ref(lv.feats[v-F].node, brasp.VarJ)
+	}
+	pairFn := func(f func(r int) bool) brasp.Expr {
+		out := make([]bool, 0, K*K)
+		for a := range K {
+			for b := range K {
+				out = append(out, f(hi.rank[a][b]))
+			}
+		}
+		return d.expr(synthesize(points, out), varExpr)
+	}
+	V := len(hi.values)
+	if !d.opts.Smaller {
+		hi.sEq = make([]brasp.Expr, V)
+		hi.maxNode = make([]int, V)
+		for v := range V {
+			hi.sEq[v] = pairFn(func(r int) bool { return r == v })
+			hi.maxNode[v] = -1
+			if v < V-1 {
+				gt := pairFn(func(r int) bool { return r > v })
+				hi.maxNode[v] = g.attend(fmt.Sprintf("%s_max%d", prefix, v), brasp.Rightmost, mask, gt, brasp.Bool(false), brasp.Bool(true))
+			}
+		}
+		return
+	}
+	B := bits.Len(uint(V - 1))
+	sBit := make([]brasp.Expr, B)
+	for b := range B {
+		sBit[b] = pairFn(func(r int) bool { return r>>b&1 == 1 })
+	}
+	hi.maxNode = make([]int, B)
+	argmax := brasp.Expr(brasp.Bool(true))
+	for b := B - 1; b >= 0; b-- {
+		hi.maxNode[b] = g.attend(fmt.Sprintf("%s_maxbit%d", prefix, b), brasp.Leftmost, mask,
+			brasp.And(argmax, sBit[b]), brasp.Bool(true), brasp.Bool(false))
+		argmax = brasp.And(argmax, iff(sBit[b], ref(hi.maxNode[b], brasp.VarI)))
+	}
+	hi.argmax = argmax
+}

@@ -1,0 +1,73 @@
+// Package decompile translates masked unique-hard-attention transformers
+// back into B-RASP programs (Yang, Chiang & Angluin 2024, Thm 4.2), exactly:
+// the program accepts precisely the words the model accepts.
+//
+// # How
+//
+// Lemma 4.3: a transformer computes only finitely many activation vectors.
+// Decompile enumerates them layer by layer in exact rational arithmetic —
+// the embedding vectors emb(σ)+θ(i) (one per symbol and position class; a
+// finite-image position embedding depends on i only through i mod p and
+// the predicates first, last and Mid), then for every layer the vectors
+// finish(x + Σ_h V_h·x_{j_h}) over the reachable own vector x and, per
+// head, an attended reachable vector or nothing (zero). Combinations that
+// cannot occur are pruned: with a mask that lets i see itself the attended
+// score is at least i's own score, ties with i go to i when the tie-break
+// prefers its side, and only strict masks can leave nothing unmasked. The
+// result is the actual reachable set, usually far below the paper's
+// (|Σ|+1)^(2^ℓ) bound, and the finite score set F of every head.
+//
+// Each layer's activation is encoded by Boolean vectors ("features"): for
+// each coordinate that takes several values, the bits of the
+// order-preserving index of its value (a single bit, "coordinate = its
+// larger value", for two values); columns identical on the reachable set
+// are merged. Every feature of the next layer, every score predicate and
+// the output layer are Boolean functions on a finite domain of reachable
+// configurations (Lemma 4.4). Each is synthesised as a small sum of
+// products: a greedy choice of the inputs it depends on, then
+// Quine–McCluskey with the unreachable inputs as don't-cares (up to six
+// inputs) or greedy expansion of minterms against the off-set, keeping the
+// smaller of the function and its complement.
+//
+// Attention follows the two translations of the proof of Thm 4.2:
+//
+//   - shallower (the default): for each score value v, Max_v(i) := rightmost
+//     [M, S_{>v}(i,j)] 0 : 1 and R_{v,f}(i) := tb [M, S_v(i,j)] f(j) : 0; the
+//     attended feature is ⋁_v Max_v ∧ R_{v,f}. Every attention operation
+//     reads only the previous layer, so the attention depth of the program
+//     is the number of attention layers of the model (§5.4).
+//   - smaller (Options.Smaller): the argmax is found bit by bit over the
+//     order-preserving bits S'_b of the score, Max_b(i) := leftmost [M,
+//     Argmax_{b+1}(i,j) ∧ S'_b(i,j)] 1 : 0, and the attended feature is tb
+//     [M, Argmax_0(i,j)] f(j) : 0 — ⌈log₂|F|⌉ + 1 attention operations per
+//     head and feature instead of |F|·(1+features).
+//
+// Masks and tie-breaks carry over unchanged (strict and non-strict); the
+// zero vector received when nothing is unmasked appears as the attended
+// features' default 0 and as "some position is unmasked", which is 1 for
+// non-strict masks and no mask, !first(i) for strict future masking and
+// !last(i) for strict past masking. Multi-head layers (App. C) sum their
+// heads before the FFN, so each head contributes its own attended features.
+// Layer norm (§4.3) is a position-wise function and is simply evaluated
+// exactly. Position embeddings (§5.3) become position predicates: MOD_r_p
+// for sinusoids of rational frequency with denominator p and for MOD
+// terms, and first, last and Mid.
+//
+// # Readability
+//
+// The program is built in an intermediate form and then simplified: constants
+// are folded (a coordinate constant on the reachable set is no feature at
+// all), aliases and operations with identical definitions are merged, and
+// operations the output does not depend on are dropped. Features are named
+// after the model's coordinate labels: a coordinate labelled P_l taking the
+// values 0 and 1 becomes the vector P_l, one taking two other values x < y
+// becomes P_l_is_y, and one with more values the bits P_l_b0, P_l_b1, ....
+//
+// # Limits
+//
+// The enumeration is exponential in the worst case; Options bounds the
+// reachable vectors per layer (MaxClasses), the combinations examined per
+// layer (MaxCombos), the scores per head (MaxScores), the position period
+// (MaxPeriod) and the exact arithmetic spent (MaxWork). Exceeding one stops
+// with a *LimitError that names it.
+package decompile

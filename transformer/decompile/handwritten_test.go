@@ -1,0 +1,102 @@
+package decompile
+
+import (
+	"errors"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/transformer"
+)
+
+// agree checks that p accepts exactly what m accepts (dense forward pass)
+// on every word up to maxLen and on random words of length up to 60.
+func agree(t *testing.T, name string, m *transformer.Model, p *brasp.Program, maxLen, random int, rng *rand.Rand) {
+	t.Helper()
+	check := func(w []int) {
+		want, err := m.AcceptsDense(w)
+		if err != nil {
+			t.Fatalf("%s: dense forward: %v", name, err)
+		}
+		if got := p.Accepts(w); got != want {
+			t.Fatalf("%s: on %q the model says %v, the decompiled program %v\n%s", name, m.Alphabet.FormatWord(w), want, got, brasp.Format(p))
+		}
+	}
+	brasptest.AllWords(len(m.Alphabet), maxLen, check)
+	for range random {
+		check(brasptest.RandomWord(rng, len(m.Alphabet), 1+rng.IntN(60)))
+	}
+}
+
+func r(a, b int64) *big.Rat { return big.NewRat(a, b) }
+
+func vec(xs ...int64) transformer.Vec {
+	v := make(transformer.Vec, len(xs))
+	for k, x := range xs {
+		v[k] = r(x, 1)
+	}
+	return v
+}
+
+func zeroMatrix(d int) transformer.Matrix {
+	m := make(transformer.Matrix, d)
+	for k := range m {
+		m[k] = vec(make([]int64, d)...)
+	}
+	return m
+}
+
+// prevIsA is a hand-written one-layer model over {a, b}: it accepts iff the
+// symbol before the last one is a. Coordinates: Q_a, one, prev_a. The head
+// (strict future mask, rightmost, constant score) copies Q_a of the
+// previous position into prev_a; with nothing unmasked it adds 0.
+func prevIsA() *transformer.Model {
+	alpha, _ := alphabet.New("a", "b")
+	val := zeroMatrix(3)
+	val[2][0] = r(1, 1)
+	return &transformer.Model{
+		Alphabet:  alpha,
+		Width:     3,
+		Labels:    []string{"Q_a", "one", "prev_a"},
+		Embedding: []transformer.Vec{vec(1, 1, 0), vec(0, 1, 0)},
+		Layers: []transformer.Layer{{Heads: []transformer.Head{{
+			Mask: transformer.MaskFuture, Tiebreak: transformer.Rightmost,
+			Score: zeroMatrix(3), Value: val,
+		}}}},
+		Output: transformer.Output{Weight: transformer.Vec{r(0, 1), r(0, 1), r(1, 1)}, Bias: r(-1, 2)},
+	}
+}
+
+func TestPrevIsA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, smaller := range []bool{false, true} {
+		m := prevIsA()
+		p, err := Decompile(m, Options{Smaller: smaller})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := brasp.Format(p)
+		t.Logf("smaller=%v:\n%s", smaller, src)
+		agree(t, "prev-is-a", m, p, 6, 50, rng)
+		if got := p.AttentionDepth(); got != 1 {
+			t.Errorf("attention depth %d, want 1", got)
+		}
+		// The readable form: one attention op reading Q_a at j.
+		if !strings.Contains(src, "Q_a(j)") || len(p.Vectors) > 5 {
+			t.Errorf("decompiled program is not the expected small one:\n%s", src)
+		}
+	}
+}
+
+func TestLimitNamed(t *testing.T) {
+	m := prevIsA()
+	_, err := Decompile(m, Options{MaxClasses: 1})
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != "MaxClasses" || !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "MaxClasses = 1") {
+		t.Fatalf("got %v, want a MaxClasses limit error", err)
+	}
+}

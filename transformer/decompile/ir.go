@@ -1,0 +1,326 @@
+package decompile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/brasp"
+)
+
+// ir is the program under construction: B-RASP operations whose
+// references (brasp.Ref.Vec) are node indices. It is simplified as a whole
+// before it becomes a brasp.Program: constants are folded, aliases and
+// identical definitions merged, and dead operations dropped.
+type ir struct {
+	alpha alphabet.Alphabet
+	nodes []*node
+	preds map[brasp.Predicate]int
+}
+
+// node is one operation of the ir.
+type node struct {
+	name string
+	weak bool // the name is generated, not taken from the model
+	kind brasp.VectorKind
+	sym  int
+	pred brasp.Predicate
+	expr brasp.Expr       // position-wise
+	att  *brasp.Attention // attention
+}
+
+func newIR(alpha alphabet.Alphabet) *ir {
+	g := &ir{alpha: alpha, preds: map[brasp.Predicate]int{}}
+	for k, s := range alpha {
+		g.nodes = append(g.nodes, &node{name: brasp.SymbolVectorName(s), kind: brasp.SymbolVector, sym: k})
+	}
+	return g
+}
+
+// pred returns the node of a position predicate, declaring it on first use.
+func (g *ir) pred(p brasp.Predicate) int {
+	if k, ok := g.preds[p]; ok {
+		return k
+	}
+	g.nodes = append(g.nodes, &node{name: p.Name(), kind: brasp.PredicateVector, pred: p})
+	g.preds[p] = len(g.nodes) - 1
+	return len(g.nodes) - 1
+}
+
+func (g *ir) positionwise(name string, e brasp.Expr) int {
+	g.nodes = append(g.nodes, &node{name: name, kind: brasp.PositionwiseVector, expr: e})
+	return len(g.nodes) - 1
+}
+
+// internal is positionwise for an operation with a generated name.
+func (g *ir) internal(name string, e brasp.Expr) int {
+	k := g.positionwise(name, e)
+	g.nodes[k].weak = true
+	return k
+}
+
+func (g *ir) attend(name string, tb brasp.Tiebreak, m brasp.Mask, score, value, def brasp.Expr) int {
+	g.nodes = append(g.nodes, &node{name: name, weak: true, kind: brasp.AttentionVector,
+		att: &brasp.Attention{Tiebreak: tb, Mask: m, Score: score, Value: value, Default: def}})
+	return len(g.nodes) - 1
+}
+
+// ref reads node k at position v.
+func ref(k int, v brasp.Var) brasp.Expr { return &brasp.Ref{Var: v, Vec: k} }
+
+// iff is x ↔ y.
+func iff(x, y brasp.Expr) brasp.Expr {
+	return brasp.Or(brasp.And(x, y), brasp.And(brasp.Not(x), brasp.Not(y)))
+}
+
+// lit returns the literal value of e, if e is one.
+func litOf(e brasp.Expr) (val, ok bool) {
+	if l, isLit := e.(*brasp.Literal); isLit {
+		return l.Value, true
+	}
+	return false, false
+}
+
+// simplify folds constants after substituting references with sub.
+func simplify(e brasp.Expr, sub func(*brasp.Ref) brasp.Expr) brasp.Expr {
+	switch e := e.(type) {
+	case *brasp.Literal:
+		return brasp.Bool(e.Value)
+	case *brasp.Ref:
+		return sub(e)
+	case *brasp.UnaryExpr:
+		x := simplify(e.X, sub)
+		if v, ok := litOf(x); ok {
+			return brasp.Bool(!v)
+		}
+		if u, ok := x.(*brasp.UnaryExpr); ok {
+			return u.X
+		}
+		return brasp.Not(x)
+	case *brasp.BinaryExpr:
+		x, y := simplify(e.X, sub), simplify(e.Y, sub)
+		and := e.Op == brasp.AND
+		for _, p := range [2][2]brasp.Expr{{x, y}, {y, x}} {
+			if v, ok := litOf(p[0]); ok {
+				if v == and {
+					return p[1] // 1 & y = y, 0 | y = y
+				}
+				return brasp.Bool(v) // 0 & y = 0, 1 | y = 1
+			}
+		}
+		if canon(x) == canon(y) {
+			return x
+		}
+		if and {
+			return brasp.And(x, y)
+		}
+		return brasp.Or(x, y)
+	}
+	return e
+}
+
+// canon is a canonical text for an expression over node indices.
+func canon(e brasp.Expr) string {
+	var b strings.Builder
+	var walk func(brasp.Expr)
+	walk = func(e brasp.Expr) {
+		switch e := e.(type) {
+		case *brasp.Literal:
+			if e.Value {
+				b.WriteString("1")
+			} else {
+				b.WriteString("0")
+			}
+		case *brasp.Ref:
+			fmt.Fprintf(&b, "%d%s", e.Vec, e.Var)
+		case *brasp.UnaryExpr:
+			b.WriteString("!")
+			walk(e.X)
+		case *brasp.BinaryExpr:
+			b.WriteString("(")
+			walk(e.X)
+			b.WriteString(e.Op.String())
+			walk(e.Y)
+			b.WriteString(")")
+		}
+	}
+	walk(e)
+	return b.String()
+}
+
+// program simplifies the ir and builds the B-RASP program whose output is
+// node out.
+func (g *ir) program(out int) (*brasp.Program, error) {
+	n := len(g.nodes)
+	subst := make([]brasp.Expr, n) // replacement of a reference at i, in node indices
+	sub := func(r *brasp.Ref) brasp.Expr {
+		if s := subst[r.Vec]; s != nil {
+			return retarget(s, r.Var)
+		}
+		return &brasp.Ref{Var: r.Var, Vec: r.Vec}
+	}
+	seen := map[string]int{}
+	for k, nd := range g.nodes {
+		switch nd.kind {
+		case brasp.PositionwiseVector:
+			nd.expr = simplify(nd.expr, sub)
+		case brasp.AttentionVector:
+			a := nd.att
+			a.Score = simplify(a.Score, sub)
+			a.Value = simplify(a.Value, sub)
+			a.Default = simplify(a.Default, sub)
+			sv, sok := litOf(a.Score)
+			vv, vok := litOf(a.Value)
+			dv, dok := litOf(a.Default)
+			switch {
+			case sok && !sv:
+				nd.kind, nd.expr, nd.att = brasp.PositionwiseVector, a.Default, nil
+			case vok && dok && vv == dv:
+				nd.kind, nd.expr, nd.att = brasp.PositionwiseVector, a.Default, nil
+			}
+		default:
+			continue
+		}
+		var key string
+		if nd.kind == brasp.PositionwiseVector {
+			e := nd.expr
+			switch x := e.(type) {
+			case *brasp.Literal:
+				subst[k] = e
+				continue
+			case *brasp.Ref:
+				// An alias: the aliased operation takes this name if its
+				// own is a generated one.
+				if t := g.nodes[x.Vec]; t.weak && !nd.weak {
+					t.name, t.weak = nd.name, false
+				}
+				subst[k] = e
+				continue
+			case *brasp.UnaryExpr:
+				if _, ok := x.X.(*brasp.Ref); ok {
+					subst[k] = e
+					continue
+				}
+			}
+			key = "p " + canon(e)
+		} else {
+			a := nd.att
+			key = fmt.Sprintf("a %d %d %s %s %s", a.Tiebreak, a.Mask, canon(a.Score), canon(a.Value), canon(a.Default))
+		}
+		if m, ok := seen[key]; ok {
+			subst[k] = &brasp.Ref{Var: brasp.VarI, Vec: m}
+			continue
+		}
+		seen[key] = k
+	}
+	// The output: a node, or an expression over nodes.
+	outExpr := sub(&brasp.Ref{Var: brasp.VarI, Vec: out})
+	live := make([]bool, n)
+	mark := func(e brasp.Expr) {
+		for _, r := range brasp.Refs(e) {
+			live[r.Vec] = true
+		}
+	}
+	mark(outExpr)
+	for k := n - 1; k >= 0; k-- {
+		if !live[k] || subst[k] != nil {
+			continue
+		}
+		nd := g.nodes[k]
+		switch nd.kind {
+		case brasp.PositionwiseVector:
+			mark(nd.expr)
+		case brasp.AttentionVector:
+			mark(nd.att.Score)
+			mark(nd.att.Value)
+			mark(nd.att.Default)
+		}
+	}
+	b := brasp.NewBuilder(g.alpha)
+	idx := make([]int, n)
+	for k := range idx {
+		idx[k] = -1
+	}
+	for k := range g.alpha {
+		idx[k] = b.SymbolVec(k)
+	}
+	rename := func(e brasp.Expr) brasp.Expr { return rebuild(e, b, idx) }
+	for k, nd := range g.nodes {
+		if !live[k] || subst[k] != nil {
+			continue
+		}
+		switch nd.kind {
+		case brasp.SymbolVector:
+		case brasp.PredicateVector:
+			idx[k] = b.Predicate(nd.pred)
+		case brasp.PositionwiseVector:
+			idx[k] = b.Positionwise(nd.name, rename(nd.expr))
+		case brasp.AttentionVector:
+			a := nd.att
+			idx[k] = b.Attend(nd.name, a.Tiebreak, a.Mask, rename(a.Score), rename(a.Value), rename(a.Default))
+		}
+	}
+	r, isRef := outExpr.(*brasp.Ref)
+	if isRef && g.nodes[r.Vec].kind != brasp.SymbolVector && g.nodes[r.Vec].kind != brasp.PredicateVector {
+		b.SetAccept(idx[r.Vec])
+	} else {
+		b.SetAccept(b.Positionwise("Y", rename(outExpr)))
+	}
+	return b.Program()
+}
+
+// retarget returns e (an expression at i) read at position v.
+func retarget(e brasp.Expr, v brasp.Var) brasp.Expr {
+	switch e := e.(type) {
+	case *brasp.Ref:
+		return &brasp.Ref{Var: v, Vec: e.Vec}
+	case *brasp.UnaryExpr:
+		return brasp.Not(retarget(e.X, v))
+	case *brasp.BinaryExpr:
+		return &brasp.BinaryExpr{Op: e.Op, X: retarget(e.X, v), Y: retarget(e.Y, v)}
+	}
+	return e
+}
+
+// rebuild maps node references to the builder's vectors.
+func rebuild(e brasp.Expr, b *brasp.Builder, idx []int) brasp.Expr {
+	switch e := e.(type) {
+	case *brasp.Ref:
+		if e.Var == brasp.VarJ {
+			return b.J(idx[e.Vec])
+		}
+		return b.I(idx[e.Vec])
+	case *brasp.UnaryExpr:
+		return brasp.Not(rebuild(e.X, b, idx))
+	case *brasp.BinaryExpr:
+		return &brasp.BinaryExpr{Op: e.Op, X: rebuild(e.X, b, idx), Y: rebuild(e.Y, b, idx)}
+	}
+	return e
+}
+
+// sanitize turns a model label into a B-RASP name: letters, digits and
+// '_' kept, '!' spelled "not_", anything else '_'.
+func sanitize(label string) string {
+	var b strings.Builder
+	for _, c := range label {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+			b.WriteRune(c)
+		case c == '!':
+			b.WriteString("not_")
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := strings.Trim(b.String(), "_")
+	if s == "" {
+		return ""
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		s = "x" + s
+	}
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return s
+}
