@@ -19,17 +19,18 @@ const (
 	levelAtom
 )
 
-// PlainLimit is the tree size up to which Format writes a formula out as a
-// plain tree; larger formulas are written with `let` for shared subformulas,
-// which keeps the text linear in the DAG size.
-const PlainLimit = 4096
+// PlainLimit is the tree size up to which Format always writes a formula out
+// as a plain tree. Above it, a formula whose tree is more than twice its DAG
+// is written with `let` for shared subformulas, which keeps the text linear
+// in the DAG size.
+const PlainLimit = 100
 
 // Format writes f so that Parse reads it back to the same DAG node: minimal
 // parentheses, except that every `since` and `until` is parenthesised as a
-// whole. Formulas whose tree size exceeds PlainLimit are written with lets
-// (see FormatShared).
+// whole. Formulas with much sharing are written with lets (see PlainLimit
+// and FormatShared).
 func Format(f *Formula) string {
-	if f.TreeSize() <= PlainLimit {
+	if f.TreeSize() <= PlainLimit || f.TreeSize() <= 2*uint64(f.DAGSize()) {
 		var b strings.Builder
 		pr := printer{b: &b}
 		pr.print(f, levelLet)

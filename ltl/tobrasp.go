@@ -26,9 +26,12 @@ import (
 //
 // (the scores are the paper's !φ(j) | ψ(j) with the constant folded). Symbol
 // atoms are the initial vectors Q_σ themselves, position predicates the
-// predicate vectors, constants and connectives position-wise operations
-// (φ → ψ as !φ | ψ, φ ↔ ψ as (φ & ψ) | (!φ & !ψ)). Hence the attention depth
-// of the output vector equals the temporal depth of f.
+// predicate vectors, connectives position-wise operations (φ → ψ as !φ | ψ,
+// φ ↔ ψ as (φ & ψ) | (!φ & !ψ)). A constant operand is written as the
+// literal 0 or 1, and neutral constants are dropped (!1 | ψ(j) is ψ(j));
+// a constant gets a vector of its own only when it is the whole formula. No
+// reference to a subformula is ever dropped, so the attention depth of the
+// output vector equals the temporal depth of f.
 func ToBRASP(f *Formula) (*brasp.Program, error) {
 	p, _, err := toBRASP(f)
 	return p, err
@@ -38,9 +41,19 @@ func ToBRASP(f *Formula) (*brasp.Program, error) {
 func toBRASP(f *Formula) (*brasp.Program, map[*Formula]int, error) {
 	b := brasp.NewBuilder(f.Alphabet())
 	vec := map[*Formula]int{}
-	i := func(g *Formula) brasp.Expr { return b.I(vec[g]) }
-	j := func(g *Formula) brasp.Expr { return b.J(vec[g]) }
+	ref := func(g *Formula, at func(int) *brasp.Ref) brasp.Expr {
+		switch g.Op {
+		case OpTrue, OpFalse:
+			return brasp.Bool(g.Op == OpTrue)
+		}
+		return at(vec[g])
+	}
+	i := func(g *Formula) brasp.Expr { return ref(g, b.I) }
+	j := func(g *Formula) brasp.Expr { return ref(g, b.J) }
 	for _, g := range f.Nodes() {
+		if (g.Op == OpTrue || g.Op == OpFalse) && g != f {
+			continue // written as a literal where it is used
+		}
 		switch g.Op {
 		case OpSymbol:
 			vec[g] = b.SymbolVec(g.Symbol)
@@ -51,15 +64,15 @@ func toBRASP(f *Formula) (*brasp.Program, map[*Formula]int, error) {
 		case OpFalse:
 			vec[g] = b.Positionwise("F", brasp.Bool(false))
 		case OpNot:
-			vec[g] = b.Positionwise("Not", brasp.Not(i(g.X)))
+			vec[g] = b.Positionwise("Not", not(i(g.X)))
 		case OpAnd:
-			vec[g] = b.Positionwise("And", brasp.And(i(g.X), i(g.Y)))
+			vec[g] = b.Positionwise("And", and(i(g.X), i(g.Y)))
 		case OpOr:
-			vec[g] = b.Positionwise("Or", brasp.Or(i(g.X), i(g.Y)))
+			vec[g] = b.Positionwise("Or", or(i(g.X), i(g.Y)))
 		case OpImplies:
-			vec[g] = b.Positionwise("Implies", brasp.Or(brasp.Not(i(g.X)), i(g.Y)))
+			vec[g] = b.Positionwise("Implies", or(not(i(g.X)), i(g.Y)))
 		case OpIff:
-			vec[g] = b.Positionwise("Iff", brasp.Or(brasp.And(i(g.X), i(g.Y)), brasp.And(brasp.Not(i(g.X)), brasp.Not(i(g.Y)))))
+			vec[g] = b.Positionwise("Iff", or(and(i(g.X), i(g.Y)), and(not(i(g.X)), not(i(g.Y)))))
 		case OpSince, OpUntil, OpSinceNS, OpUntilNS:
 			tb, mask := brasp.Rightmost, brasp.MaskFuture
 			switch g.Op {
@@ -70,16 +83,16 @@ func toBRASP(f *Formula) (*brasp.Program, map[*Formula]int, error) {
 			case OpUntilNS:
 				tb, mask = brasp.Leftmost, brasp.MaskPastOrSelf
 			}
-			score := brasp.Or(brasp.Not(j(g.X)), j(g.Y))
+			score := or(not(j(g.X)), j(g.Y))
 			vec[g] = b.Attend(opVectorName[g.Op], tb, mask, score, j(g.Y), brasp.Bool(false))
 		case OpOnce:
 			vec[g] = b.Attend("Once", brasp.Rightmost, brasp.MaskFutureOrSelf, j(g.X), j(g.X), brasp.Bool(false))
 		case OpEventually:
 			vec[g] = b.Attend("Eventually", brasp.Leftmost, brasp.MaskPastOrSelf, j(g.X), j(g.X), brasp.Bool(false))
 		case OpHistorically:
-			vec[g] = b.Attend("Historically", brasp.Rightmost, brasp.MaskFutureOrSelf, brasp.Not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
+			vec[g] = b.Attend("Historically", brasp.Rightmost, brasp.MaskFutureOrSelf, not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
 		case OpGlobally:
-			vec[g] = b.Attend("Globally", brasp.Leftmost, brasp.MaskPastOrSelf, brasp.Not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
+			vec[g] = b.Attend("Globally", brasp.Leftmost, brasp.MaskPastOrSelf, not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
 		case OpYesterday, OpWeakYesterday:
 			vec[g] = b.Attend(opVectorName[g.Op], brasp.Rightmost, brasp.MaskFuture, brasp.Bool(true), j(g.X), brasp.Bool(g.Op == OpWeakYesterday))
 		case OpNext, OpWeakNext:
@@ -100,4 +113,43 @@ func toBRASP(f *Formula) (*brasp.Program, map[*Formula]int, error) {
 var opVectorName = map[Op]string{
 	OpSince: "Since", OpUntil: "Until", OpSinceNS: "S", OpUntilNS: "U",
 	OpYesterday: "Y", OpWeakYesterday: "Z", OpNext: "X", OpWeakNext: "N",
+}
+
+// literal reports whether e is a constant, and which.
+func literal(e brasp.Expr) (value, ok bool) {
+	if l, isLit := e.(*brasp.Literal); isLit {
+		return l.Value, true
+	}
+	return false, false
+}
+
+// not, and and or build B-RASP expressions, dropping neutral constant
+// operands (1 in a conjunction, 0 in a disjunction) and negating constants.
+// They never drop a reference, so the attention depth stays that of the
+// formula.
+func not(x brasp.Expr) brasp.Expr {
+	if v, ok := literal(x); ok {
+		return brasp.Bool(!v)
+	}
+	return brasp.Not(x)
+}
+
+func and(x, y brasp.Expr) brasp.Expr {
+	if v, ok := literal(x); ok && v {
+		return y
+	}
+	if v, ok := literal(y); ok && v {
+		return x
+	}
+	return brasp.And(x, y)
+}
+
+func or(x, y brasp.Expr) brasp.Expr {
+	if v, ok := literal(x); ok && !v {
+		return y
+	}
+	if v, ok := literal(y); ok && !v {
+		return x
+	}
+	return brasp.Or(x, y)
 }

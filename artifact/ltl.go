@@ -1,0 +1,122 @@
+package artifact
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/ltl"
+)
+
+func init() {
+	Register(KindInfo{Kind: KindLTL, Exts: []string{".ltl"}, Load: loadLTL})
+	RegisterConverter(KindLTL, KindBRASP, ltlToBRASP)
+	RegisterConverter(KindBRASP, KindLTL, braspToLTL)
+}
+
+// Formula is an LTL formula (package ltl) as an artifact.
+type Formula struct {
+	F *ltl.Formula
+	// Note, if set, is written as a comment above the formula by Format (a
+	// converter says where the formula came from and how large it is).
+	Note string
+
+	once sync.Once
+	ev   *ltl.Evaluator
+}
+
+func loadLTL(filename string, data []byte) (Artifact, error) {
+	f, err := ltl.ParseFile(filename, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Formula{F: f}, nil
+}
+
+// Kind implements Artifact.
+func (f *Formula) Kind() Kind { return KindLTL }
+
+// Alphabet implements Artifact.
+func (f *Formula) Alphabet() alphabet.Alphabet { return f.F.Alphabet() }
+
+// Accepts implements Artifact with the linear-time evaluator: w is accepted
+// iff w, n ⊨ φ.
+func (f *Formula) Accepts(w []int) (bool, error) {
+	f.once.Do(func() { f.ev = ltl.NewEvaluator(f.F) })
+	return f.ev.Accepts(w), nil
+}
+
+// Format implements Artifact: the .ltl file, with the note as comments.
+func (f *Formula) Format() ([]byte, error) {
+	var b strings.Builder
+	if f.Note != "" {
+		for _, line := range strings.Split(strings.TrimRight(f.Note, "\n"), "\n") {
+			b.WriteString("# " + line + "\n")
+		}
+	}
+	b.WriteString(ltl.FormatFile(f.F))
+	return []byte(b.String()), nil
+}
+
+// Table implements Tracer: one row per subformula.
+func (f *Formula) Table(w []int) (string, error) { return ltl.FormatTable(f.F, w), nil }
+
+// Vectors implements Tracer: every subformula's truth values, labelled as
+// in Table.
+func (f *Formula) Vectors(w []int) ([]string, [][]bool, error) {
+	labels, values := ltl.Rows(f.F, w)
+	return labels, values, nil
+}
+
+// Inspect implements Inspector.
+func (f *Formula) Inspect() string {
+	return fmt.Sprintf("LTL formula: alphabet {%s}, temporal depth %d, DAG size %d, tree size %d\n%s\n",
+		f.F.Alphabet(), f.F.Depth(), f.F.DAGSize(), f.F.TreeSize(), ltl.Format(f.F))
+}
+
+// ltlToBRASP is Theorem 3.2. With --future-only, a past-only formula is
+// compiled with rightmost strict future-masked attention alone (Thm 5.1);
+// a formula with future operators goes through B-RASP's own future-only
+// normalisation when one is registered.
+func ltlToBRASP(a Artifact, opts Options) (Artifact, error) {
+	f := a.(*Formula).F
+	if opts.FutureOnly {
+		p, err := ltl.ToBRASPFutureOnly(f)
+		if err == nil {
+			return &Program{Prog: p}, nil
+		}
+		normalise, ok := converters[KindBRASP][KindBRASP]
+		if !errors.Is(err, ltl.ErrFutureOperator) || !ok {
+			return nil, fmt.Errorf("--future-only: %w", err)
+		}
+		p, err = ltl.ToBRASP(f)
+		if err != nil {
+			return nil, err
+		}
+		return normalise(&Program{Prog: p}, opts)
+	}
+	p, err := ltl.ToBRASP(f)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{Prog: p}, nil
+}
+
+// braspToLTL is Theorem 3.3; opts.Limit, when set, bounds both the unary
+// score normal form and the formula's DAG size.
+func braspToLTL(a Artifact, opts Options) (Artifact, error) {
+	prog := a.(*Program).Prog
+	lim := ltl.DefaultConvertLimits
+	if opts.Limit > 0 {
+		lim.MaxScoreCopies, lim.MaxNodes = opts.Limit, opts.Limit
+	}
+	f, err := ltl.FromBRASP(prog, lim)
+	if err != nil {
+		return nil, err
+	}
+	note := fmt.Sprintf("Converted from B-RASP (Theorem 3.3): attention depth %d, temporal depth %d,\nDAG size %d, tree size %d.",
+		prog.AttentionDepth(), f.Depth(), f.DAGSize(), f.TreeSize())
+	return &Formula{F: f, Note: note}, nil
+}
