@@ -1,5 +1,7 @@
 package brasp
 
+import "math/bits"
+
 // The fast interpreter. Every vector is a bitset (64 positions per uint64,
 // as in Trace.Bits). A program is compiled once into a Runner: each
 // expression becomes a short instruction list over bitset registers, and
@@ -42,6 +44,7 @@ type Runner struct {
 	zeros   []uint64   // chunk words of zeros (read-only)
 	levels  [][]uint64 // group masks, one full-length bitset per split level
 	params  []bool     // values of the i-atoms in the current group
+	sym     [][]uint64 // per symbol, its vector in the current trace
 	bits    [][]uint64 // the trace being computed
 	nw      int        // words per vector
 	n       int        // word length
@@ -188,7 +191,11 @@ func (r *Runner) setup(t *Trace, n int) {
 // initial fills the symbol and predicate vectors.
 func (r *Runner) initial(w []int) {
 	p := r.prog
-	sym := make([][]uint64, len(p.Alphabet))
+	if cap(r.sym) < len(p.Alphabet) {
+		r.sym = make([][]uint64, len(p.Alphabet))
+	}
+	sym := r.sym[:len(p.Alphabet)]
+	clear(sym)
 	for k, v := range p.Vectors {
 		switch v.Kind {
 		case SymbolVector:
@@ -200,35 +207,150 @@ func (r *Runner) initial(w []int) {
 		}
 	}
 	fillSymbols(w, sym)
+	clear(sym)
 }
 
-// fillSymbols sets bit i of sym[w[i]] for every i (sym[s] may be nil).
-// Symbols out of range set nothing.
+// fillSymbols sets bit i of sym[w[i]] for every i (sym[s] may be nil) and
+// clears the other bits. Symbols out of range set nothing. Symbols are
+// read 64 at a time into bit planes (bit t of every symbol), from which each
+// Q_σ is a conjunction of planes; a block holding an out-of-range symbol
+// takes the slow path.
 func fillSymbols(w []int, sym [][]uint64) {
 	na := len(sym)
-	if na <= 16 {
-		var acc [16]uint64
-		for k := 0; k*64 < len(w); k++ {
-			chunk := w[k*64 : min(k*64+64, len(w))]
-			for b, s := range chunk {
-				if uint(s) < uint(na) {
-					acc[s&15] |= 1 << uint(b)
-				}
-			}
-			for s := range na {
-				if sym[s] != nil {
-					sym[s][k] = acc[s]
-				}
-				acc[s] = 0
-			}
-		}
+	nb := bits.Len(uint(na - 1)) // bits per symbol
+	if nb > 4 {
+		fillSymbolsSlow(w, sym, 0, (len(w)+63)/64)
 		return
 	}
-	for _, v := range sym {
-		clear(v)
+	for k := 0; k*64 < len(w); k++ {
+		block := w[k*64 : min(k*64+64, len(w))]
+		var p [4]uint64
+		var or int
+		switch nb {
+		case 0:
+			or = orBlock(block)
+		case 1:
+			p[0], or = planes1(block)
+		case 2:
+			p[0], p[1], or = planes2(block)
+		default:
+			p, or = planesN(block, nb)
+		}
+		if uint(or)>>uint(nb) != 0 {
+			fillSymbolsSlow(w, sym, k, k+1)
+			continue
+		}
+		valid := ^uint64(0)
+		if len(block) < 64 {
+			valid = 1<<uint(len(block)) - 1
+		}
+		for σ, q := range sym {
+			if q == nil {
+				continue
+			}
+			x := valid
+			for t := range nb {
+				if σ>>uint(t)&1 == 1 {
+					x &= p[t]
+				} else {
+					x &^= p[t]
+				}
+			}
+			q[k] = x
+		}
 	}
-	for i, s := range w {
-		if uint(s) < uint(na) && sym[s] != nil {
+}
+
+// orBlock returns the bitwise or of the symbols of block.
+func orBlock(block []int) int {
+	var or int
+	for _, s := range block {
+		or |= s
+	}
+	return or
+}
+
+// planes1 returns bit 0 of the symbols of block (at most 64) as a bitset,
+// and the bitwise or of the symbols.
+func planes1(block []int) (uint64, int) {
+	if len(block) == 64 {
+		return planes1Full((*[64]int)(block))
+	}
+	var p0 uint64
+	var or int
+	for b, s := range block {
+		or |= s
+		p0 |= uint64(s&1) << (uint(b) & 63)
+	}
+	return p0, or
+}
+
+// planes2 is planes1 for bits 0 and 1.
+func planes2(block []int) (uint64, uint64, int) {
+	if len(block) == 64 {
+		return planes2Full((*[64]int)(block))
+	}
+	var p0, p1 uint64
+	var or int
+	for b, s := range block {
+		or |= s
+		p0 |= uint64(s&1) << (uint(b) & 63)
+		p1 |= uint64(s>>1&1) << (uint(b) & 63)
+	}
+	return p0, p1, or
+}
+
+// planes1Full is planes1 on a full block, unrolled eight positions at a
+// time with constant shifts.
+func planes1Full(block *[64]int) (uint64, int) {
+	var p0 uint64
+	var or int
+	for g := 0; g < 64; g += 8 {
+		b := block[g : g+8 : g+8]
+		or |= b[0] | b[1] | b[2] | b[3] | b[4] | b[5] | b[6] | b[7]
+		x := b[0]&1 | b[1]&1<<1 | b[2]&1<<2 | b[3]&1<<3 | b[4]&1<<4 | b[5]&1<<5 | b[6]&1<<6 | b[7]&1<<7
+		p0 |= uint64(x) << uint(g)
+	}
+	return p0, or
+}
+
+// planes2Full is planes2 on a full block, unrolled like planes1Full.
+func planes2Full(block *[64]int) (uint64, uint64, int) {
+	var p0, p1 uint64
+	var or int
+	for g := 0; g < 64; g += 8 {
+		b := block[g : g+8 : g+8]
+		or |= b[0] | b[1] | b[2] | b[3] | b[4] | b[5] | b[6] | b[7]
+		x := b[0]&1 | b[1]&1<<1 | b[2]&1<<2 | b[3]&1<<3 | b[4]&1<<4 | b[5]&1<<5 | b[6]&1<<6 | b[7]&1<<7
+		y := b[0]&2>>1 | b[1]&2 | b[2]&2<<1 | b[3]&2<<2 | b[4]&2<<3 | b[5]&2<<4 | b[6]&2<<5 | b[7]&2<<6
+		p0 |= uint64(x) << uint(g)
+		p1 |= uint64(y) << uint(g)
+	}
+	return p0, p1, or
+}
+
+// planesN is planes1 for bits 0 to nb-1 (nb ≤ 4).
+func planesN(block []int, nb int) ([4]uint64, int) {
+	var p [4]uint64
+	var or int
+	for b, s := range block {
+		or |= s
+		for t := range nb {
+			p[t&3] |= uint64(s>>uint(t)&1) << (uint(b) & 63)
+		}
+	}
+	return p, or
+}
+
+// fillSymbolsSlow is fillSymbols for words [from, to), position by position.
+func fillSymbolsSlow(w []int, sym [][]uint64, from, to int) {
+	for _, q := range sym {
+		if q != nil {
+			clear(q[from:to])
+		}
+	}
+	for i := from * 64; i < min(to*64, len(w)); i++ {
+		if s := w[i]; uint(s) < uint(len(sym)) && sym[s] != nil {
 			sym[s][i>>6] |= 1 << (uint(i) & 63)
 		}
 	}

@@ -3,6 +3,7 @@ package brasp_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
@@ -75,55 +76,65 @@ func TestFastMatchesReference(t *testing.T) {
 	if testing.Short() {
 		scale = 5
 	}
-	rng := rand.New(rand.NewPCG(20241122, 1))
 	configs := []propConfig{
-		{"binary", 1500, brasptest.Options{Alphabet: 2, Ops: 6}},
-		{"binary-predicates", 500, brasptest.Options{Alphabet: 2, Ops: 6, Predicates: true, Mid: true}},
-		{"binary-jonly", 500, brasptest.Options{Alphabet: 2, Ops: 6, JOnly: true, Attention: 0.9}},
-		{"ternary", 150, brasptest.Options{Alphabet: 3, Ops: 6, Predicates: true}},
+		{"binary", 1200, brasptest.Options{Alphabet: 2, Ops: 6}},
+		{"binary-predicates", 400, brasptest.Options{Alphabet: 2, Ops: 6, Predicates: true, Mid: true}},
+		{"binary-jonly", 400, brasptest.Options{Alphabet: 2, Ops: 6, JOnly: true, Attention: 0.9}},
+		{"ternary", 120, brasptest.Options{Alphabet: 3, Ops: 6, Predicates: true}},
 	}
-	programs, runs := 0, 0
-	for _, c := range configs {
-		alpha, maxLen := c.opts.Alphabet, 7
-		for range c.programs / scale {
-			p := brasptest.RandomProgram(rng, c.opts)
-			r := brasp.NewRunner(p)
-			programs++
-			var tr *brasp.Trace
-			ok := true
-			brasptest.AllWords(alpha, maxLen, func(w []int) {
-				if ok {
-					ok = check(t, p, r, w, &tr)
-					runs++
-				}
-			})
-			if !ok {
-				t.Fatalf("config %s", c.name)
-			}
-		}
-	}
-	// Long words: 1000 and around multiples of 64, with normal and tiny chunks.
-	lengths := []int{1, 63, 64, 65, 127, 128, 129, 191, 192, 193, 1000}
-	for k := range 60 / scale {
-		opts := brasptest.Options{Alphabet: 2 + k%2, Ops: 8, Predicates: k%3 == 0, Mid: k%5 == 0, JOnly: k%4 == 0}
-		p := brasptest.RandomProgram(rng, opts)
-		r := brasp.NewRunner(p)
-		programs++
-		var tr *brasp.Trace
-		for _, n := range lengths {
-			if n == 1000 && k%3 != 0 {
-				continue
-			}
-			for _, chunk := range []int{0, 1, 2, 3} {
-				brasp.SetRunnerChunk(r, chunk)
-				if !check(t, p, r, brasptest.RandomWord(rng, opts.Alphabet, n), &tr) {
+	var programs, runs atomic.Int64
+	t.Cleanup(func() { t.Logf("%d programs, %d (program, word) runs compared", programs.Load(), runs.Load()) })
+	for ci, c := range configs {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(20241122, uint64(ci)))
+			for range c.programs / scale {
+				p := brasptest.RandomProgram(rng, c.opts)
+				r := brasp.NewRunner(p)
+				programs.Add(1)
+				var tr *brasp.Trace
+				ok := true
+				brasptest.AllWords(c.opts.Alphabet, 7, func(w []int) {
+					if ok {
+						ok = check(t, p, r, w, &tr)
+						runs.Add(1)
+					}
+				})
+				if !ok {
 					t.FailNow()
 				}
-				runs++
+			}
+		})
+	}
+	// Long words: 1000 and around multiples of 64, with the normal chunk
+	// size and with chunks of 1 to 3 words.
+	t.Run("long", func(t *testing.T) {
+		t.Parallel()
+		rng := rand.New(rand.NewPCG(20241122, 99))
+		lengths := []int{1, 63, 64, 65, 127, 128, 129, 191, 192, 193, 1000}
+		for k := range 60 / scale {
+			opts := brasptest.Options{Alphabet: 2 + k%2, Ops: 8, Predicates: k%3 == 0, Mid: k%5 == 0, JOnly: k%4 == 0}
+			p := brasptest.RandomProgram(rng, opts)
+			r := brasp.NewRunner(p)
+			programs.Add(1)
+			var tr *brasp.Trace
+			for _, n := range lengths {
+				if n == 1000 && k%3 != 0 {
+					continue
+				}
+				w := brasptest.RandomWord(rng, opts.Alphabet, n)
+				want := p.RunReference(w)
+				runs.Add(1)
+				for _, chunk := range []int{1, 2, 3, 0} {
+					brasp.SetRunnerChunk(r, chunk)
+					tr = r.RunInto(tr, w)
+					if err := sameTrace(want, tr); err != nil {
+						t.Fatalf("fast (chunk %d) ≠ reference: %v\nword %v (n = %d)\nprogram:\n%s", chunk, err, shortWord(w), n, brasp.Format(p))
+					}
+				}
 			}
 		}
-	}
-	t.Logf("%d programs, %d (program, word) runs compared", programs, runs)
+	})
 }
 
 // TestFastKernels exercises each (tie-break, mask) pair and j-only, mixed
@@ -131,6 +142,10 @@ func TestFastMatchesReference(t *testing.T) {
 // and on long random words, so that each kernel is covered deterministically.
 func TestFastKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	maxLen := 9
+	if testing.Short() {
+		maxLen = 6
+	}
 	scores := []string{"Q_a(j)", "!Q_a(j)", "1", "0", "Q_a(i) & Q_b(j) | Q_b(i) & Q_a(j)", "P(j) & !Q_a(i)"}
 	values := []string{"Q_b(j)", "1", "P(j) | Q_a(i)"}
 	for _, tb := range []string{"leftmost", "rightmost"} {
@@ -146,7 +161,7 @@ func TestFastKernels(t *testing.T) {
 					var tr *brasp.Trace
 					for _, chunk := range []int{0, 1} {
 						brasp.SetRunnerChunk(r, chunk)
-						brasptest.AllWords(2, 9, func(w []int) {
+						brasptest.AllWords(2, maxLen, func(w []int) {
 							if !check(t, p, r, w, &tr) {
 								t.FailNow()
 							}

@@ -1,0 +1,118 @@
+package brasp_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
+)
+
+// Benchmarks of the fast interpreter. Each reports ns/pos·op: nanoseconds
+// per input position per (non-initial) operation; the target for attention
+// with j-only scores is at most 1 (10⁹ position·operations per second).
+//
+//	go test ./brasp/ -run '^$' -bench 'Fast|Reference' -benchtime 2x
+
+// dyckWord returns a random word over {l, r} (symbols 0 and 1) of length n
+// whose bracket depth stays within 0..3, so that Dyck-1 depth-2 programs see
+// both matched and unmatched structure.
+func dyckWord(rng *rand.Rand, n int) []int {
+	w := make([]int, n)
+	depth := 0
+	for i := range w {
+		open := depth == 0 || depth < 3 && rng.IntN(2) == 0
+		if open {
+			w[i], depth = 0, depth+1
+		} else {
+			w[i], depth = 1, depth-1
+		}
+	}
+	return w
+}
+
+func dyckProgram(b *testing.B) *brasp.Program {
+	const path = "../examples/dyck1_depth2.brasp"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := brasp.Parse(path, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func countOps(p *brasp.Program) int {
+	n := 0
+	for _, v := range p.Vectors {
+		if !v.IsInitial() {
+			n++
+		}
+	}
+	return n
+}
+
+func benchFast(b *testing.B, p *brasp.Program, w []int) {
+	r := brasp.NewRunner(p)
+	tr := r.Run(w) // allocate the trace once; runs reuse it
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		tr = r.RunInto(tr, w)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(w))/float64(countOps(p)), "ns/pos·op")
+}
+
+var benchSizes = []int{1e3, 1e4, 1e5, 1e6, 1e7}
+
+// BenchmarkFastDyck runs the paper's Dyck-1 depth-2 program (7 operations,
+// 5 of them attention) on Dyck-like words of n = 10³ … 10⁷.
+func BenchmarkFastDyck(b *testing.B) {
+	p := dyckProgram(b)
+	for _, n := range benchSizes {
+		w := dyckWord(rand.New(rand.NewPCG(1, uint64(n))), n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchFast(b, p, w) })
+	}
+}
+
+// BenchmarkFastRandom50 runs a random 50-operation program (60% attention,
+// scores and values mixing (i) and (j), every mask and tie-break).
+func BenchmarkFastRandom50(b *testing.B) {
+	p := brasptest.RandomProgram(rand.New(rand.NewPCG(50, 50)), brasptest.Options{Alphabet: 3, Ops: 50})
+	for _, n := range benchSizes {
+		w := brasptest.RandomWord(rand.New(rand.NewPCG(2, uint64(n))), 3, n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchFast(b, p, w) })
+	}
+}
+
+// BenchmarkFastJOnlyAttention runs 50 attention operations whose scores and
+// values read only at j (every mask and tie-break), the case with the
+// 10⁹ position·ops/s target.
+func BenchmarkFastJOnlyAttention(b *testing.B) {
+	p := brasptest.RandomProgram(rand.New(rand.NewPCG(51, 51)),
+		brasptest.Options{Alphabet: 2, Ops: 50, Attention: 1, JOnly: true})
+	for _, n := range benchSizes {
+		w := brasptest.RandomWord(rand.New(rand.NewPCG(3, uint64(n))), 2, n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchFast(b, p, w) })
+	}
+}
+
+// BenchmarkReferenceDyck is the O(n²) reference interpreter on the Dyck
+// program, for the fast-vs-reference speed-up (compare with
+// BenchmarkFastDyck/n=10000).
+func BenchmarkReferenceDyck(b *testing.B) {
+	p := dyckProgram(b)
+	for _, n := range []int{1e3, 1e4} {
+		w := dyckWord(rand.New(rand.NewPCG(1, uint64(n))), n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				p.RunReference(w)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(w))/float64(countOps(p)), "ns/pos·op")
+		})
+	}
+}
