@@ -1,0 +1,277 @@
+package playground
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/examples"
+)
+
+// Example is one preset of GET /api/examples.
+type Example struct {
+	Name   string `json:"name"`
+	Title  string `json:"title"`
+	Source string `json:"source"`
+	// Word is a word to try the example on.
+	Word string `json:"word"`
+}
+
+// exampleWords are words that show each preset at work.
+var exampleWords = map[string]string{
+	"dyck1_depth2.brasp":       "llrrllrlrr",
+	"ab_plus.brasp":            "ababab",
+	"ab_ba_preset.brasp":       "abab",
+	"abc_a_bc_b_a.brasp":       "cacbbaa",
+	"associative_recall.brasp": "a1b2b3a2c1a",
+	"induction_heads.brasp":    "abcabcb",
+	"stair3_preset.brasp":      "acacabca",
+}
+
+// Examples returns the presets the page offers: every example of package
+// examples with its title and a word to try.
+func Examples() []Example {
+	var out []Example
+	for _, name := range examples.Names() {
+		src, err := examples.Source(name)
+		if err != nil {
+			continue
+		}
+		word, ok := exampleWords[name]
+		if !ok {
+			word = "aabcaa"
+			if p, err := brasp.Parse(name, src); err == nil {
+				if _, err := p.Alphabet.ParseWord(word); err != nil {
+					word = strings.Repeat(p.Alphabet[0], 3)
+				}
+			}
+		}
+		out = append(out, Example{Name: name, Title: examples.Title(name), Source: string(src), Word: word})
+	}
+	return out
+}
+
+func (s *Server) handleExamples(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Examples())
+}
+
+// Features says which panels the server can back: a panel whose converter
+// has not been registered is not shown.
+type Features struct {
+	Run     bool `json:"run"`
+	Compile bool `json:"compile"`
+	LTL     bool `json:"ltl"`
+	DFA     bool `json:"dfa"`
+}
+
+func currentFeatures() Features {
+	return Features{
+		Run:     true,
+		Compile: true,
+		LTL:     true,
+		DFA:     artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA),
+	}
+}
+
+func (s *Server) handleFeatures(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, currentFeatures())
+}
+
+// RunRequest is the body of POST /api/run.
+type RunRequest struct {
+	Program string `json:"program"`
+	Word    string `json:"word"`
+}
+
+// RunResponse is the answer of POST /api/run: the paper's Figure-2 table
+// of the program on the word, and the verdict.
+type RunResponse struct {
+	Alphabet []string `json:"alphabet"`
+	// Word is the input, one symbol per entry.
+	Word []string `json:"word"`
+	// Vectors are the program's vectors in definition order.
+	Vectors []VectorTrace `json:"vectors"`
+	// AttentionDepth is the program's attention depth (§5.4).
+	AttentionDepth int `json:"attentionDepth"`
+	// Transducer is set for programs with output symbols.
+	Transducer bool `json:"transducer"`
+	// Accept is the acceptor's verdict (absent for transducers and the
+	// empty word).
+	Accept *bool `json:"accept,omitempty"`
+	// OutputVector names the acceptor's output vector.
+	OutputVector string `json:"outputVector,omitempty"`
+	// Output is the transducer's output word, one symbol per position.
+	Output []string `json:"output,omitempty"`
+	// OutputError says why a transducer has no output word.
+	OutputError string `json:"outputError,omitempty"`
+	// Note explains a missing verdict or attention information.
+	Note string `json:"note,omitempty"`
+}
+
+// VectorTrace is one row of the table.
+type VectorTrace struct {
+	Name string `json:"name"`
+	// Kind is symbol, predicate, position-wise or attention.
+	Kind string `json:"kind"`
+	// Line is the line of the definition in the source.
+	Line  int `json:"line"`
+	Depth int `json:"depth"`
+	// Def is the definition as printed by brasp.Format.
+	Def string `json:"def"`
+	// Values is the vector as a string of 0s and 1s, one per position.
+	Values string `json:"values"`
+	// Attention is set for attention operations.
+	Attention *AttentionTrace `json:"attention,omitempty"`
+}
+
+// AttentionTrace says which position an attention operation read at each
+// position.
+type AttentionTrace struct {
+	Tiebreak string `json:"tiebreak"`
+	Mask     string `json:"mask"`
+	// Attended[i-1] is the 1-based position j_i attended to at position i,
+	// or 0 when no unmasked position has score 1 (the default was used).
+	// Omitted for words longer than the server's MaxAttendWord.
+	Attended []int `json:"attended,omitempty"`
+}
+
+// parseProgram parses the program field of a request.
+func parseProgram(src string) (*brasp.Program, *apiError) {
+	if strings.TrimSpace(src) == "" {
+		return nil, badRequest("program", "program: the program is empty; declare the alphabet with Q_σ(i) lines (pick a preset to start)")
+	}
+	p, err := brasp.Parse("program", []byte(src))
+	if err != nil {
+		return nil, sourceErrors("program", err)
+	}
+	return p, nil
+}
+
+// parseWord reads a word over p's alphabet, within the length limit.
+func (s *Server) parseWord(a alphabet.Alphabet, word string) ([]int, *apiError) {
+	w, err := a.ParseWord(word)
+	if err != nil {
+		return nil, badRequest("word", "word: %v", err)
+	}
+	if len(w) > s.cfg.MaxWord {
+		return nil, badRequest("word", "word: %d symbols is more than the playground's limit of %d", len(w), s.cfg.MaxWord)
+	}
+	return w, nil
+}
+
+func (s *Server) run(req *RunRequest) (any, *apiError) {
+	p, e := parseProgram(req.Program)
+	if e != nil {
+		return nil, e
+	}
+	w, e := s.parseWord(p.Alphabet, req.Word)
+	if e != nil {
+		return nil, e
+	}
+	t := p.Run(w)
+	n := len(w)
+	res := &RunResponse{
+		Alphabet:       p.Alphabet,
+		Word:           make([]string, n),
+		AttentionDepth: p.AttentionDepth(),
+		Transducer:     p.IsTransducer(),
+	}
+	for i, k := range w {
+		res.Word[i] = p.Alphabet[k]
+	}
+	for k, v := range p.Vectors {
+		vt := VectorTrace{Name: v.Name, Kind: v.Kind.String(), Line: v.NamePos.Line, Depth: p.Depth(k), Def: brasp.FormatVector(v)}
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			if t.Value(k, i) {
+				b.WriteByte('1')
+			} else {
+				b.WriteByte('0')
+			}
+		}
+		vt.Values = b.String()
+		if v.Kind == brasp.AttentionVector {
+			vt.Attention = &AttentionTrace{Tiebreak: v.Att.Tiebreak.String(), Mask: v.Att.Mask.String()}
+			if n <= s.cfg.MaxAttendWord {
+				vt.Attention.Attended = make([]int, n)
+				for i := 0; i < n; i++ {
+					vt.Attention.Attended[i] = Attended(t, k, i) + 1
+				}
+			}
+		}
+		res.Vectors = append(res.Vectors, vt)
+	}
+	if n > s.cfg.MaxAttendWord {
+		res.Note = "the word is longer than the playground shows attention for"
+	}
+	switch {
+	case n == 0:
+		res.Note = "type a word: B-RASP reads non-empty words"
+	case p.IsTransducer():
+		out, err := t.Transduce()
+		if err != nil {
+			res.OutputError = err.Error()
+		} else {
+			for _, k := range out {
+				res.Output = append(res.Output, p.Output.Symbols[k])
+			}
+		}
+	default:
+		acc := t.Accept()
+		res.Accept = &acc
+		res.OutputVector = p.Vectors[p.Output.Accept].Name
+	}
+	if !p.IsTransducer() {
+		res.OutputVector = p.Vectors[p.Output.Accept].Name
+	}
+	return res, nil
+}
+
+// Attended returns the 0-based position j that attention vector k of the
+// trace's program attended to at 0-based position i, or -1 when no position
+// allowed by the mask has score 1 (the default was used). It scans from i
+// outwards in the order the tie-break prefers, reading the trace's values,
+// so it costs O(n) per query; for non-attention vectors it returns -1.
+func Attended(t *brasp.Trace, k, i int) int {
+	v := t.Prog.Vectors[k]
+	if v.Kind != brasp.AttentionVector {
+		return -1
+	}
+	a := v.Att
+	score := func(j int) bool {
+		return brasp.Eval(a.Score, func(vec int, x brasp.Var) bool {
+			if x == brasp.VarJ {
+				return t.Value(vec, j)
+			}
+			return t.Value(vec, i)
+		})
+	}
+	n := t.N()
+	lo, hi := 0, n-1 // the range of j the mask allows
+	switch a.Mask {
+	case brasp.MaskFuture:
+		hi = i - 1
+	case brasp.MaskFutureOrSelf:
+		hi = i
+	case brasp.MaskPast:
+		lo = i + 1
+	case brasp.MaskPastOrSelf:
+		lo = i
+	}
+	if a.Tiebreak == brasp.Leftmost {
+		for j := lo; j <= hi; j++ {
+			if score(j) {
+				return j
+			}
+		}
+		return -1
+	}
+	for j := hi; j >= lo; j-- {
+		if score(j) {
+			return j
+		}
+	}
+	return -1
+}
