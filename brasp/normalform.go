@@ -175,6 +175,7 @@ func (r *rewriter) finish() *Program {
 //
 //	P(i) := P_A(i) & C(i) | !P_A(i) & D(i)
 //
+// with constants folded (a default 0 drops the second disjunct).
 // Masks (strict and non-strict) and tie-breaks are copied unchanged into the
 // new operations, so both tie-breaks and every mask are handled alike. New
 // vectors get fresh names (P_A, P_V1, ... with a numeric suffix on a clash).
@@ -212,7 +213,7 @@ func UnaryValue(p *Program) *Program {
 			return r.copyExpr(e)
 		}
 		c := induct(a.Value)
-		body := Or(And(r.ref(attended, VarI), c), And(Not(r.ref(attended, VarI)), r.copyExpr(a.Default)))
+		body := simplifyExpr(Or(And(r.ref(attended, VarI), c), And(Not(r.ref(attended, VarI)), r.copyExpr(a.Default))))
 		r.keep(k, &Vector{Name: v.Name, Kind: PositionwiseVector, Expr: body})
 	}
 	return r.finish()
