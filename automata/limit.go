@@ -13,3 +13,7 @@ type LimitError struct {
 func (e *LimitError) Error() string {
 	return fmt.Sprintf("%s exceeds the limit %s=%d", e.What, e.Name, e.Limit)
 }
+
+// DefaultMaxCascade is the default limit on the number of reachable states of
+// a Krohn–Rhodes cascade.
+const DefaultMaxCascade = 1 << 20

@@ -1,0 +1,332 @@
+package automata
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+// Limits bounds the exponential parts of classification and decomposition.
+// A zero field means its default.
+type Limits struct {
+	MaxImages  int // distinct images X·w (default DefaultMaxImages)
+	MaxMonoid  int // stable-semigroup elements (default DefaultMaxMonoid)
+	MaxCascade int // reachable cascade states (default DefaultMaxCascade)
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxImages <= 0 {
+		l.MaxImages = DefaultMaxImages
+	}
+	if l.MaxMonoid <= 0 {
+		l.MaxMonoid = DefaultMaxMonoid
+	}
+	if l.MaxCascade <= 0 {
+		l.MaxCascade = DefaultMaxCascade
+	}
+	return l
+}
+
+// CountingWitness shows that a word w "counts modulo k": in the minimal DFA,
+// State·w^Period = State but State·w ≠ State. Prefix leads from the start to
+// State and Suffix tells State and State·w apart, so u·w^n·v (u = Prefix,
+// v = Suffix) is accepted or rejected periodically in n with period Period,
+// and differently for n ≡ 0 and n ≡ 1: no star-free language does that.
+type CountingWitness struct {
+	Word   []int
+	State  int
+	Period int
+	Prefix []int
+	Suffix []int
+	// AcceptedAtZero: u·w^n·v is accepted for n ≡ 0 (mod Period), and then
+	// rejected for n ≡ 1, or the other way round.
+	AcceptedAtZero bool
+}
+
+// StutterWitness shows that a language is not stutter-invariant: exactly one
+// of u·a·v and u·a·a·v is accepted (u = Prefix, a = Symbol, v = Suffix).
+type StutterWitness struct {
+	Prefix  []int
+	Symbol  int
+	Suffix  []int
+	Doubled bool // true: u·a·a·v is accepted and u·a·v rejected
+}
+
+// Classification says which of the paper's classes a regular language is in,
+// each answer "no" carrying a witness that can be checked by running the DFA.
+// The answers refer to Minimal, the minimal DFA; they hold for the language
+// over Σ* and for its restriction to Σ⁺ alike (see the package comment).
+type Classification struct {
+	Minimal *DFA
+
+	StarFree         bool             // aperiodic syntactic monoid (Schützenberger)
+	NotStarFreeBy    *CountingWitness // when !StarFree
+	StutterInvariant bool             // every symbol is idempotent: a ≡ aa
+	NotStutterBy     *StutterWitness  // when !StutterInvariant
+	AC0              bool             // quasi-aperiodic: the stable semigroup is aperiodic
+	NotAC0By         *CountingWitness // when !AC0; Word has length StabilityIndex
+	StabilityIndex   int              // s with T_s·T_s = T_s; 0 when not computed (star-free)
+}
+
+// Classify minimises d and decides whether its language is star-free,
+// stutter-invariant and in AC0, with witnesses. Star-freeness is decided on
+// the image orbit (every word that maps an image onto itself must fix it
+// pointwise); AC0 on the stable semigroup T_s = η(Σ^s) of
+// Barrington–Compton–Straubing–Thérien, computed only when the language is
+// not star-free.
+func Classify(d *DFA, limits Limits) (*Classification, error) {
+	limits = limits.withDefaults()
+	m := Minimize(d)
+	c := &Classification{Minimal: m, StutterInvariant: true}
+	o, err := newImageOrbit(m, limits.MaxImages)
+	if err != nil {
+		return nil, err
+	}
+	if w, r, bad := o.groupViolation(); bad {
+		t := m.WordTransformation(w)
+		x := -1
+		for _, y := range o.sets[r] {
+			if t[y] != y {
+				x = y
+				break
+			}
+		}
+		c.NotStarFreeBy = countingWitness(m, w, t, x)
+	} else {
+		c.StarFree = true
+	}
+	c.NotStutterBy = stutterWitness(m)
+	c.StutterInvariant = c.NotStutterBy == nil
+	if c.StarFree {
+		c.AC0 = true
+		return c, nil
+	}
+	s, elems, words, err := stableSemigroup(m, limits.MaxMonoid)
+	if err != nil {
+		return nil, err
+	}
+	c.StabilityIndex = s
+	c.AC0 = true
+	for i, t := range elems {
+		if x := cyclePoint(t); x >= 0 {
+			c.AC0 = false
+			c.NotAC0By = countingWitness(m, words[i], t, x)
+			break
+		}
+	}
+	return c, nil
+}
+
+// countingWitness builds the witness for word w with transformation t and a
+// state x on a cycle of t of length > 1.
+func countingWitness(m *DFA, w, t []int, x int) *CountingWitness {
+	// Walk x onto its cycle (x is on one already when it comes from a group).
+	for range m.NumStates() {
+		x = t[x]
+	}
+	suffix, _ := m.DistinguishingSuffix(x, t[x])
+	prefix := m.ShortestWordTo()[x]
+	return &CountingWitness{
+		Word: w, State: x, Period: cycleLength(t, x), Prefix: prefix, Suffix: suffix,
+		AcceptedAtZero: m.Accept[m.Run(x, suffix)],
+	}
+}
+
+// stutterWitness returns a witness that some symbol is not idempotent in the
+// minimal DFA m, or nil if every symbol is.
+func stutterWitness(m *DFA) *StutterWitness {
+	prefixes := m.ShortestWordTo()
+	order := make([]int, m.NumStates())
+	for q := range order {
+		order[q] = q
+	}
+	slices.SortStableFunc(order, func(p, q int) int { return len(prefixes[p]) - len(prefixes[q]) })
+	for _, q := range order {
+		for a := range m.Alphabet {
+			once := m.Delta[q][a]
+			twice := m.Delta[once][a]
+			if once != twice {
+				v, _ := m.DistinguishingSuffix(once, twice)
+				return &StutterWitness{Prefix: prefixes[q], Symbol: a, Suffix: v, Doubled: m.Accept[m.Run(twice, v)]}
+			}
+		}
+	}
+	return nil
+}
+
+// stableSemigroup computes T_1 = η(Σ), T_(k+1) = T_k·η(Σ) until the sequence
+// of sets repeats, and returns the stability index s (the least multiple of
+// the period that is at least the index where the repetition starts; then
+// T_s·T_s = T_s) with the elements of T_s and a word of length s for each.
+// Each T_k is remembered by a SHA-256 digest of its sorted elements; T_s is
+// recomputed at the end. maxElements bounds the size of each T_k, and
+// 64·maxElements the total work.
+func stableSemigroup(m *DFA, maxElements int) (int, [][]int, [][]int, error) {
+	letters := m.letterMaps()
+	type level struct {
+		elems [][]int
+		words [][]int
+	}
+	first := level{}
+	seen := map[string]bool{}
+	for a, l := range letters {
+		if k := transformationKey(l); !seen[k] {
+			seen[k] = true
+			first.elems = append(first.elems, l)
+			first.words = append(first.words, []int{a})
+		}
+	}
+	step := func(cur level) level {
+		next := level{}
+		seen := map[string]bool{}
+		for i, e := range cur.elems {
+			for a, l := range letters {
+				t := compose(e, l)
+				if key := transformationKey(t); !seen[key] {
+					seen[key] = true
+					next.elems = append(next.elems, t)
+					next.words = append(next.words, append(slices.Clone(cur.words[i]), a))
+				}
+			}
+		}
+		return next
+	}
+	limitErr := &LimitError{Name: "max-monoid", Limit: maxElements, What: "stable semigroup"}
+	seenLevel := map[[sha256.Size]byte]int{}
+	work := 0
+	cur := first
+	for k := 1; ; k++ {
+		if len(cur.elems) > maxElements {
+			return 0, nil, nil, limitErr
+		}
+		if work += len(cur.elems); work > 64*maxElements {
+			return 0, nil, nil, limitErr
+		}
+		keys := make([]string, len(cur.elems))
+		for i, e := range cur.elems {
+			keys[i] = transformationKey(e)
+		}
+		slices.Sort(keys)
+		digest := sha256.Sum256([]byte(strings.Join(keys, "")))
+		if start, ok := seenLevel[digest]; ok {
+			period := k - start
+			s := ((start + period - 1) / period) * period
+			ts := first
+			for range s - 1 {
+				ts = step(ts)
+			}
+			return s, ts.elems, ts.words, nil
+		}
+		seenLevel[digest] = k
+		cur = step(cur)
+	}
+}
+
+// DistinguishingSuffix returns a shortest word v on which p and q disagree
+// (exactly one of p·v and q·v accepts), and false if p and q are equivalent.
+func (d *DFA) DistinguishingSuffix(p, q int) ([]int, bool) {
+	type node struct{ p, q, parent, sym int }
+	nodes := []node{{p, q, -1, -1}}
+	seen := map[[2]int]bool{{p, q}: true}
+	for i := 0; i < len(nodes); i++ {
+		n := nodes[i]
+		if d.Accept[n.p] != d.Accept[n.q] {
+			v := []int{}
+			for j := i; nodes[j].parent >= 0; j = nodes[j].parent {
+				v = append(v, nodes[j].sym)
+			}
+			slices.Reverse(v)
+			return v, true
+		}
+		for a := range d.Alphabet {
+			key := [2]int{d.Delta[n.p][a], d.Delta[n.q][a]}
+			if !seen[key] {
+				seen[key] = true
+				nodes = append(nodes, node{key[0], key[1], i, a})
+			}
+		}
+	}
+	return nil, false
+}
+
+// TransformerVariant is one of the transformer variants of §5 of the paper,
+// with the class of languages it recognises.
+type TransformerVariant struct {
+	Name       string
+	Recognises bool
+	Reason     string
+}
+
+// TransformerVariants says which masked hard-attention transformer variants
+// recognise the language (over Σ⁺): strict masking without position
+// embeddings recognises exactly the star-free languages (Thms 4.1–4.2, and
+// future-masked rightmost attention suffices, Thm 5.1); non-strict masking
+// exactly the stutter-invariant star-free ones (Thm 5.2); rational sinusoidal
+// position embeddings exactly the regular languages in AC0 (Cor. 5.4).
+func (c *Classification) TransformerVariants() []TransformerVariant {
+	return []TransformerVariant{
+		{"strict masking, no position embeddings", c.StarFree, "star-free (§4, Thm 5.1)"},
+		{"non-strict masking, no position embeddings", c.StarFree && c.StutterInvariant, "stutter-invariant and star-free (§5.2)"},
+		{"strict masking, rational sinusoidal position embeddings", c.AC0, "regular and in AC0 (§5.3, Cor. 5.4)"},
+	}
+}
+
+// Format writes the classification as the CLI prints it: lines
+// "star-free: yes/no", "stutter-invariant: yes/no", "ac0: yes/no",
+// "dfa-states: N", each "no" followed by its witness, then one line per
+// transformer variant.
+func (c *Classification) Format() string {
+	alpha := c.Minimal.Alphabet
+	var b strings.Builder
+	yes := func(v bool) string {
+		if v {
+			return "yes"
+		}
+		return "no"
+	}
+	fmt.Fprintf(&b, "star-free: %s\n", yes(c.StarFree))
+	if w := c.NotStarFreeBy; w != nil {
+		fmt.Fprintf(&b, "  witness: %s\n", w.describe(alpha, ""))
+	}
+	fmt.Fprintf(&b, "stutter-invariant: %s\n", yes(c.StutterInvariant))
+	if w := c.NotStutterBy; w != nil {
+		single := append(append(slices.Clone(w.Prefix), w.Symbol), w.Suffix...)
+		double := append(append(slices.Clone(w.Prefix), w.Symbol, w.Symbol), w.Suffix...)
+		acc, rej := double, single
+		if !w.Doubled {
+			acc, rej = single, double
+		}
+		fmt.Fprintf(&b, "  witness: u = %s, a = %s, v = %s: %s is accepted, %s is rejected\n",
+			ShowWord(alpha, w.Prefix), ShowWord(alpha, []int{w.Symbol}), ShowWord(alpha, w.Suffix), ShowWord(alpha, acc), ShowWord(alpha, rej))
+	}
+	fmt.Fprintf(&b, "ac0: %s\n", yes(c.AC0))
+	if w := c.NotAC0By; w != nil {
+		fmt.Fprintf(&b, "  witness: %s\n", w.describe(alpha, fmt.Sprintf(" (|w| = %d, the stability index: w^n stays in the stable semigroup, where it generates a group of order %d)", c.StabilityIndex, w.Period)))
+	}
+	fmt.Fprintf(&b, "dfa-states: %d\n", c.Minimal.NumStates())
+	for _, v := range c.TransformerVariants() {
+		fmt.Fprintf(&b, "transformer, %s: %s (%s)\n", v.Name, yes(v.Recognises), v.Reason)
+	}
+	return b.String()
+}
+
+func (w *CountingWitness) describe(alpha alphabet.Alphabet, extra string) string {
+	at0, at1 := "accepted", "rejected"
+	if !w.AcceptedAtZero {
+		at0, at1 = at1, at0
+	}
+	return fmt.Sprintf("w = %s counts modulo %d%s: with u = %s and v = %s, u·w^n·v is %s for n ≡ 0 and %s for n ≡ 1 (mod %d)",
+		ShowWord(alpha, w.Word), w.Period, extra, ShowWord(alpha, w.Prefix), ShowWord(alpha, w.Suffix), at0, at1, w.Period)
+}
+
+// ShowWord writes w for messages: quoted in the CLI convention, or ε.
+func ShowWord(alpha alphabet.Alphabet, w []int) string {
+	if len(w) == 0 {
+		return "ε"
+	}
+	return strconv.Quote(alpha.FormatWord(w))
+}

@@ -1,0 +1,133 @@
+package automata
+
+import "encoding/binary"
+
+// A transformation maps every state to a state: t[q] is the image of q. The
+// transformation of a word w is q ↦ q·w, states acting on the right, so the
+// transformation of uv is "first u, then v".
+
+// compose returns "first s, then t".
+func compose(s, t []int) []int {
+	r := make([]int, len(s))
+	for q, x := range s {
+		r[q] = t[x]
+	}
+	return r
+}
+
+// identity returns the identity transformation on n states.
+func identity(n int) []int {
+	t := make([]int, n)
+	for q := range t {
+		t[q] = q
+	}
+	return t
+}
+
+// transformationKey is a map key for a transformation.
+func transformationKey(t []int) string {
+	b := make([]byte, 4*len(t))
+	for i, x := range t {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
+	}
+	return string(b)
+}
+
+// letterMaps returns the transformation of each symbol.
+func (d *DFA) letterMaps() [][]int {
+	maps := make([][]int, len(d.Alphabet))
+	for a := range maps {
+		maps[a] = make([]int, d.NumStates())
+		for q := range d.Delta {
+			maps[a][q] = d.Delta[q][a]
+		}
+	}
+	return maps
+}
+
+// WordTransformation returns the transformation q ↦ q·w of w.
+func (d *DFA) WordTransformation(w []int) []int {
+	t := identity(d.NumStates())
+	for q := range t {
+		t[q] = d.Run(q, w)
+	}
+	return t
+}
+
+// Monoid is the transition monoid of a DFA: the set of transformations of all
+// words, each with a shortest (then short-lex first) word inducing it. On the
+// minimal DFA it is the syntactic monoid of the language.
+type Monoid struct {
+	Elements [][]int // Elements[0] is the identity, the transformation of ε
+	Words    [][]int // Words[i] induces Elements[i]
+}
+
+// DefaultMaxMonoid is the default limit on the number of transition-monoid
+// (or stable-semigroup) elements a classification may enumerate.
+const DefaultMaxMonoid = 200000
+
+// TransitionMonoid enumerates the transition monoid of d breadth-first over
+// words in short-lex order. It fails with a *LimitError named "max-monoid"
+// when the monoid has more than maxElements elements.
+func TransitionMonoid(d *DFA, maxElements int) (*Monoid, error) {
+	letters := d.letterMaps()
+	m := &Monoid{Elements: [][]int{identity(d.NumStates())}, Words: [][]int{{}}}
+	seen := map[string]bool{transformationKey(m.Elements[0]): true}
+	for i := 0; i < len(m.Elements); i++ {
+		for a, l := range letters {
+			t := compose(m.Elements[i], l)
+			key := transformationKey(t)
+			if seen[key] {
+				continue
+			}
+			if len(m.Elements) >= maxElements {
+				return nil, &LimitError{Name: "max-monoid", Limit: maxElements, What: "transition monoid"}
+			}
+			seen[key] = true
+			m.Elements = append(m.Elements, t)
+			m.Words = append(m.Words, append(append([]int{}, m.Words[i]...), a))
+		}
+	}
+	return m, nil
+}
+
+// Aperiodic reports whether every element m satisfies m^n = m^(n+1) for some
+// n, by brute force on every element; it returns the index of a periodic
+// element otherwise. This is the textbook definition, kept as a reference for
+// the faster orbit-based test in Classify.
+func (m *Monoid) Aperiodic() (bool, int) {
+	for i, e := range m.Elements {
+		if cyclePoint(e) >= 0 {
+			return false, i
+		}
+	}
+	return true, -1
+}
+
+// cyclePoint returns a state on a cycle of length > 1 of the functional graph
+// of t (so that t generates a nontrivial group), or -1 if every cycle of t is
+// a fixed point (t^n = t^(n+1) for n = number of states).
+func cyclePoint(t []int) int {
+	n := len(t)
+	// After n steps every state is on its cycle.
+	for q := range t {
+		x := q
+		for range n {
+			x = t[x]
+		}
+		if t[x] != x {
+			return x
+		}
+	}
+	return -1
+}
+
+// cycleLength returns the length of the cycle of t through x (x must be on a
+// cycle).
+func cycleLength(t []int, x int) int {
+	k, y := 1, t[x]
+	for y != x {
+		y, k = t[y], k+1
+	}
+	return k
+}
