@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
@@ -60,11 +62,25 @@ func benchFast(b *testing.B, p *brasp.Program, w []int) {
 	r := brasp.NewRunner(p)
 	tr := r.Run(w) // allocate the trace once; runs reuse it
 	b.ReportAllocs()
-	b.ResetTimer()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0, ok := threadCPU()
 	for b.Loop() {
 		tr = r.RunInto(tr, w)
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(w))/float64(countOps(p)), "ns/pos·op")
+	reportPerPosOp(b, p, len(w), cpu0, ok)
+}
+
+// reportPerPosOp reports wall-clock and (where the system tells) CPU
+// nanoseconds per position per operation. The CPU figure is the one to read
+// on a loaded machine: it excludes time the benchmark was not scheduled.
+func reportPerPosOp(b *testing.B, p *brasp.Program, n int, cpu0 time.Duration, ok bool) {
+	per := float64(b.N) * float64(n) * float64(countOps(p))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/pos·op")
+	if cpu1, ok1 := threadCPU(); ok && ok1 {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/per, "cpu-ns/pos·op")
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 var benchSizes = []int{1e3, 1e4, 1e5, 1e6, 1e7}
@@ -109,10 +125,13 @@ func BenchmarkReferenceDyck(b *testing.B) {
 	for _, n := range []int{1e3, 1e4} {
 		w := dyckWord(rand.New(rand.NewPCG(1, uint64(n))), n)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0, ok := threadCPU()
 			for b.Loop() {
 				p.RunReference(w)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(w))/float64(countOps(p)), "ns/pos·op")
+			reportPerPosOp(b, p, len(w), cpu0, ok)
 		})
 	}
 }

@@ -113,7 +113,8 @@ func TestFastMatchesReference(t *testing.T) {
 		rng := rand.New(rand.NewPCG(20241122, 99))
 		lengths := []int{1, 63, 64, 65, 127, 128, 129, 191, 192, 193, 1000}
 		for k := range 60 / scale {
-			opts := brasptest.Options{Alphabet: 2 + k%2, Ops: 8, Predicates: k%3 == 0, Mid: k%5 == 0, JOnly: k%4 == 0}
+			opts := brasptest.Options{Alphabet: 2 + k%2, Ops: 8 + k%5, ExprSize: 3 + k%4,
+				Predicates: k%3 == 0, Mid: k%5 == 0, JOnly: k%4 == 0}
 			p := brasptest.RandomProgram(rng, opts)
 			r := brasp.NewRunner(p)
 			programs.Add(1)
@@ -138,11 +139,11 @@ func TestFastMatchesReference(t *testing.T) {
 }
 
 // TestFastKernels exercises each (tie-break, mask) pair and j-only, mixed
-// and constant scores on every word up to length 9 with chunks of one word
+// and constant scores on every word up to length 8 with chunks of one word
 // and on long random words, so that each kernel is covered deterministically.
 func TestFastKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	maxLen := 9
+	maxLen := 8
 	if testing.Short() {
 		maxLen = 6
 	}
