@@ -139,3 +139,24 @@ P(i) := leftmost [i<j, Q_a(i) & Q_b(j) | Q_b(i) & Q_a(j)] 1 : 0
 	// UnaryScore: operation P needs 2^2 = 4 copies, more than the limit 3
 	// true
 }
+
+// ExampleDeadCode shows the clean-up pass: operations the output does not
+// read are dropped, symbol vectors stay.
+func ExampleDeadCode() {
+	p, err := brasp.Parse("d.brasp", []byte(`Q_a(i)
+Q_b(i)
+last(i)
+Unused(i) := leftmost [1, Q_b(j)] 1 : 0
+Y(i) := Q_a(i) & last(i)
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(brasp.Format(brasp.DeadCode(p)))
+	// Output:
+	// Q_a(i)
+	// Q_b(i)
+	// last(i)
+	// Y(i) := Q_a(i) & last(i)
+}

@@ -429,3 +429,57 @@ func TestFormatSimulatorSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateErrors checks each error of Validate, the checker of built
+// programs, on a corrupted copy of a valid program.
+func TestValidateErrors(t *testing.T) {
+	fresh := func() *Program {
+		p, err := Parse("v", []byte("Q_a(i)\nfirst(i)\nP(i) := Q_a(i)\nR(i) := leftmost [1, P(j)] Q_a(j) : P(i)\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.File = ""
+		return p
+	}
+	cases := []struct {
+		name    string
+		corrupt func(p *Program)
+		want    string
+	}{
+		{"empty alphabet", func(p *Program) { p.Alphabet = nil },
+			"empty alphabet\nsymbol vector Q_a does not match the alphabet"},
+		{"duplicate name", func(p *Program) { p.Vectors[3].Name = "P"; p.Vectors[3].Att.Default.(*Ref).Name = "P" },
+			`vector 3 has an empty, reserved or duplicate name "P"`},
+		{"reserved name", func(p *Program) { p.Vectors[2].Name = "output" },
+			"vector 2 has an empty, reserved or duplicate name \"output\"\nR: reference P(j) does not resolve to an earlier vector\nR: reference P(i) does not resolve to an earlier vector"},
+		{"forward reference", func(p *Program) { p.Vectors[2].Expr.(*Ref).Vec = 3 },
+			"P: reference Q_a(i) does not resolve to an earlier vector"},
+		{"(j) in position-wise", func(p *Program) { p.Vectors[2].Expr.(*Ref).Var = VarJ },
+			"P: Q_a(j) in a position-wise operation, where only (i) is allowed"},
+		{"(j) in default", func(p *Program) { p.Vectors[3].Att.Default.(*Ref).Var = VarJ },
+			"R: P(j) in the default, where only (i) is allowed"},
+		{"missing expression", func(p *Program) { p.Vectors[3].Att.Value = nil },
+			"R: missing the value"},
+		{"missing attention", func(p *Program) { p.Vectors[3].Att = nil },
+			"R: missing attention"},
+		{"predicate name", func(p *Program) { p.Vectors[1].Pred = Predicate{Kind: Last} },
+			"predicate vector first is named differently from its predicate last"},
+		{"no output", func(p *Program) { p.Output.Accept = 7 },
+			"no output vector"},
+		{"transducer arity", func(p *Program) { p.Output.Symbols = []string{"x", "y"}; p.Output.Vectors = []int{3} },
+			"transducer output has 2 symbols but 1 vectors"},
+		{"transducer range", func(p *Program) { p.Output.Symbols = []string{"x"}; p.Output.Vectors = []int{-1} },
+			"transducer output vector -1 out of range"},
+	}
+	if err := Validate(fresh()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		p := fresh()
+		c.corrupt(p)
+		err := Validate(p)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error\n%v\nwant\n%s", c.name, err, c.want)
+		}
+	}
+}
