@@ -1,6 +1,10 @@
 package ltl
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/brasp-dev/brasp/brasp"
+)
 
 // Trace holds the truth value of every subformula of a formula at every
 // position of one word: one bit vector per DAG node, so evaluation takes time
@@ -89,6 +93,8 @@ func (e *Evaluator) Evaluate(w []int) *Trace {
 		tail = 1<<(uint(n)%64) - 1
 	}
 	backing := make([]uint64, words*len(e.nodes))
+	f := e.f
+	var symbols []bitvec // one vector per symbol, made on first use
 	for k, g := range e.nodes {
 		v := bitvec(backing[k*words : (k+1)*words : (k+1)*words])
 		var x, y bitvec
@@ -105,17 +111,12 @@ func (e *Evaluator) Evaluate(w []int) *Trace {
 				v[k] = ^uint64(0)
 			}
 		case OpSymbol:
-			for i, s := range w {
-				if s == g.Symbol {
-					v.set(i)
-				}
+			if symbols == nil {
+				symbols = symbolBits(w, len(f.Alphabet()), words)
 			}
+			copy(v, symbols[g.Symbol])
 		case OpPredicate:
-			for i := 0; i < n; i++ {
-				if predicateHolds(g.Pred, i, n) {
-					v.set(i)
-				}
-			}
+			predicateBits(v, g.Pred, n)
 		case OpNot:
 			for k := range v {
 				v[k] = ^x[k]
@@ -164,38 +165,13 @@ func (e *Evaluator) Evaluate(w []int) *Trace {
 				}
 			}
 		case OpSince:
-			// s(0) = 0; s(i+1) = y(i) ∨ (x(i) ∧ s(i)).
-			s := false
-			for i := 0; i < n; i++ {
-				if s {
-					v.set(i)
-				}
-				s = y.get(i) || (x.get(i) && s)
-			}
-		case OpUntil:
-			u := false
-			for i := n - 1; i >= 0; i-- {
-				if u {
-					v.set(i)
-				}
-				u = y.get(i) || (x.get(i) && u)
-			}
+			sinceScan(v, x, y, true)
 		case OpSinceNS:
-			s := false
-			for i := 0; i < n; i++ {
-				s = y.get(i) || (x.get(i) && s)
-				if s {
-					v.set(i)
-				}
-			}
+			sinceScan(v, x, y, false)
+		case OpUntil:
+			untilScan(v, x, y, true)
 		case OpUntilNS:
-			u := false
-			for i := n - 1; i >= 0; i-- {
-				u = y.get(i) || (x.get(i) && u)
-				if u {
-					v.set(i)
-				}
-			}
+			untilScan(v, x, y, false)
 		case OpOnce:
 			prefixOr(v, x)
 		case OpHistorically:
@@ -263,5 +239,87 @@ func suffixOr(v, x bitvec) {
 		last := 63 - bits.LeadingZeros64(word)
 		v[k] = ^uint64(0) >> uint(63-last)
 		carry = true
+	}
+}
+
+// symbolBits returns one bit vector per symbol: bit i of vector s is set iff
+// w_i = s. Symbols out of range set nothing.
+func symbolBits(w []int, alpha, words int) []bitvec {
+	backing := make([]uint64, alpha*words)
+	out := make([]bitvec, alpha)
+	for s := range out {
+		out[s] = backing[s*words : (s+1)*words : (s+1)*words]
+	}
+	for i, s := range w {
+		if s >= 0 && s < alpha {
+			out[s][i>>6] |= 1 << (uint(i) & 63)
+		}
+	}
+	return out
+}
+
+// predicateBits sets the positions (0-based, n of them) where p holds.
+func predicateBits(v bitvec, p Predicate, n int) {
+	if n == 0 {
+		return
+	}
+	switch p.Kind {
+	case brasp.First:
+		v.set(0)
+	case brasp.Last:
+		v.set(n - 1)
+	case brasp.Mid:
+		if n%2 == 1 {
+			v.set(n / 2)
+		}
+	case brasp.Mod:
+		// 1-based i ≡ R (mod M): 0-based positions R-1, R-1+M, ...
+		start := p.R - 1
+		if start < 0 {
+			start += p.M
+		}
+		for i := start; i < n; i += p.M {
+			v.set(i)
+		}
+	}
+}
+
+// sinceScan computes φ since ψ (strict) or φ S ψ (non-strict) a machine word
+// at a time. The recurrence s(i+1) = ψ(i) ∨ (φ(i) ∧ s(i)) is a carry chain
+// with generate ψ and propagate φ, so one 64-bit addition computes 64
+// positions: with A = ψ|φ and B = ψ, the carry into bit i of A+B+carry-in is
+// the strict since at i, and the carry out of bit i the non-strict one.
+func sinceScan(v, x, y bitvec, strict bool) {
+	var carry uint64
+	for k := range v {
+		a, b := y[k]|x[k], y[k]
+		sum, out := bits.Add64(a, b, carry)
+		carries := sum ^ a ^ b // bit i: carry into bit i
+		if strict {
+			v[k] = carries
+		} else {
+			v[k] = carries>>1 | out<<63
+		}
+		carry = out
+	}
+}
+
+// untilScan is sinceScan in the other direction: the words are taken from
+// the last to the first and bit-reversed, so that the carry runs from later
+// to earlier positions. Bits beyond the word's end are zero in x and y and
+// so neither generate nor propagate.
+func untilScan(v, x, y bitvec, strict bool) {
+	var carry uint64
+	for k := len(v) - 1; k >= 0; k-- {
+		xr, yr := bits.Reverse64(x[k]), bits.Reverse64(y[k])
+		a, b := yr|xr, yr
+		sum, out := bits.Add64(a, b, carry)
+		carries := sum ^ a ^ b
+		if strict {
+			v[k] = bits.Reverse64(carries)
+		} else {
+			v[k] = bits.Reverse64(carries>>1 | out<<63)
+		}
+		carry = out
 	}
 }

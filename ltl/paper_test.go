@@ -89,7 +89,7 @@ func TestPaperFormulas(t *testing.T) {
 			if f.Depth() != tc.depth {
 				t.Errorf("temporal depth %d, want %d", f.Depth(), tc.depth)
 			}
-			n := checkLanguage(t, f, func(w []int) bool { return Accepts(f, w) }, tc.want, 8)
+			n := checkLanguage(t, f, NewEvaluator(f).Accepts, tc.want, 8)
 			if n == 0 {
 				t.Error("no word accepted: the check is vacuous")
 			}
@@ -112,14 +112,14 @@ func TestStair(t *testing.T) {
 			if k > 4 {
 				maxLen = 9
 			}
-			if checkLanguage(t, f, func(w []int) bool { return Accepts(f, w) }, stairRecognizer(k), maxLen) == 0 {
+			if checkLanguage(t, f, NewEvaluator(f).Accepts, stairRecognizer(k), maxLen) == 0 {
 				t.Error("vacuous")
 			}
 			// The paper's φ_k = 1 since γ_k.
 			p := f.Pool()
 			paper := p.Since(p.True(), stairGamma(p, k))
 			inStairSigma := func(s string) bool { return len(s) > 1 && stairRecognizer(k)(s[:len(s)-1]) }
-			checkLanguage(t, paper, func(w []int) bool { return Accepts(paper, w) }, inStairSigma, 7)
+			checkLanguage(t, paper, NewEvaluator(paper).Accepts, inStairSigma, 7)
 			a := strings.Repeat("a", k)
 			if Accepts(paper, mustWord(t, p, a)) {
 				t.Errorf("paper's φ_%d accepts %s", k, a)

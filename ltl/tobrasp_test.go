@@ -87,7 +87,8 @@ func TestToBRASPPaper(t *testing.T) {
 				t.Errorf("%s: %s is not rightmost future-masked", c.file, v.Name)
 			}
 		}
-		if checkLanguage(t, f, prog.Accepts, c.want, 8) == 0 {
+		run := brasp.NewRunner(prog)
+		if checkLanguage(t, f, func(w []int) bool { return run.Run(w).Accept() }, c.want, 8) == 0 {
 			t.Errorf("%s: vacuous", c.file)
 		}
 	}

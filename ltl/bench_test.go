@@ -1,0 +1,83 @@
+package ltl
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/brasp-dev/brasp/brasp"
+)
+
+// benchFormulas are evaluated on random words of length 10⁶.
+var benchFormulas = []struct{ name, file string }{
+	{"phi4", "phi4.ltl"},
+	{"mid", "mid.ltl"},
+	{"stair6", "stair6.ltl"},
+}
+
+const benchN = 1_000_000
+
+// BenchmarkEvaluate measures the linear evaluator at n = 10⁶: each
+// iteration evaluates every subformula at every position. Throughput is in
+// input symbols per second (MB/s with one "byte" per symbol).
+func BenchmarkEvaluate(b *testing.B) {
+	for _, bf := range benchFormulas {
+		f := loadTestdata(b, bf.file)
+		w := randomWord(rand.New(rand.NewPCG(1, 1)), len(f.Alphabet()), benchN)
+		b.Run(bf.name, func(b *testing.B) {
+			benchEval(b, f, w)
+		})
+	}
+	// A random formula with every operator, DAG size about 60.
+	p := NewPool(mustAlphabet("a", "b", "c"))
+	f := randomFormula(rand.New(rand.NewPCG(2, 2)), p, 60, genOptions{ops: allOps, predicates: true})
+	w := randomWord(rand.New(rand.NewPCG(1, 1)), 3, benchN)
+	b.Run("random60", func(b *testing.B) { benchEval(b, f, w) })
+}
+
+func benchEval(b *testing.B, f *Formula, w []int) {
+	ev := NewEvaluator(f)
+	b.SetBytes(int64(len(w)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ev.Accepts(w)
+	}
+	b.ReportMetric(float64(f.DAGSize()), "nodes")
+}
+
+// BenchmarkToBRASPRun runs the program ToBRASP makes from STAIR_6 on the
+// same word with brasp's fast interpreter, for comparison.
+func BenchmarkToBRASPRun(b *testing.B) {
+	f := loadTestdata(b, "stair6.ltl")
+	prog, err := ToBRASP(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := randomWord(rand.New(rand.NewPCG(1, 1)), 3, benchN)
+	run := brasp.NewRunner(prog)
+	b.SetBytes(benchN)
+	for b.Loop() {
+		run.Run(w)
+	}
+}
+
+// BenchmarkFromBRASP converts the Dyck-1 depth-2 program of Figure 2.
+func BenchmarkFromBRASP(b *testing.B) {
+	prog, err := brasp.Parse("dyck.brasp", []byte(`Q_l(i)
+Q_r(i)
+P_l(i) := rightmost [j<i, 1] Q_l(j) : 0
+S_r(i) := leftmost [i<j, 1] Q_r(j) : 0
+I(i) := (Q_l(i) & S_r(i)) | (P_l(i) & Q_r(i))
+B_l(i) := rightmost [j<i, !I(j)] Q_l(j) : 0
+A_r(i) := leftmost [i<j, !I(j)] Q_r(j) : 0
+C(i) := I(i) | (Q_l(i) & A_r(i)) | (Q_r(i) & B_l(i))
+Y(i) := rightmost [1, !C(j)] 0 : 1
+`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := FromBRASP(prog, DefaultConvertLimits); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
