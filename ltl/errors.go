@@ -25,6 +25,7 @@ type Pos struct {
 	Line, Col int
 }
 
+// String writes the position as line:col.
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
 // Error is one problem found in a formula, at File:Pos.
@@ -35,6 +36,7 @@ type Error struct {
 	Err  error // a named error such as ErrNesting, or nil
 }
 
+// Error writes file:line:col: message.
 func (e *Error) Error() string {
 	if e.File != "" {
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
@@ -49,6 +51,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // printed one per line (like go/scanner.ErrorList).
 type ErrorList []*Error
 
+// Error writes one error per line.
 func (l ErrorList) Error() string {
 	var b strings.Builder
 	for i, e := range l {

@@ -59,6 +59,7 @@ func TestFromBRASPRandom(t *testing.T) {
 		}
 		checkVectors(t, r, prog, fs, maxLen)
 		for k, f := range fs {
+			checkSimplified(t, f)
 			if d, pd := f.Depth(), prog.Depth(k); d > 2*pd {
 				t.Fatalf("vector %s: temporal depth %d > 2 × attention depth %d", prog.Vectors[k].Name, d, pd)
 			}
