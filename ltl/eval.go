@@ -22,6 +22,9 @@ type Evaluator struct {
 	nodes []*Formula
 	index map[*Formula]int
 	x, y  []int // operand indices into nodes, -1 if none
+	// lastUse[k] is the index of the last node that reads node k (k itself
+	// if none does): after it, Accepts reuses node k's storage.
+	lastUse []int
 }
 
 // NewEvaluator prepares f for evaluation.
@@ -41,16 +44,28 @@ func NewEvaluator(f *Formula) *Evaluator {
 			e.y[k] = e.index[g.Y]
 		}
 	}
+	e.lastUse = make([]int, len(e.nodes))
+	for k := range e.nodes {
+		e.lastUse[k] = k
+		for _, op := range []int{e.x[k], e.y[k]} {
+			if op >= 0 {
+				e.lastUse[op] = k
+			}
+		}
+	}
 	return e
 }
 
 // Accepts reports whether w, n ⊨ f for the evaluator's formula f; the empty
-// word is rejected.
+// word is rejected. Unlike Evaluate it keeps only the vectors still to be
+// read, so its memory is n bits times the largest number of subformulas
+// live at once, not times the DAG size.
 func (e *Evaluator) Accepts(w []int) bool {
 	if len(w) == 0 {
 		return false
 	}
-	return e.Evaluate(w).Value(e.f, len(w)-1)
+	t := e.run(w, false)
+	return t.values[len(e.nodes)-1].get(len(w) - 1)
 }
 
 // bitvec is a Boolean vector over positions 0..n-1, 64 per word.
@@ -83,7 +98,12 @@ func Accepts(f *Formula, w []int) bool {
 func Evaluate(f *Formula, w []int) *Trace { return NewEvaluator(f).Evaluate(w) }
 
 // Evaluate computes the truth of every subformula at every position of w.
-func (e *Evaluator) Evaluate(w []int) *Trace {
+func (e *Evaluator) Evaluate(w []int) *Trace { return e.run(w, true) }
+
+// run evaluates the nodes in topological order. With keepAll it stores every
+// vector in one allocation; otherwise it recycles a vector once its last
+// reader is done.
+func (e *Evaluator) run(w []int, keepAll bool) *Trace {
 	n := len(w)
 	words := (n + 63) / 64
 	t := &Trace{n: n, ev: e, values: make([]bitvec, len(e.nodes))}
@@ -92,11 +112,29 @@ func (e *Evaluator) Evaluate(w []int) *Trace {
 	if n%64 != 0 {
 		tail = 1<<(uint(n)%64) - 1
 	}
-	backing := make([]uint64, words*len(e.nodes))
+	var backing []uint64
+	if keepAll {
+		backing = make([]uint64, words*len(e.nodes))
+	}
+	var free []bitvec
+	alloc := func() bitvec {
+		if len(free) == 0 {
+			return make(bitvec, words)
+		}
+		v := free[len(free)-1]
+		free = free[:len(free)-1]
+		clear(v)
+		return v
+	}
 	f := e.f
 	var symbols []bitvec // one vector per symbol, made on first use
 	for k, g := range e.nodes {
-		v := bitvec(backing[k*words : (k+1)*words : (k+1)*words])
+		var v bitvec
+		if keepAll {
+			v = backing[k*words : (k+1)*words : (k+1)*words]
+		} else {
+			v = alloc()
+		}
 		var x, y bitvec
 		if e.x[k] >= 0 {
 			x = t.values[e.x[k]]
@@ -175,7 +213,7 @@ func (e *Evaluator) Evaluate(w []int) *Trace {
 		case OpOnce:
 			prefixOr(v, x)
 		case OpHistorically:
-			neg := make(bitvec, words)
+			neg := alloc()
 			for k := range neg {
 				neg[k] = ^x[k]
 			}
@@ -183,10 +221,11 @@ func (e *Evaluator) Evaluate(w []int) *Trace {
 			for k := range v {
 				v[k] = ^v[k]
 			}
+			free = append(free, neg)
 		case OpEventually:
 			suffixOr(v, x)
 		case OpGlobally:
-			neg := make(bitvec, words)
+			neg := alloc()
 			for k := range neg {
 				neg[k] = ^x[k]
 			}
@@ -197,11 +236,20 @@ func (e *Evaluator) Evaluate(w []int) *Trace {
 			for k := range v {
 				v[k] = ^v[k]
 			}
+			free = append(free, neg)
 		}
 		if words > 0 {
 			v[words-1] &= tail
 		}
 		t.values[k] = v
+		if !keepAll {
+			for _, op := range []int{e.x[k], e.y[k]} {
+				if op >= 0 && e.lastUse[op] == k && t.values[op] != nil {
+					free = append(free, t.values[op])
+					t.values[op] = nil
+				}
+			}
+		}
 	}
 	return t
 }

@@ -38,3 +38,21 @@ func TestAcceptsEmptyWord(t *testing.T) {
 		t.Error("the empty word is accepted")
 	}
 }
+
+// TestAcceptsRecyclesAgreesWithEvaluate: the memory-saving path of Accepts
+// gives the same verdicts as the full trace.
+func TestAcceptsRecyclesAgreesWithEvaluate(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(17, 18))
+	p := NewPool(mustAlphabet("a", "b", "c"))
+	for trial := 0; trial < 300; trial++ {
+		f := randomFormula(r, p, 1+r.IntN(30), genOptions{ops: allOps, predicates: true})
+		ev := NewEvaluator(f)
+		for range 20 {
+			w := randomWord(r, 3, 1+r.IntN(200))
+			if ev.Accepts(w) != ev.Evaluate(w).Value(f, len(w)-1) {
+				t.Fatalf("%s on %v", Format(f), w)
+			}
+		}
+	}
+}
