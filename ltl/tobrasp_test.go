@@ -91,5 +91,15 @@ func TestToBRASPPaper(t *testing.T) {
 		if checkLanguage(t, f, func(w []int) bool { return run.Run(w).Accept() }, c.want, 8) == 0 {
 			t.Errorf("%s: vacuous", c.file)
 		}
+		// Back to LTL: only rightmost [j<i] attention, so the depth is
+		// exactly preserved (§5.4), and the language too.
+		g, err := FromBRASP(prog, DefaultConvertLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Depth() != c.depth {
+			t.Errorf("%s: LTL → B-RASP → LTL has depth %d, want %d", c.file, g.Depth(), c.depth)
+		}
+		checkLanguage(t, g, NewEvaluator(g).Accepts, c.want, 7)
 	}
 }
