@@ -12,8 +12,8 @@ import (
 	"github.com/brasp-dev/brasp/automata/regex"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
-	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/exact"
+	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/ltl"
 )
 
