@@ -715,5 +715,13 @@ func (b *bimachine) dfa(p *brasp.Program, out int) *automata.DFA {
 			}
 		}
 	}
-	return automata.Minimize(d)
+	return renamed(automata.Minimize(d))
+}
+
+// renamed names the states q0, q1, ... in order.
+func renamed(d *automata.DFA) *automata.DFA {
+	for q := range d.States {
+		d.States[q] = "q" + strconv.Itoa(q)
+	}
+	return d
 }
