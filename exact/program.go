@@ -14,6 +14,7 @@ import (
 var ErrNotRegular = errors.New("not regular")
 
 // errMid is the reason given for refusing Mid.
+//
 //lint:ignore ST1005 the message starts with the predicate's name, Mid
 var errMid = fmt.Errorf("Mid is %w: {#a^m#b^m#} is definable with it", ErrNotRegular)
 
