@@ -10,8 +10,8 @@ import (
 // TestToBRASPRandom: on thousands of random formulas with every operator and
 // predicate, every vector of the converted program agrees with its
 // subformula at every position of every word up to length 7 (over two
-// letters; length 5 over three), and the output vector's attention depth is
-// the formula's temporal depth.
+// letters; length 5 over three) and of random words of length 65 to 214, and
+// the output vector's attention depth is the formula's temporal depth.
 func TestToBRASPRandom(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
@@ -34,7 +34,7 @@ func TestToBRASPRandom(t *testing.T) {
 			nodes := f.Nodes()
 			ev := NewEvaluator(f)
 			run := brasp.NewRunner(prog)
-			allWords(len(tc.alpha), tc.maxLen, func(w []int) {
+			check := func(w []int) {
 				tr := ev.Evaluate(w)
 				pt := run.Run(w)
 				for _, g := range nodes {
@@ -51,7 +51,11 @@ func TestToBRASPRandom(t *testing.T) {
 				if ev.Accepts(w) != pt.Accept() {
 					t.Fatalf("%s: acceptance differs on %v", Format(f), w)
 				}
-			})
+			}
+			allWords(len(tc.alpha), tc.maxLen, check)
+			for range 2 {
+				check(randomWord(r, len(tc.alpha), 65+r.IntN(150)))
+			}
 		}
 	}
 }
