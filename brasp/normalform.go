@@ -222,7 +222,7 @@ func UnaryValue(p *Program) *Program {
 // UnaryScore returns a program equivalent to p in which every score
 // predicate depends only on j (Lemma B.2 of the paper), or a *LimitError
 // (matching ErrLimit) if the construction would add more than limit
-// attention operations in all. Every vector of p keeps its name and its
+// attention operations in all (or Validate's error if p is malformed). Every vector of p keeps its name and its
 // values; the output is unchanged. Value predicates are copied unchanged,
 // so UnaryScore(UnaryValue(p)) has both normal forms.
 //
@@ -245,6 +245,9 @@ func UnaryValue(p *Program) *Program {
 // with A_m(i) ↔ 1 written A_m(i) and A_m(i) ↔ 0 written !A_m(i). The
 // construction is exponential in k; the paper notes the same blow-up.
 func UnaryScore(p *Program, limit int) (*Program, error) {
+	if err := Validate(p); err != nil {
+		return nil, err
+	}
 	r := newRewriter(p)
 	total := 0
 	for k, v := range p.Vectors {

@@ -564,3 +564,17 @@ func TestNormalFormsDoNotModifyInput(t *testing.T) {
 		}
 	}
 }
+
+// TestUnaryScoreMalformed checks that a malformed program is an error, not
+// a panic.
+func TestUnaryScoreMalformed(t *testing.T) {
+	p, err := Parse("m", []byte("Q_a(i)\nP(i) := leftmost [1, Q_a(i) & Q_a(j)] 1 : 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.File = ""
+	p.Vectors[1].Att.Score = nil
+	if _, err := UnaryScore(p, 8); err == nil || err.Error() != "P: missing the score" {
+		t.Errorf("error %v, want P: missing the score", err)
+	}
+}
