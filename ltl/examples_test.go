@@ -2,6 +2,7 @@ package ltl_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -104,4 +105,51 @@ func abbreviate(s string) string {
 		return s[:200] + fmt.Sprintf("… (%d bytes)", len(s))
 	}
 	return s
+}
+
+// TestGeneratedExamplesToLTL converts the generated families — Dyck-k of
+// depth D and STAIR_k for larger k — and checks them against their direct
+// recognizers on all short words; it logs the output sizes.
+func TestGeneratedExamplesToLTL(t *testing.T) {
+	t.Parallel()
+	for _, kd := range [][2]int{{1, 2}, {1, 4}, {2, 2}, {2, 3}, {3, 3}} {
+		prog, err := examples.DyckProgram(kd[0], kd[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("Dyck-%d depth %d: %d operations, attention depth %d → temporal depth %d, DAG %d, tree %d",
+			kd[0], kd[1], len(prog.Vectors), prog.AttentionDepth(), f.Depth(), f.DAGSize(), f.TreeSize())
+		ev := ltl.NewEvaluator(f)
+		maxLen := map[int]int{1: 10, 2: 6, 3: 4}[kd[0]]
+		brasptest.AllWords(2*kd[0], maxLen, func(w []int) {
+			if ev.Accepts(w) != examples.InDyck(w, kd[1]) {
+				t.Fatalf("Dyck-%d depth %d on %v", kd[0], kd[1], w)
+			}
+		})
+	}
+	for _, k := range []int{10, 20} {
+		prog, _ := examples.StairProgram(k)
+		f, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("STAIR_%d: attention depth %d → temporal depth %d, DAG %d, tree %d", k, prog.AttentionDepth(), f.Depth(), f.DAGSize(), f.TreeSize())
+		ev := ltl.NewEvaluator(f)
+		r := rand.New(rand.NewPCG(uint64(k), 1))
+		for range 200 {
+			w := brasptest.RandomWord(r, 3, 1+r.IntN(3*k))
+			for i := range w { // mostly a's, so that STAIR_k is often hit
+				if r.IntN(4) > 0 {
+					w[i] = 0
+				}
+			}
+			if ev.Accepts(w) != examples.InStair(w, k) {
+				t.Fatalf("STAIR_%d on %v", k, w)
+			}
+		}
+	}
 }
