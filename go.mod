@@ -4,10 +4,15 @@ go 1.26.0
 
 tool honnef.co/go/tools/cmd/staticcheck
 
-require github.com/rogpeppe/go-internal v1.16.0
+require (
+	github.com/chromedp/chromedp v0.23.0
+	github.com/rogpeppe/go-internal v1.16.0
+)
 
 require (
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	golang.org/x/mod v0.41.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect

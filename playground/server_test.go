@@ -22,7 +22,7 @@ import (
 )
 
 // do sends a request to h and returns the status and body.
-func do(t *testing.T, h http.Handler, method, path string, body any) (int, []byte) {
+func doReq(t *testing.T, h http.Handler, method, path string, body any) (int, []byte) {
 	t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
@@ -47,7 +47,7 @@ func do(t *testing.T, h http.Handler, method, path string, body any) (int, []byt
 // call posts body and decodes a 200 answer into out.
 func call(t *testing.T, h http.Handler, path string, body, out any) {
 	t.Helper()
-	code, data := do(t, h, "POST", path, body)
+	code, data := doReq(t, h, "POST", path, body)
 	if code != http.StatusOK {
 		t.Fatalf("POST %s: status %d: %s", path, code, data)
 	}
@@ -59,7 +59,7 @@ func call(t *testing.T, h http.Handler, path string, body, out any) {
 // callErr posts body, expects status want and returns the error answer.
 func callErr(t *testing.T, h http.Handler, path string, body any, want int) apiError {
 	t.Helper()
-	code, data := do(t, h, "POST", path, body)
+	code, data := doReq(t, h, "POST", path, body)
 	var e apiError
 	if err := json.Unmarshal(data, &e); err != nil {
 		t.Fatalf("POST %s: error answer is not JSON (%v): %q", path, err, data)
@@ -184,7 +184,7 @@ func TestAttended(t *testing.T) {
 
 func TestExamples(t *testing.T) {
 	s := New(Config{})
-	code, data := do(t, s, "GET", "/api/examples", nil)
+	code, data := doReq(t, s, "GET", "/api/examples", nil)
 	if code != 200 {
 		t.Fatalf("status %d", code)
 	}
@@ -224,7 +224,7 @@ func TestExamples(t *testing.T) {
 			t.Errorf("%s on %q: accept %v, want %v", ex.Name, ex.Word, res.Accept, tr.Accept())
 		}
 	}
-	code, data = do(t, s, "GET", "/api/features", nil)
+	code, data = doReq(t, s, "GET", "/api/features", nil)
 	var f Features
 	if code != 200 || json.Unmarshal(data, &f) != nil || !f.Run || !f.Compile || !f.LTL {
 		t.Fatalf("features: %d %s", code, data)
@@ -297,10 +297,10 @@ func TestBadInput(t *testing.T) {
 	}
 
 	// Unknown endpoints and methods.
-	if code, data := do(t, s, "POST", "/api/nope", "{}"); code != 404 || !strings.Contains(string(data), "no API endpoint") {
+	if code, data := doReq(t, s, "POST", "/api/nope", "{}"); code != 404 || !strings.Contains(string(data), "no API endpoint") {
 		t.Errorf("unknown endpoint: %d %s", code, data)
 	}
-	if code, _ := do(t, s, "GET", "/api/run", nil); code != 404 && code != 405 {
+	if code, _ := doReq(t, s, "GET", "/api/run", nil); code != 404 && code != 405 {
 		t.Errorf("GET /api/run: %d", code)
 	}
 
@@ -406,7 +406,7 @@ func TestModelDownload(t *testing.T) {
 	s := New(Config{})
 	src := source(t, examples.Dyck)
 	for _, format := range []string{"json", "safetensors", ""} {
-		code, data := do(t, s, "POST", "/api/model", CompileRequest{Program: src, MultiHead: true, Format: format})
+		code, data := doReq(t, s, "POST", "/api/model", CompileRequest{Program: src, MultiHead: true, Format: format})
 		if code != 200 {
 			t.Fatalf("%s: %d %s", format, code, data)
 		}
@@ -545,7 +545,7 @@ q2 "<&>" q2
 func TestStaticPage(t *testing.T) {
 	s := New(Config{})
 	for path, want := range map[string]string{"/": "brasp playground", "/app.js": "/api/run", "/style.css": "#grid"} {
-		code, data := do(t, s, "GET", path, nil)
+		code, data := doReq(t, s, "GET", path, nil)
 		if code != 200 || !strings.Contains(string(data), want) {
 			t.Errorf("GET %s: %d", path, code)
 		}
