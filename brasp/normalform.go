@@ -179,6 +179,8 @@ func (r *rewriter) finish() *Program {
 // Masks (strict and non-strict) and tie-breaks are copied unchanged into the
 // new operations, so both tie-breaks and every mask are handled alike. New
 // vectors get fresh names (P_A, P_V1, ... with a numeric suffix on a clash).
+// The result is linear in the size of p, and no vector's attention depth
+// grows (§5.4): the new operations read only what P read.
 func UnaryValue(p *Program) *Program {
 	r := newRewriter(p)
 	for k, v := range p.Vectors {
@@ -243,7 +245,8 @@ func UnaryValue(p *Program) *Program {
 //	P(i) := ⋁_χ ( P_χ(i) ∧ ⋀_m (A_m(i) ↔ χ_m) )
 //
 // with A_m(i) ↔ 1 written A_m(i) and A_m(i) ↔ 0 written !A_m(i). The
-// construction is exponential in k; the paper notes the same blow-up.
+// construction is exponential in k; the paper notes the same blow-up. No
+// vector's attention depth grows: each P_χ reads only what P read.
 func UnaryScore(p *Program, limit int) (*Program, error) {
 	if err := Validate(p); err != nil {
 		return nil, err

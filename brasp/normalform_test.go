@@ -145,6 +145,13 @@ func assertEquivalent(t *testing.T, what string, want, got *Program, words [][]i
 			t.Fatalf("%s: vector %s was dropped\n%s", what, v.Name, Format(got))
 		}
 	}
+	// The constructions never deepen a vector: every new operation reads
+	// what the original one read.
+	for k, v := range want.Vectors {
+		if dw, dg := want.Depth(k), got.Depth(kept[k]); dg > dw {
+			t.Fatalf("%s: attention depth of %s grew from %d to %d", what, v.Name, dw, dg)
+		}
+	}
 	outputs := func(p *Program) []int {
 		if p.IsTransducer() {
 			return p.Output.Vectors
