@@ -335,4 +335,3 @@ func screenshot(t *testing.T, ctx context.Context) {
 		}
 	}
 }
-
