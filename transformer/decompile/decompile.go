@@ -136,6 +136,7 @@ func DecompileInfo(m *transformer.Model, opts Options) (*brasp.Program, *Info, e
 // value (its only bit, "coordinate = the larger value", when the
 // coordinate takes two values).
 type feature struct {
+	coords     []int // the coordinates with a bit equal to this feature
 	coord, bit int
 	name       string
 	col        []bool // per reachable vector
@@ -154,6 +155,7 @@ type decompiler struct {
 	g    *ir
 	info *Info
 	ar   *arith
+	live [][]bool // liveCoords
 }
 
 func (d *decompiler) work() error {
@@ -189,6 +191,7 @@ func (c *classes) intern(v transformer.Vec) (int, error) {
 }
 
 func (d *decompiler) run() (*brasp.Program, error) {
+	d.live = liveCoords(d.m)
 	lv, err := d.embedding()
 	if err != nil {
 		return nil, err
@@ -212,6 +215,17 @@ func (d *decompiler) run() (*brasp.Program, error) {
 	e := d.expr(synthesize(points, out), func(v int) brasp.Expr { return ref(lv.feats[v].node, brasp.VarI) })
 	y := d.g.positionwise("Y", e)
 	return d.g.program(y)
+}
+
+// readBy reports whether the feature is a function of the coordinates in
+// coords (it equals a bit of one of them).
+func (f *feature) readBy(coords []bool) bool {
+	for _, c := range f.coords {
+		if coords[c] {
+			return true
+		}
+	}
+	return false
 }
 
 func featureRow(fs []feature, a int) []bool {
@@ -343,7 +357,7 @@ func (d *decompiler) embedding() (*level, error) {
 				v.Mul(v, term.Scale)
 				x[term.Coord].Add(x[term.Coord], v)
 			}
-			c, err := cl.intern(x)
+			c, err := cl.intern(project(x, d.live[0]))
 			if err != nil {
 				return nil, err
 			}
@@ -419,7 +433,7 @@ func termValue(t *transformer.PositionTerm, k posKey) *big.Rat {
 // points (point p is in class cls[p]).
 func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls []int, varExpr func(int) brasp.Expr) {
 	m := d.m
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for c := 0; c < m.Width; c++ {
 		var vals []*big.Rat
 		for _, x := range lv.vecs {
@@ -452,17 +466,18 @@ func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls [
 					key[a] = 1
 				}
 			}
-			if seen[string(key)] {
+			if k, ok := seen[string(key)]; ok {
+				lv.feats[k].coords = append(lv.feats[k].coords, c)
 				continue
 			}
-			seen[string(key)] = true
+			seen[string(key)] = len(lv.feats)
 			name := base
 			if nb > 1 {
 				name = fmt.Sprintf("%s_b%d", base, b)
 			} else if distinct[0].Sign() != 0 || distinct[1].Cmp(big.NewRat(1, 1)) != 0 {
 				name = fmt.Sprintf("%s_is_%s", base, ratName(distinct[1]))
 			}
-			lv.feats = append(lv.feats, feature{coord: c, bit: b, name: name, col: col, node: -1})
+			lv.feats = append(lv.feats, feature{coords: []int{c}, coord: c, bit: b, name: name, col: col, node: -1})
 		}
 	}
 	out := make([]bool, len(points))
@@ -485,19 +500,105 @@ func ratName(r *big.Rat) string {
 }
 
 // headInfo is the enumerated data of one head on one layer's reachable
-// vectors.
+// vectors. The score reads the query vector only through the coordinates
+// qCoords and the key vector through kCoords (which also hold everything the
+// value reads), so reachable vectors are grouped by their projections on
+// these coordinates: vectors in the same key group are interchangeable for
+// the head.
 type headInfo struct {
-	hd     *transformer.Head
-	score  [][]*big.Rat // score[a][b]
-	values []*big.Rat   // distinct scores, sorted
-	rank   [][]int      // rank[a][b]: index of score[a][b] in values
-	val    []transformer.Vec
+	hd               *transformer.Head
+	qCoords, kCoords []bool
+	qGroup, kGroup   []int // per class
+	qRep, kRep       []int // a representative class per group
+	values           []*big.Rat
+	rank             [][]int           // rank[qg][kg]: index of the score in values
+	val              []transformer.Vec // per key group: Value·x
 	// lazily emitted program operations
 	emitted bool
 	maxNode []int // shallower: Max_v per value (-1: constant 1); smaller: Max_b per bit
 	sEq     []brasp.Expr
 	argmax  brasp.Expr
 	attNode map[int]int // feature → attended-feature node
+}
+
+// groupBy groups the vectors by their projection on coords.
+func groupBy(vecs []transformer.Vec, coords []bool) (group, rep []int) {
+	index := map[string]int{}
+	group = make([]int, len(vecs))
+	for a, x := range vecs {
+		var b strings.Builder
+		for c, on := range coords {
+			if on {
+				b.WriteString(x[c].RatString())
+				b.WriteByte(',')
+			}
+		}
+		g, ok := index[b.String()]
+		if !ok {
+			g = len(rep)
+			index[b.String()] = g
+			rep = append(rep, a)
+		}
+		group[a] = g
+	}
+	return group, rep
+}
+
+// newHead enumerates the scores and values of a head on lv.
+func (d *decompiler) newHead(l, h int, hd *transformer.Head, lv *level) (*headInfo, error) {
+	w := d.m.Width
+	hi := &headInfo{hd: hd, attNode: map[int]int{}, qCoords: make([]bool, w), kCoords: make([]bool, w)}
+	for r := range w {
+		for c := range w {
+			if hd.Score[r][c].Sign() != 0 {
+				hi.qCoords[r], hi.kCoords[c] = true, true
+			}
+			if hd.Value[r][c].Sign() != 0 {
+				hi.kCoords[c] = true
+			}
+		}
+	}
+	hi.qGroup, hi.qRep = groupBy(lv.vecs, hi.qCoords)
+	hi.kGroup, hi.kRep = groupBy(lv.vecs, hi.kCoords)
+	keys := make([]transformer.Vec, len(hi.kRep))
+	hi.val = make([]transformer.Vec, len(hi.kRep))
+	for g, b := range hi.kRep {
+		keys[g] = d.ar.matVec(hd.Score, lv.vecs[b])
+		hi.val[g] = d.ar.matVec(hd.Value, lv.vecs[b])
+	}
+	if err := d.work(); err != nil {
+		return nil, err
+	}
+	score := make([][]*big.Rat, len(hi.qRep))
+	var all []*big.Rat
+	for q, a := range hi.qRep {
+		score[q] = make([]*big.Rat, len(keys))
+		for g := range keys {
+			score[q][g] = d.ar.dot(lv.vecs[a], keys[g])
+			all = append(all, score[q][g])
+		}
+		if err := d.work(); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(all, func(x, y int) bool { return all[x].Cmp(all[y]) < 0 })
+	for _, v := range all {
+		if len(hi.values) == 0 || hi.values[len(hi.values)-1].Cmp(v) != 0 {
+			hi.values = append(hi.values, v)
+			if len(hi.values) > d.opts.MaxScores {
+				return nil, &LimitError{Limit: "MaxScores", Value: int64(d.opts.MaxScores),
+					What: fmt.Sprintf("the number of distinct scores of head %d of layer %d", h+1, l+1)}
+			}
+		}
+	}
+	hi.rank = make([][]int, len(score))
+	for q := range score {
+		hi.rank[q] = make([]int, len(keys))
+		for g, v := range score[q] {
+			hi.rank[q][g] = sort.Search(len(hi.values), func(k int) bool { return hi.values[k].Cmp(v) >= 0 })
+		}
+	}
+	return hi, nil
 }
 
 // layer enumerates layer l's reachable outputs and defines its features.
@@ -508,51 +609,16 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	heads := make([]*headInfo, H)
 	var scoreCounts []int
 	for h := range layer.Heads {
-		hi := &headInfo{hd: &layer.Heads[h], attNode: map[int]int{}}
-		keys := make([]transformer.Vec, K)
-		hi.val = make([]transformer.Vec, K)
-		for b, x := range lv.vecs {
-			keys[b] = d.ar.matVec(hi.hd.Score, x)
-			hi.val[b] = d.ar.matVec(hi.hd.Value, x)
-		}
-		if err := d.work(); err != nil {
+		hi, err := d.newHead(l, h, &layer.Heads[h], lv)
+		if err != nil {
 			return nil, err
-		}
-		hi.score = make([][]*big.Rat, K)
-		var all []*big.Rat
-		for a, x := range lv.vecs {
-			hi.score[a] = make([]*big.Rat, K)
-			for b := range lv.vecs {
-				hi.score[a][b] = d.ar.dot(x, keys[b])
-				all = append(all, hi.score[a][b])
-			}
-			if err := d.work(); err != nil {
-				return nil, err
-			}
-		}
-		sort.Slice(all, func(x, y int) bool { return all[x].Cmp(all[y]) < 0 })
-		for _, v := range all {
-			if len(hi.values) == 0 || hi.values[len(hi.values)-1].Cmp(v) != 0 {
-				hi.values = append(hi.values, v)
-				if len(hi.values) > d.opts.MaxScores {
-					return nil, &LimitError{Limit: "MaxScores", Value: int64(d.opts.MaxScores),
-						What: fmt.Sprintf("the number of distinct scores of head %d of layer %d", h, l+1)}
-				}
-			}
-		}
-		hi.rank = make([][]int, K)
-		for a := range K {
-			hi.rank[a] = make([]int, K)
-			for b := range K {
-				v := hi.score[a][b]
-				hi.rank[a][b] = sort.Search(len(hi.values), func(k int) bool { return hi.values[k].Cmp(v) >= 0 })
-			}
 		}
 		heads[h] = hi
 		scoreCounts = append(scoreCounts, len(hi.values))
 	}
 	d.info.Scores = append(d.info.Scores, scoreCounts)
-	// Combinations (a, b_1..b_H), b_h = -1 when nothing is unmasked.
+	// Combinations (a, g_1..g_H): own class and attended key group of each
+	// head (-1 when nothing is unmasked).
 	next := &classes{index: map[string]int{}, limit: d.opts.MaxClasses, layer: l + 1}
 	cache := map[string]int{}
 	var combos [][]int
@@ -566,15 +632,15 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 					What: fmt.Sprintf("the number of (vector, attended vectors) combinations of layer %d", l+1)}
 			}
 			c := copyVec(lv.vecs[a])
-			for h2, b := range choice {
-				if b >= 0 {
-					c = add(c, heads[h2].val[b])
+			for h2, g := range choice {
+				if g >= 0 {
+					c = add(c, heads[h2].val[g])
 				}
 			}
 			key := vecKey(c)
 			id, ok := cache[key]
 			if !ok {
-				y := d.ar.finish(layer, c)
+				y := project(d.ar.finish(layer, c), d.live[l+1])
 				if err := d.work(); err != nil {
 					return err
 				}
@@ -588,8 +654,8 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 			cls = append(cls, id)
 			return nil
 		}
-		for _, b := range possible(heads[h], a, K) {
-			choice[h] = b
+		for _, g := range possible(heads[h], a) {
+			choice[h] = g
 			if err := rec(a, h+1); err != nil {
 				return err
 			}
@@ -603,17 +669,20 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	}
 	d.info.Combos = append(d.info.Combos, len(combos))
 	d.info.Classes = append(d.info.Classes, len(next.vecs))
-	// Domain points: own features, then per head: any, attended features.
+	// Domain points: own features, then per head: "some position is
+	// unmasked" and the attended vector's features (those its key group
+	// determines; the others are left false and never used).
 	F := len(lv.feats)
 	points := make([][]bool, len(combos))
 	for p, co := range combos {
 		row := make([]bool, 0, F+H*(F+1))
 		row = append(row, featureRow(lv.feats, co[0])...)
-		for h := range H {
-			b := co[h+1]
-			row = append(row, b >= 0)
+		for h, hi := range heads {
+			g := co[h+1]
+			row = append(row, g >= 0)
 			for k := range lv.feats {
-				row = append(row, b >= 0 && lv.feats[k].col[b])
+				f := &lv.feats[k]
+				row = append(row, g >= 0 && f.readBy(hi.kCoords) && f.col[hi.kRep[g]])
 			}
 		}
 		points[p] = row
@@ -634,29 +703,30 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	return nl, nil
 }
 
-// possible lists the classes a head can attend to from a position of class
-// a (-1: no unmasked position). With a mask that lets i see itself, the
-// attended score is at least score(a,a), and a tie with i itself is won by
-// i when the tie-break prefers the side i is on.
-func possible(hi *headInfo, a, K int) []int {
+// possible lists the key groups a head can attend to from a position of
+// class a (-1: no unmasked position). With a mask that lets i see itself,
+// the attended score is at least i's own score, and a tie with i itself is
+// won by i when the tie-break prefers the side i is on.
+func possible(hi *headInfo, a int) []int {
 	var out []int
 	switch hi.hd.Mask {
 	case transformer.MaskFuture, transformer.MaskPast:
 		out = append(out, -1)
-		for b := range K {
-			out = append(out, b)
+		for g := range hi.kRep {
+			out = append(out, g)
 		}
 		return out
 	}
-	self := hi.rank[a][a]
+	q := hi.qGroup[a]
+	self := hi.rank[q][hi.kGroup[a]]
 	selfWins := (hi.hd.Mask == transformer.MaskFutureOrSelf && hi.hd.Tiebreak == transformer.Rightmost) ||
 		(hi.hd.Mask == transformer.MaskPastOrSelf && hi.hd.Tiebreak == transformer.Leftmost)
-	for b := range K {
-		r := hi.rank[a][b]
-		if r < self || (r == self && selfWins && b != a) {
+	for g := range hi.kRep {
+		r := hi.rank[q][g]
+		if r < self || (r == self && selfWins && g != hi.kGroup[a]) {
 			continue
 		}
-		out = append(out, b)
+		out = append(out, g)
 	}
 	return out
 }
@@ -716,12 +786,18 @@ func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
 	hi.emitted = true
 	g := d.g
 	mask := brasp.Mask(hi.hd.Mask)
-	K := len(lv.vecs)
 	F := len(lv.feats)
-	points := make([][]bool, 0, K*K)
-	for a := range K {
-		for b := range K {
-			points = append(points, append(featureRow(lv.feats, a), featureRow(lv.feats, b)...))
+	nq, nk := len(hi.qRep), len(hi.kRep)
+	points := make([][]bool, 0, nq*nk)
+	for _, a := range hi.qRep {
+		for _, b := range hi.kRep {
+			row := make([]bool, 2*F)
+			for k := range lv.feats {
+				f := &lv.feats[k]
+				row[k] = f.readBy(hi.qCoords) && f.col[a]
+				row[F+k] = f.readBy(hi.kCoords) && f.col[b]
+			}
+			points = append(points, row)
 		}
 	}
 	varExpr := func(v int) brasp.Expr {
@@ -731,10 +807,10 @@ func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
 		return ref(lv.feats[v-F].node, brasp.VarJ)
 	}
 	pairFn := func(f func(r int) bool) brasp.Expr {
-		out := make([]bool, 0, K*K)
-		for a := range K {
-			for b := range K {
-				out = append(out, f(hi.rank[a][b]))
+		out := make([]bool, 0, nq*nk)
+		for q := range nq {
+			for g := range nk {
+				out = append(out, f(hi.rank[q][g]))
 			}
 		}
 		return d.expr(synthesize(points, out), varExpr)
