@@ -2,7 +2,9 @@ package ltl
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/brasp-dev/brasp/brasp"
 )
@@ -38,10 +40,25 @@ func benchEval(b *testing.B, f *Formula, w []int) {
 	ev := NewEvaluator(f)
 	b.SetBytes(int64(len(w)))
 	b.ReportAllocs()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0, ok := threadCPU()
 	for b.Loop() {
 		ev.Accepts(w)
 	}
 	b.ReportMetric(float64(f.DAGSize()), "nodes")
+	reportCPU(b, len(w), cpu0, ok)
+}
+
+// reportCPU reports, where the system tells, CPU nanoseconds per evaluation
+// and per position: the figures to read on a loaded machine, as they exclude
+// time the benchmark was not scheduled.
+func reportCPU(b *testing.B, n int, cpu0 time.Duration, ok bool) {
+	if cpu1, ok1 := threadCPU(); ok && ok1 {
+		ns := float64((cpu1 - cpu0).Nanoseconds())
+		b.ReportMetric(ns/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(ns/float64(b.N)/float64(n), "cpu-ns/pos")
+	}
 }
 
 // BenchmarkToBRASPRun runs the program ToBRASP makes from STAIR_6 on the
@@ -54,10 +71,15 @@ func BenchmarkToBRASPRun(b *testing.B) {
 	}
 	w := randomWord(rand.New(rand.NewPCG(1, 1)), 3, benchN)
 	run := brasp.NewRunner(prog)
+	tr := run.Run(w)
 	b.SetBytes(benchN)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0, ok := threadCPU()
 	for b.Loop() {
-		run.Run(w)
+		tr = run.RunInto(tr, w)
 	}
+	reportCPU(b, benchN, cpu0, ok)
 }
 
 // BenchmarkFromBRASP converts the Dyck-1 depth-2 program of Figure 2.

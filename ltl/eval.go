@@ -298,9 +298,25 @@ func symbolBits(w []int, alpha, words int) []bitvec {
 	for s := range out {
 		out[s] = backing[s*words : (s+1)*words : (s+1)*words]
 	}
-	for i, s := range w {
-		if s >= 0 && s < alpha {
-			out[s][i>>6] |= 1 << (uint(i) & 63)
+	if alpha > 8 {
+		for i, s := range w {
+			if s >= 0 && s < alpha {
+				out[s][i>>6] |= 1 << (uint(i) & 63)
+			}
+		}
+		return out
+	}
+	// Small alphabets: build each machine word in registers.
+	for k := 0; k < words; k++ {
+		var acc [8]uint64
+		block := w[k*64 : min(k*64+64, len(w))]
+		for b, s := range block {
+			if uint(s) < uint(alpha) {
+				acc[s&7] |= 1 << uint(b)
+			}
+		}
+		for s := 0; s < alpha; s++ {
+			out[s][k] = acc[s]
 		}
 	}
 	return out
