@@ -249,6 +249,14 @@ func TestBrowser(t *testing.T) {
 	if dfa {
 		js(t, ctx, `(() => { document.getElementById("dfa-btn").click(); return true; })()`, &ok)
 		settle(t, ctx, `document.querySelector("#dfa-svg svg") !== null || document.getElementById("dfa-error").textContent !== ""`)
+		var d struct {
+			States int
+			Class  string
+		}
+		js(t, ctx, `({States: document.querySelectorAll("#dfa-svg g.state").length, Class: document.getElementById("dfa-class").textContent})`, &d)
+		if d.States < 3 || !strings.Contains(d.Class, "star-free: yes") {
+			t.Errorf("DFA panel: %d states drawn, classification %q", d.States, d.Class)
+		}
 	}
 	screenshot(t, ctx)
 

@@ -489,12 +489,46 @@ func TestDFA(t *testing.T) {
 		}
 		return
 	}
-	var res DFAResponse
-	call(t, s, "/api/dfa", DFARequest{Program: src}, &res)
-	if !res.StarFree || res.States < 3 || !strings.HasPrefix(res.SVG, "<svg") {
-		t.Errorf("dyck: %d states, star-free %v", res.States, res.StarFree)
+	for _, name := range examples.Names() {
+		src := source(t, name)
+		p, _ := brasp.Parse(name, []byte(src))
+		if p.IsTransducer() {
+			e := callErr(t, s, "/api/dfa", DFARequest{Program: src}, 422)
+			if !strings.Contains(e.Message, "transducer") {
+				t.Errorf("%s: %q", name, e.Message)
+			}
+			continue
+		}
+		var res DFAResponse
+		call(t, s, "/api/dfa", DFARequest{Program: src}, &res)
+		// Every B-RASP program defines a star-free language (Thm 3.3).
+		if !res.StarFree || !res.AC0 || !strings.HasPrefix(res.SVG, "<svg") || !strings.Contains(res.Classification, "star-free: yes") || len(res.Variants) == 0 {
+			t.Errorf("%s: %d states, star-free %v, ac0 %v", name, res.States, res.StarFree, res.AC0)
+		}
+		checkSVG(t, res.SVG)
+		d, err := automata.Parse("min.dfa", []byte(res.DFA))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if d.NumStates() != res.States {
+			t.Errorf("%s: %d states in the text, %d reported", name, d.NumStates(), res.States)
+		}
+		brasptest.AllWords(len(p.Alphabet), 6, func(w []int) {
+			if len(w) > 0 && d.Accepts(w) != p.Accepts(w) {
+				t.Fatalf("%s: the DFA and the program disagree on %v", name, w)
+			}
+		})
 	}
-	checkSVG(t, res.SVG)
+	var ab DFAResponse
+	call(t, s, "/api/dfa", DFARequest{Program: source(t, "ab_plus.brasp")}, &ab)
+	if ab.StutterInvariant || !strings.Contains(ab.Classification, "stutter-invariant: no") {
+		t.Errorf("(ab)+ is not stutter-invariant: %s", ab.Classification)
+	}
+	e := callErr(t, s, "/api/dfa", DFARequest{Program: "Q_a(i)\nMid(i)\nY(i) := Mid(i) & Q_a(i)\n"}, 422)
+	if !strings.Contains(e.Message, "Mid") {
+		t.Errorf("Mid: %q", e.Message)
+	}
+	callErr(t, s, "/api/dfa", DFARequest{Program: "Q_a(i)\nY(i) := Q_b(i)\n"}, 422)
 }
 
 func checkSVG(t *testing.T, svg string) {
