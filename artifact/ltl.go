@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl"
 )
 
@@ -77,37 +79,52 @@ func (f *Formula) Inspect() string {
 }
 
 // ltlToBRASP is Theorem 3.2. With --future-only, a past-only formula is
-// compiled with rightmost strict future-masked attention alone (Thm 5.1);
-// a formula with future operators goes through B-RASP's own future-only
-// normalisation when one is registered.
+// compiled with rightmost strict future-masked attention alone, at the same
+// depth (ltl.ToBRASPFutureOnly); a formula with future operators goes
+// through B-RASP's future-only normalisation instead: the converter
+// registered from brasp to brasp if there is one, else exact.FutureOnly
+// (minimal DFA → Krohn–Rhodes cascade → B-RASP, Thm 5.1's route).
 func ltlToBRASP(a Artifact, opts Options) (Artifact, error) {
-	f := a.(*Formula).F
-	if opts.FutureOnly {
-		p, err := ltl.ToBRASPFutureOnly(f)
-		if err == nil {
-			return &Program{Prog: p}, nil
-		}
-		normalise, ok := converters[KindBRASP][KindBRASP]
-		if !errors.Is(err, ltl.ErrFutureOperator) || !ok {
-			return nil, fmt.Errorf("--future-only: %w", err)
-		}
-		p, err = ltl.ToBRASP(f)
+	fa, ok := a.(*Formula)
+	if !ok {
+		return nil, fmt.Errorf("ltl → brasp: unexpected artifact %T", a)
+	}
+	f := fa.F
+	if !opts.FutureOnly {
+		p, err := ltl.ToBRASP(f)
 		if err != nil {
 			return nil, err
 		}
-		return normalise(&Program{Prog: p}, opts)
+		return &Program{Prog: p}, nil
 	}
-	p, err := ltl.ToBRASP(f)
-	if err != nil {
+	p, err := ltl.ToBRASPFutureOnly(f)
+	if err == nil {
+		return &Program{Prog: p}, nil
+	}
+	if !errors.Is(err, ltl.ErrFutureOperator) {
+		return nil, fmt.Errorf("--future-only: %w", err)
+	}
+	if p, err = ltl.ToBRASP(f); err != nil {
 		return nil, err
 	}
-	return &Program{Prog: p}, nil
+	if normalise, ok := converters[KindBRASP][KindBRASP]; ok {
+		return normalise(&Program{Prog: p}, opts)
+	}
+	q, err := exact.FutureOnly(p, exactLimits(opts), automata.Limits{})
+	if err != nil {
+		return nil, fmt.Errorf("--future-only: %w", err)
+	}
+	return &Program{Prog: q}, nil
 }
 
 // braspToLTL is Theorem 3.3; opts.Limit, when set, bounds both the unary
 // score normal form and the formula's DAG size.
 func braspToLTL(a Artifact, opts Options) (Artifact, error) {
-	prog := a.(*Program).Prog
+	pa, ok := a.(*Program)
+	if !ok {
+		return nil, fmt.Errorf("brasp → ltl: unexpected artifact %T", a)
+	}
+	prog := pa.Prog
 	lim := ltl.DefaultConvertLimits
 	if opts.Limit > 0 {
 		lim.MaxScoreCopies, lim.MaxNodes = opts.Limit, opts.Limit
