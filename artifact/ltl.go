@@ -7,8 +7,6 @@ import (
 	"sync"
 
 	"github.com/brasp-dev/brasp/alphabet"
-	"github.com/brasp-dev/brasp/automata"
-	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl"
 )
 
@@ -82,8 +80,8 @@ func (f *Formula) Inspect() string {
 // compiled with rightmost strict future-masked attention alone, at the same
 // depth (ltl.ToBRASPFutureOnly); a formula with future operators goes
 // through B-RASP's future-only normalisation instead: the converter
-// registered from brasp to brasp if there is one, else exact.FutureOnly
-// (minimal DFA → Krohn–Rhodes cascade → B-RASP, Thm 5.1's route).
+// registered from brasp to brasp (Thm 5.1's route: minimal DFA →
+// Krohn–Rhodes cascade → B-RASP).
 func ltlToBRASP(a Artifact, opts Options) (Artifact, error) {
 	fa, ok := a.(*Formula)
 	if !ok {
@@ -107,14 +105,11 @@ func ltlToBRASP(a Artifact, opts Options) (Artifact, error) {
 	if p, err = ltl.ToBRASP(f); err != nil {
 		return nil, err
 	}
-	if normalise, ok := converters[KindBRASP][KindBRASP]; ok {
-		return normalise(&Program{Prog: p}, opts)
+	normalise, ok := converters[KindBRASP][KindBRASP]
+	if !ok {
+		return nil, fmt.Errorf("--future-only: %w, and no future-only normalisation of B-RASP is registered", err)
 	}
-	q, err := exact.FutureOnly(p, exactLimits(opts), automata.Limits{})
-	if err != nil {
-		return nil, fmt.Errorf("--future-only: %w", err)
-	}
-	return &Program{Prog: q}, nil
+	return normalise(&Program{Prog: p}, opts)
 }
 
 // braspToLTL is Theorem 3.3; opts.Limit, when set, bounds both the unary
