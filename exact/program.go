@@ -400,6 +400,10 @@ func (b *bimachine) forward(op *attn) error {
 		if len(phis) >= b.lim.MaxStates {
 			return 0, &automata.LimitError{Name: "max-states", Limit: b.lim.MaxStates, What: "the left machine"}
 		}
+		if (len(phis)+1)*max(w, b.sigma*b.nR) > b.lim.MaxCells {
+			return 0, &automata.LimitError{Name: "max-cells", Limit: b.lim.MaxCells,
+				What: fmt.Sprintf("the left machine's summaries and tables (%d states × %d cells)", len(phis)+1, max(w, b.sigma*b.nR))}
+		}
 		index[key] = len(phis)
 		phis = append(phis, phi)
 		proj = append(proj, l)
@@ -491,6 +495,10 @@ func (b *bimachine) backward(op *attn) error {
 		}
 		if len(psis) >= b.lim.MaxStates {
 			return 0, &automata.LimitError{Name: "max-states", Limit: b.lim.MaxStates, What: "the right machine"}
+		}
+		if (len(psis)+1)*max(w, b.sigma*b.nL) > b.lim.MaxCells {
+			return 0, &automata.LimitError{Name: "max-cells", Limit: b.lim.MaxCells,
+				What: fmt.Sprintf("the right machine's summaries and tables (%d states × %d cells)", len(psis)+1, max(w, b.sigma*b.nL))}
 		}
 		index[key] = len(psis)
 		psis = append(psis, psi)

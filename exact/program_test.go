@@ -9,6 +9,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/examples"
 )
 
 // checkProgram compares the DFA of p with the reference interpreter on every
@@ -71,5 +72,46 @@ func TestMidRefused(t *testing.T) {
 	_, err = ProgramDFA(p)
 	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "Mid is not regular: {#a^m#b^m#} is definable with it") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestLimits: each limit stops the construction with an error naming it.
+func TestLimits(t *testing.T) {
+	p, err := examples.StairProgram(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ProgramDFALimits(p, Limits{MaxStates: 4})
+	var le *automata.LimitError
+	if !errors.As(err, &le) || le.Name != "max-states" || !strings.Contains(err.Error(), "max-states=4") {
+		t.Fatalf("max-states: %v", err)
+	}
+	_, err = ProgramDFALimits(p, Limits{MaxCells: 20})
+	if !errors.As(err, &le) || le.Name != "max-cells" {
+		t.Fatalf("max-cells: %v", err)
+	}
+	q, err := brasp.Parse("atoms.brasp", []byte("Q_a(i)\nQ_b(i)\nA(i) := Q_a(i)\nB(i) := Q_b(i)\nC(i) := !A(i)\n"+
+		"Y(i) := rightmost [j<i, (A(i) & Q_a(j)) | (B(i) & Q_b(j)) | C(i)] Q_a(j) : 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ProgramDFALimits(q, Limits{MaxAtoms: 2})
+	if !errors.As(err, &le) || le.Name != "max-atoms" || !strings.Contains(err.Error(), "Y") {
+		t.Fatalf("max-atoms: %v", err)
+	}
+	if _, err := ProgramDFALimits(q, Limits{MaxAtoms: 3}); err != nil {
+		t.Fatalf("3 atoms within max-atoms=3: %v", err)
+	}
+	m, err := brasp.Parse("mod.brasp", []byte("Q_a(i)\nMOD_0_7(i)\nMOD_0_11(i)\nY(i) := MOD_0_7(i) & MOD_0_11(i)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ProgramDFALimits(m, Limits{MaxModulus: 50})
+	if !errors.As(err, &le) || le.Name != "max-modulus" || !strings.Contains(err.Error(), "77") {
+		t.Fatalf("max-modulus: %v", err)
+	}
+	d, err := ProgramDFALimits(m, Limits{})
+	if err != nil || d.NumStates() != 78 {
+		t.Fatalf("MOD 77: %v states, %v", d.NumStates(), err)
 	}
 }
