@@ -156,6 +156,18 @@ type decompiler struct {
 	info *Info
 	ar   *arith
 	live [][]bool // liveCoords
+	err  error    // an internal inconsistency met while synthesising
+}
+
+// synth synthesises a formula; a function the inputs do not determine is
+// an internal error (the encoding separates every reachable vector), which
+// is recorded rather than turned into a wrong program.
+func (d *decompiler) synth(points [][]bool, out []bool) sop {
+	s, ok := synthesize(points, out)
+	if !ok && d.err == nil {
+		d.err = fmt.Errorf("decompile: internal error: a Boolean function is not determined by its inputs")
+	}
+	return s
 }
 
 func (d *decompiler) work() error {
@@ -200,6 +212,9 @@ func (d *decompiler) run() (*brasp.Program, error) {
 		if lv, err = d.layer(l, lv); err != nil {
 			return nil, err
 		}
+		if d.err != nil {
+			return nil, d.err
+		}
 	}
 	// The output layer.
 	out := make([]bool, len(lv.vecs))
@@ -212,8 +227,11 @@ func (d *decompiler) run() (*brasp.Program, error) {
 	for a := range lv.vecs {
 		points[a] = featureRow(lv.feats, a)
 	}
-	e := d.expr(synthesize(points, out), func(v int) brasp.Expr { return ref(lv.feats[v].node, brasp.VarI) })
+	e := d.expr(d.synth(points, out), func(v int) brasp.Expr { return ref(lv.feats[v].node, brasp.VarI) })
 	y := d.g.positionwise("Y", e)
+	if d.err != nil {
+		return nil, d.err
+	}
 	return d.g.program(y)
 }
 
@@ -486,7 +504,7 @@ func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls [
 		for p := range points {
 			out[p] = f.col[cls[p]]
 		}
-		f.node = d.g.positionwise(f.name, d.expr(synthesize(points, out), varExpr))
+		f.node = d.g.positionwise(f.name, d.expr(d.synth(points, out), varExpr))
 	}
 }
 
@@ -813,7 +831,7 @@ func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
 				out = append(out, f(hi.rank[q][g]))
 			}
 		}
-		return d.expr(synthesize(points, out), varExpr)
+		return d.expr(d.synth(points, out), varExpr)
 	}
 	V := len(hi.values)
 	if !d.opts.Smaller {

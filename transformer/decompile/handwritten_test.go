@@ -17,12 +17,13 @@ import (
 // on every word up to maxLen and on random words of length up to 60.
 func agree(t *testing.T, name string, m *transformer.Model, p *brasp.Program, maxLen, random int, rng *rand.Rand) {
 	t.Helper()
+	run := brasp.NewRunner(p)
 	check := func(w []int) {
 		want, err := m.AcceptsDense(w)
 		if err != nil {
 			t.Fatalf("%s: dense forward: %v", name, err)
 		}
-		if got := p.Accepts(w); got != want {
+		if got := run.Run(w).Accept(); got != want {
 			t.Fatalf("%s: on %q the model says %v, the decompiled program %v\n%s", name, m.Alphabet.FormatWord(w), want, got, brasp.Format(p))
 		}
 	}

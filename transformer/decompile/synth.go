@@ -47,9 +47,9 @@ const maxQMVars = 6
 // equals out on every point. points[p][v] is variable v at point p. The
 // caller guarantees that out is a function of the point (equal points have
 // equal outputs). Variables earlier in the order are preferred on ties.
-func synthesize(points [][]bool, out []bool) sop {
+func synthesize(points [][]bool, out []bool) (sop, bool) {
 	if len(points) == 0 {
-		return constSOP(false)
+		return constSOP(false), true
 	}
 	allT, allF := true, true
 	for _, o := range out {
@@ -57,21 +57,25 @@ func synthesize(points [][]bool, out []bool) sop {
 		allF = allF && !o
 	}
 	if allT || allF {
-		return constSOP(allT)
+		return constSOP(allT), true
 	}
-	sel := selectVars(points, out)
+	sel, ok := selectVars(points, out)
+	if !ok {
+		return sop{}, false
+	}
 	pos := cover(points, out, sel, false)
 	neg := cover(points, out, sel, true)
 	if neg.size() < pos.size() {
-		return neg
+		return neg, true
 	}
-	return pos
+	return pos, true
 }
 
 // selectVars greedily picks a small set of variables on which out is a
 // function over the domain: repeatedly the variable that leaves the fewest
-// conflicting pairs, then drops any that became redundant.
-func selectVars(points [][]bool, out []bool) []int {
+// conflicting pairs, then drops any that became redundant. It reports false
+// if out is not a function of all the variables.
+func selectVars(points [][]bool, out []bool) ([]int, bool) {
 	nv := len(points[0])
 	group := make([]int32, len(points))
 	ngroups := 1
@@ -94,7 +98,7 @@ func selectVars(points [][]bool, out []bool) []int {
 	}
 	cur := conflicts(group, ngroups)
 	used := make([]bool, nv)
-	tc := make([]int, 2*len(points)+2)
+	tc := make([]int, 4*len(points)+4)
 	for cur > 0 {
 		best, bestC := -1, cur
 		for v := range nv {
@@ -123,7 +127,7 @@ func selectVars(points [][]bool, out []bool) []int {
 			}
 		}
 		if best < 0 {
-			break // out is not a function of the variables: cannot happen
+			return nil, false
 		}
 		used[best] = true
 		sel = append(sel, best)
@@ -151,7 +155,7 @@ func selectVars(points [][]bool, out []bool) []int {
 		}
 	}
 	sort.Ints(sel)
-	return sel
+	return sel, true
 }
 
 // isFunction reports whether out is determined by the variables sel.
