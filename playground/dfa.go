@@ -171,10 +171,14 @@ func DrawDFA(d *automata.DFA) (svg, note string) {
 			labels[e] = append(labels[e], d.Alphabet[a])
 		}
 	}
-	width := mx*2 + float64(maxCol)*dx
-	height := my*2 + float64(maxRow)*dy
+	// The bounding box of everything drawn, for the viewBox.
+	minX, minY := x(d.Start)-r-40, my-r-45
+	maxX, maxY := mx+float64(maxCol)*dx+r+10, my+float64(maxRow)*dy+r+10
+	see := func(px, py float64) {
+		minX, maxX = math.Min(minX, px-12), math.Max(maxX, px+12)
+		minY, maxY = math.Min(minY, py-14), math.Max(maxY, py+8)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="dfa" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="13">`, width, height, width, height)
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker></defs>`)
 	// Start arrow.
 	fmt.Fprintf(&b, `<line class="start" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#444" stroke-width="1.5" marker-end="url(#arrow)"/>`, x(d.Start)-r-35, y(d.Start), x(d.Start)-r-1, y(d.Start))
@@ -189,12 +193,19 @@ func DrawDFA(d *automata.DFA) (svg, note string) {
 		}
 		x1, y1, x2, y2 := x(e.from), y(e.from), x(e.to), y(e.to)
 		// Curve when the reverse arrow exists or other states lie between.
+		// Breadth-first columns make every forward arrow span at most one
+		// column; longer back arrows bend below the row, away from the
+		// self-loops, more the longer they are.
 		bend := 0.0
 		if labels[edge{e.to, e.from}] != nil {
 			bend = 22
 		}
-		if depth[e.from] == depth[e.to] || (rowOf[e.from] == rowOf[e.to] && abs(depth[e.from]-depth[e.to]) > 1) {
-			bend = 40 + 8*float64(abs(depth[e.from]-depth[e.to])+abs(rowOf[e.from]-rowOf[e.to]))
+		span := abs(depth[e.from] - depth[e.to])
+		if depth[e.from] == depth[e.to] || (rowOf[e.from] == rowOf[e.to] && span > 1) {
+			bend = 30 + 12*float64(span+abs(rowOf[e.from]-rowOf[e.to]))
+			if depth[e.to] < depth[e.from] {
+				bend = -bend
+			}
 		}
 		mxp, myp := (x1+x2)/2, (y1+y2)/2
 		lx, ly := x2-x1, y2-y1
@@ -206,7 +217,14 @@ func DrawDFA(d *automata.DFA) (svg, note string) {
 		ex, ey := toward(x2, y2, cx, cy, r+1)
 		fmt.Fprintf(&b, `<path class="edge" d="M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f" fill="none" stroke="#444" stroke-width="1.3" marker-end="url(#arrow)"/>`, sx, sy, cx, cy, ex, ey)
 		tx, ty := 0.25*sx+0.5*cx+0.25*ex, 0.25*sy+0.5*cy+0.25*ey
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" paint-order="stroke" stroke="#fff" stroke-width="4">%s</text>`, tx+nx*8, ty+ny*8+4, text)
+		side := 8.0
+		if bend < 0 {
+			side = -8
+		}
+		lx, ly = tx+nx*side, ty+ny*side+4
+		see(tx, ty)
+		see(lx, ly)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" paint-order="stroke" stroke="#fff" stroke-width="4">%s</text>`, lx, ly, text)
 	}
 	for _, q := range order {
 		cls := "state"
@@ -220,7 +238,9 @@ func DrawDFA(d *automata.DFA) (svg, note string) {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text></g>`, x(q), y(q)+4, html.EscapeString(d.States[q]))
 	}
 	b.WriteString(`</svg>`)
-	return b.String(), note
+	w, h := maxX-minX, maxY-minY
+	head := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" class="dfa" width="%.0f" height="%.0f" viewBox="%.0f %.0f %.0f %.0f" font-family="sans-serif" font-size="13">`, w, h, minX, minY, w, h)
+	return head + b.String(), note
 }
 
 // toward returns the point at distance r from (x, y) in the direction of
