@@ -50,6 +50,30 @@
 //	alphabet a b "#"
 //	"#" & (b since "#")
 //
+// # Converters
+//
+// ToBRASP is Theorem 3.2 (one attention operation per temporal operator),
+// ToBRASPFutureOnly its past-only variant using only rightmost strict
+// future-masked attention (Thm 5.1; StrictPast rewrites S, O and H into
+// since), and FromBRASP / FromBRASPVectors are Theorem 3.3 through the
+// unary normal forms of package brasp, for all attention kinds, under
+// ConvertLimits. Their doc comments give the formula used for every case.
+//
+// # Evaluation
+//
+// NewEvaluator(f).Accepts(w) decides w, n ⊨ f in time O(n·|φ|/64) for the
+// Boolean and since/until nodes (bit vectors, 64 positions per machine word;
+// since and until are carry chains computed by addition) plus one pass over
+// w for the symbols; Evaluate keeps every subformula's vector (Rows and
+// FormatTable print them as the paper's Figure 2 does for B-RASP).
+//
+// # A note on the paper's STAIR_k formula
+//
+// App. C gives φ_k = 1 since γ_k for STAIR_k. Since is strict, φ_k does not
+// see an a^k that ends at the last position: it defines STAIR_k·Σ (the word
+// "a" is in STAIR_1 but not in L(1 since a)). testdata/stair*.ltl use
+// γ_k | (1 since γ_k), of the same depth k, and the tests check both facts.
+//
 // # Depth
 //
 // The temporal depth (§5.4) counts nested temporal operators: atoms and
