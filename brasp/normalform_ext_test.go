@@ -48,10 +48,12 @@ func TestNormalFormsShared(t *testing.T) {
 		if opts.Alphabet == 3 {
 			maxLen = 5
 		}
+		runners := map[string]*brasp.Runner{"UnaryValue": brasp.NewRunner(uv), "UnaryScore∘UnaryValue": brasp.NewRunner(both)}
+		progs := map[string]*brasp.Program{"UnaryValue": uv, "UnaryScore∘UnaryValue": both}
 		check := func(w []int) {
 			want := p.RunReference(w)
-			for name, q := range map[string]*brasp.Program{"UnaryValue": uv, "UnaryScore∘UnaryValue": both} {
-				got := q.Run(w)
+			for name, q := range progs {
+				got := runners[name].Run(w)
 				for k, v := range p.Vectors {
 					if !slices.Equal(want.Bits[k], got.Bits[q.Lookup(v.Name)]) {
 						t.Fatalf("program %d, %s: vector %s differs on %v\n%s---\n%s", c, name, v.Name, w, brasp.Format(p), brasp.Format(q))

@@ -128,10 +128,22 @@ func testWords(rng *rand.Rand, p *Program, maxLen, nrandom int) [][]int {
 	return append(allWords(len(p.Alphabet), maxLen), randomWords(rng, len(p.Alphabet), nrandom, 200)...)
 }
 
-// assertEquivalent checks that got computes, on every word, the same output
-// as want and the same values for every vector of want (which got must keep
-// under the same name), using the reference interpreter for both.
-func assertEquivalent(t *testing.T, what string, want, got *Program, words [][]int) {
+// referenceTraces runs p on every word with the reference interpreter, once,
+// for the several comparisons of checkNormalForms.
+func referenceTraces(p *Program, words [][]int) []*Trace {
+	out := make([]*Trace, len(words))
+	for k, w := range words {
+		out[k] = p.RunReference(w)
+	}
+	return out
+}
+
+// assertEquivalentTraces checks that got computes, on every word, the same
+// output as want and the same values for every vector of want (which got
+// must keep under the same name). want's traces come from the reference
+// interpreter (the definition); the fast one runs got, so the test also
+// exercises it on the new shapes of programs.
+func assertEquivalentTraces(t *testing.T, what string, want, got *Program, words [][]int, traces []*Trace) {
 	t.Helper()
 	if err := Validate(got); err != nil {
 		t.Fatalf("%s: result does not validate: %v\n%s", what, err, Format(got))
@@ -163,8 +175,9 @@ func assertEquivalent(t *testing.T, what string, want, got *Program, words [][]i
 		(want.IsTransducer() && !want.Output.Symbols.Equal(got.Output.Symbols)) {
 		t.Fatalf("%s: output %+v, want %+v", what, got.Output, want.Output)
 	}
-	for _, w := range words {
-		tw, tg := want.RunReference(w), got.RunReference(w)
+	run := NewRunner(got)
+	for n, w := range words {
+		tw, tg := traces[n], run.Run(w)
 		for k, v := range want.Vectors {
 			if !slices.Equal(tw.Bits[k], tg.Bits[kept[k]]) {
 				t.Fatalf("%s: vector %s differs on %q: %v, want %v\n--- input\n%s--- result\n%s",
@@ -234,9 +247,10 @@ const scoreLimit = 1 << 12
 // normalForms applies each transformation to p and checks it.
 func checkNormalForms(t *testing.T, name string, p *Program, words [][]int) (uv, us, both *Program) {
 	t.Helper()
+	traces := referenceTraces(p, words)
 	uv = UnaryValue(p)
 	assertUnaryValue(t, name+" UnaryValue", uv)
-	assertEquivalent(t, name+" UnaryValue", p, uv, words)
+	assertEquivalentTraces(t, name+" UnaryValue", p, uv, words, traces)
 	assertRoundTrip(t, name+" UnaryValue", uv)
 
 	us, err := UnaryScore(p, scoreLimit)
@@ -244,7 +258,7 @@ func checkNormalForms(t *testing.T, name string, p *Program, words [][]int) (uv,
 		t.Fatalf("%s UnaryScore: %v", name, err)
 	}
 	assertUnaryScore(t, name+" UnaryScore", us)
-	assertEquivalent(t, name+" UnaryScore", p, us, words)
+	assertEquivalentTraces(t, name+" UnaryScore", p, us, words, traces)
 	assertRoundTrip(t, name+" UnaryScore", us)
 
 	both, err = UnaryScore(uv, scoreLimit)
@@ -253,7 +267,7 @@ func checkNormalForms(t *testing.T, name string, p *Program, words [][]int) (uv,
 	}
 	assertUnaryValue(t, name+" both", both)
 	assertUnaryScore(t, name+" both", both)
-	assertEquivalent(t, name+" both", p, both, words)
+	assertEquivalentTraces(t, name+" both", p, both, words, traces)
 
 	s := Simplify(both)
 	if s.Output.Accept >= 0 || s.IsTransducer() {
@@ -270,8 +284,9 @@ func assertSameOutput(t *testing.T, what string, want, got *Program, words [][]i
 	if err := Validate(got); err != nil {
 		t.Fatalf("%s: result does not validate: %v", what, err)
 	}
+	run := NewRunner(got)
 	for _, w := range words {
-		tw, tg := want.RunReference(w), got.RunReference(w)
+		tw, tg := want.RunReference(w), run.Run(w)
 		if want.IsTransducer() {
 			for o := range want.Output.Vectors {
 				if !slices.Equal(tw.Bits[want.Output.Vectors[o]], tg.Bits[got.Output.Vectors[o]]) {
