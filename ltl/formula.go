@@ -82,6 +82,8 @@ type Formula struct {
 }
 
 // Pool makes and owns the formulas over one alphabet, sharing equal ones.
+// Building formulas in a pool is not safe for concurrent use; the formulas
+// themselves are immutable and may be read and evaluated concurrently.
 type Pool struct {
 	alpha alphabet.Alphabet
 	nodes []*Formula
