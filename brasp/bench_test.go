@@ -178,3 +178,32 @@ func BenchmarkFastMixedScore(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchFast(b, p, w) })
 	}
 }
+
+// BenchmarkFastShortWord shows the fixed cost on a 10-symbol Dyck word:
+// Program.Run compiles the program on every call; a Runner compiles once, and
+// RunInto also reuses the trace. Callers that run one program on many words
+// (the CLI's --input-file, tests) should keep a Runner.
+func BenchmarkFastShortWord(b *testing.B) {
+	p := dyckProgram(b)
+	w := []int{0, 0, 1, 1, 0, 1, 0, 0, 1, 1}
+	b.Run("Program.Run", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p.Run(w)
+		}
+	})
+	r := brasp.NewRunner(p)
+	b.Run("Runner.Run", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Run(w)
+		}
+	})
+	var tr *brasp.Trace
+	b.Run("Runner.RunInto", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			tr = r.RunInto(tr, w)
+		}
+	})
+}

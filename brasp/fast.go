@@ -1,6 +1,9 @@
 package brasp
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // The fast interpreter. Every vector is a bitset (64 positions per uint64,
 // as in Trace.Bits). A program is compiled once into a Runner: each
@@ -92,17 +95,15 @@ func NewRunner(p *Program) *Runner {
 }
 
 func (r *Runner) compileAttention(op *fastOp, a *Attention) {
-	atomIndex := map[int]int32{}
-	for _, e := range []Expr{a.Score, a.Value} {
-		for _, ref := range Refs(e) {
-			if _, ok := atomIndex[ref.Vec]; ref.Var == VarI && !ok {
-				atomIndex[ref.Vec] = int32(len(op.atoms))
+	for _, e := range [2]Expr{a.Score, a.Value} {
+		Walk(e, func(x Expr) {
+			if ref, ok := x.(*Ref); ok && ref.Var == VarI && !slices.Contains(op.atoms, ref.Vec) {
 				op.atoms = append(op.atoms, ref.Vec)
 			}
-		}
+		})
 	}
-	op.s = compileExpr(a.Score, atomIndex, 0)
-	op.v = compileExpr(a.Value, atomIndex, op.s.nbuf)
+	op.s = compileExpr(a.Score, op.atoms, 0)
+	op.v = compileExpr(a.Value, op.atoms, op.s.nbuf)
 	op.d = compileExpr(a.Default, nil, op.s.nbuf+op.v.nbuf)
 	r.nbuf = max(r.nbuf, op.s.nbuf+op.v.nbuf+op.d.nbuf)
 	r.nparams = max(r.nparams, len(op.atoms))

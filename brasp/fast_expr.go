@@ -36,7 +36,7 @@ type bexpr struct {
 
 type exprCompiler struct {
 	e     *bexpr
-	atoms map[int]int32 // vectors read at i, as parameters (nil: none)
+	atoms []int // vectors read at i, as parameters (nil: none)
 	base  int
 	bufOf []int32 // per register: scratch buffer or -1
 	free  []int32
@@ -45,9 +45,13 @@ type exprCompiler struct {
 // compileExpr compiles e. References at i to the vectors in atoms become
 // parameters; other references read vectors. Scratch buffers are numbered
 // from base.
-func compileExpr(e Expr, atoms map[int]int32, base int) *bexpr {
-	c := &exprCompiler{e: &bexpr{}, atoms: atoms, base: base}
-	reg, neg := c.node(simplify(e))
+func compileExpr(e Expr, atoms []int, base int) *bexpr {
+	e = simplify(e)
+	size := 1 // at most one instruction per node, plus a final negation
+	Walk(e, func(Expr) { size++ })
+	c := exprCompiler{e: &bexpr{code: make([]insn, 0, size)}, atoms: atoms, base: base,
+		bufOf: make([]int32, 0, size)}
+	reg, neg := c.node(e)
 	if neg {
 		reg = c.emit(insNot, reg, -1)
 	}
@@ -68,7 +72,7 @@ func (c *exprCompiler) leaf(op opcode, a int32) int32 {
 
 func (c *exprCompiler) emit(op opcode, a, b int32) int32 {
 	buf := int32(-1)
-	for _, x := range []int32{a, b} {
+	for _, x := range [2]int32{a, b} {
 		if x < 0 || c.bufOf[x] < 0 {
 			continue
 		}
@@ -102,8 +106,12 @@ func (c *exprCompiler) node(e Expr) (reg int32, neg bool) {
 		}
 		return c.leaf(insConst, 0), false
 	case *Ref:
-		if k, ok := c.atoms[e.Vec]; ok && e.Var == VarI {
-			return c.leaf(insParam, k), false
+		if e.Var == VarI {
+			for k, a := range c.atoms {
+				if a == e.Vec {
+					return c.leaf(insParam, int32(k)), false
+				}
+			}
 		}
 		return c.leaf(insLoad, int32(e.Vec)), false
 	case *UnaryExpr:
@@ -133,7 +141,8 @@ func (c *exprCompiler) node(e Expr) (reg int32, neg bool) {
 	panic("brasp: unknown expression type")
 }
 
-// simplify folds Boolean constants and double negations.
+// simplify folds Boolean constants and double negations. It returns e
+// itself when there is nothing to fold.
 func simplify(e Expr) Expr {
 	switch e := e.(type) {
 	case *UnaryExpr:
@@ -144,17 +153,23 @@ func simplify(e Expr) Expr {
 		case *UnaryExpr:
 			return x.X
 		}
+		if x == e.X {
+			return e
+		}
 		return Not(x)
 	case *BinaryExpr:
 		x, y := simplify(e.X), simplify(e.Y)
 		absorb := e.Op == OR // x | 1 = 1, x & 0 = 0
-		for _, pair := range [][2]Expr{{x, y}, {y, x}} {
+		for _, pair := range [2][2]Expr{{x, y}, {y, x}} {
 			if l, ok := pair[0].(*Literal); ok {
 				if l.Value == absorb {
 					return l
 				}
 				return pair[1]
 			}
+		}
+		if x == e.X && y == e.Y {
+			return e
 		}
 		return &BinaryExpr{Op: e.Op, X: x, Y: y}
 	}
