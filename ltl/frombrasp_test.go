@@ -60,6 +60,9 @@ func TestFromBRASPRandom(t *testing.T) {
 		checkVectors(t, r, prog, fs, maxLen)
 		for k, f := range fs {
 			checkSimplified(t, f)
+			if g, err := Parse(f.Pool(), "printed", []byte(Format(f))); err != nil || g != f {
+				t.Fatalf("printed formula does not read back: %s: %v", Format(f), err)
+			}
 			if d, pd := f.Depth(), prog.Depth(k); d > 2*pd {
 				t.Fatalf("vector %s: temporal depth %d > 2 × attention depth %d", prog.Vectors[k].Name, d, pd)
 			}
