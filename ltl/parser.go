@@ -265,14 +265,19 @@ func (p *parser) iff() *Formula {
 // implies := or ('->' implies)?          (right-associative)
 func (p *parser) implies() *Formula {
 	xs := []*Formula{p.or()}
+	var ops []Op
 	for p.peek().kind == tImplies {
 		p.next()
+		ops = append(ops, OpImplies)
 		xs = append(xs, p.or())
 	}
-	return p.foldRight(OpImplies, xs, nil)
+	return p.foldRight(xs, ops)
 }
 
-func (p *parser) foldRight(op Op, xs []*Formula, ops []Op) *Formula {
+// foldRight builds xs[0] ops[0] (xs[1] ops[1] (… xs[n])) without recursion,
+// so that long chains do not count as nesting. It returns nil if an operand
+// failed to parse.
+func (p *parser) foldRight(xs []*Formula, ops []Op) *Formula {
 	for _, x := range xs {
 		if x == nil {
 			return nil
@@ -280,11 +285,7 @@ func (p *parser) foldRight(op Op, xs []*Formula, ops []Op) *Formula {
 	}
 	acc := xs[len(xs)-1]
 	for k := len(xs) - 2; k >= 0; k-- {
-		o := op
-		if ops != nil {
-			o = ops[k]
-		}
-		acc = p.pool.Binary(o, xs[k], acc)
+		acc = p.pool.Binary(ops[k], xs[k], acc)
 	}
 	return acc
 }
@@ -331,7 +332,7 @@ func (p *parser) temporal() *Formula {
 		ops = append(ops, op)
 		xs = append(xs, p.unary())
 	}
-	return p.foldRight(0, xs, ops)
+	return p.foldRight(xs, ops)
 }
 
 // unary := ('!' | 'X' | 'N' | 'Y' | 'Z' | 'F' | 'G' | 'O' | 'H') unary | atom
