@@ -18,7 +18,7 @@ const (
 	DefaultMaxCombos  = 1 << 16
 	DefaultMaxScores  = 512
 	DefaultMaxPeriod  = 1024
-	DefaultMaxWork    = 1 << 26
+	DefaultMaxWork    = 1 << 28
 )
 
 // Options configures Decompile. The zero value is the depth-preserving
@@ -43,8 +43,9 @@ type Options struct {
 	// MaxPeriod bounds the period of the position embedding, the number of
 	// MOD residues the program distinguishes (DefaultMaxPeriod if 0).
 	MaxPeriod int
-	// MaxWork bounds the number of exact multiplications spent evaluating
-	// the model on its reachable values (DefaultMaxWork if 0).
+	// MaxWork bounds the work of the enumeration and synthesis: exact
+	// multiplications spent evaluating the model on its reachable values,
+	// plus the size of the truth tables synthesised (DefaultMaxWork if 0).
 	MaxWork int64
 }
 
@@ -163,6 +164,12 @@ type decompiler struct {
 // an internal error (the encoding separates every reachable vector), which
 // is recorded rather than turned into a wrong program.
 func (d *decompiler) synth(points [][]bool, out []bool) sop {
+	if len(points) > 0 && d.ar.spend(4*len(points)*len(points[0])) {
+		if d.err == nil {
+			d.err = &LimitError{Limit: "MaxWork", Value: d.opts.MaxWork, What: "synthesising the Boolean functions of the reachable values"}
+		}
+		return constSOP(false)
+	}
 	s, ok := synthesize(points, out)
 	if !ok && d.err == nil {
 		d.err = fmt.Errorf("decompile: internal error: a Boolean function is not determined by its inputs")
@@ -207,6 +214,9 @@ func (d *decompiler) run() (*brasp.Program, error) {
 	lv, err := d.embedding()
 	if err != nil {
 		return nil, err
+	}
+	if d.err != nil {
+		return nil, d.err
 	}
 	for l := range d.m.Layers {
 		if lv, err = d.layer(l, lv); err != nil {
@@ -691,6 +701,9 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	// unmasked" and the attended vector's features (those its key group
 	// determines; the others are left false and never used).
 	F := len(lv.feats)
+	if int64(len(combos))*int64(F*(H+1)+H) > d.opts.MaxWork {
+		return nil, &LimitError{Limit: "MaxWork", Value: d.opts.MaxWork, What: fmt.Sprintf("the truth table of layer %d", l+1)}
+	}
 	points := make([][]bool, len(combos))
 	for p, co := range combos {
 		row := make([]bool, 0, F+H*(F+1))
@@ -776,6 +789,9 @@ func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
 	if !hi.emitted {
 		d.emitHead(prefix, hi, lv)
 	}
+	if d.err != nil {
+		return 0 // the decompilation has failed; the caller reports d.err
+	}
 	var n int
 	if !d.opts.Smaller {
 		var terms []brasp.Expr
@@ -806,6 +822,12 @@ func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
 	mask := brasp.Mask(hi.hd.Mask)
 	F := len(lv.feats)
 	nq, nk := len(hi.qRep), len(hi.kRep)
+	if int64(nq)*int64(nk)*int64(2*F) > d.opts.MaxWork {
+		if d.err == nil {
+			d.err = &LimitError{Limit: "MaxWork", Value: d.opts.MaxWork, What: "the truth table of a head's scores"}
+		}
+		return
+	}
 	points := make([][]bool, 0, nq*nk)
 	for _, a := range hi.qRep {
 		for _, b := range hi.kRep {
