@@ -163,7 +163,8 @@ func node(g *ltl.Formula) (string, error) {
 }
 
 // Run runs `mona -q -w` on a program and returns its DFA over alpha (read by
-// ParseDFA) and the wall-clock time of the mona process.
+// ParseDFA) and the CPU time (user + system) of the mona process, which,
+// unlike its wall-clock time, does not count waiting for a busy machine.
 func Run(ctx context.Context, program string, alpha alphabet.Alphabet) (*automata.DFA, time.Duration, error) {
 	f, err := os.CreateTemp("", "brasp-*.mona")
 	if err != nil {
@@ -177,9 +178,12 @@ func Run(ctx context.Context, program string, alpha alphabet.Alphabet) (*automat
 	if err := f.Close(); err != nil {
 		return nil, 0, err
 	}
-	start := time.Now()
-	out, err := exec.CommandContext(ctx, Path, "-q", "-w", f.Name()).Output()
-	elapsed := time.Since(start)
+	cmd := exec.CommandContext(ctx, Path, "-q", "-w", f.Name())
+	out, err := cmd.Output()
+	var elapsed time.Duration
+	if cmd.ProcessState != nil {
+		elapsed = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
