@@ -141,6 +141,7 @@ func setProgram(t *testing.T, ctx context.Context, src string) {
 
 func TestBrowser(t *testing.T) {
 	chromium(t)
+	t.Parallel()
 	start := time.Now()
 	srv := httptest.NewServer(New(Config{MaxBody: 64 << 10}))
 	defer srv.Close()
@@ -284,12 +285,14 @@ func TestBrowser(t *testing.T) {
 	setProgram(t, ctx, "Q_a(i)\nQ_b(i)\nY(i) := rightmost [j<i, 1] Q_c(j) : 0\n")
 	var errs struct {
 		Badge, First, Gutter, Mark string
+		Stale                      bool
 	}
 	js(t, ctx, `({Badge: document.getElementById("badge").textContent,
 	  First: (document.querySelector("#errors li") || {}).textContent || "",
+	  Stale: document.getElementById("grid").classList.contains("stale"),
 	  Gutter: [...document.querySelectorAll("#gutter .err")].map(e => e.textContent).join(","),
 	  Mark: (document.querySelector("#backdrop mark") || {}).textContent || ""})`, &errs)
-	if errs.Badge != "error" || !strings.HasPrefix(errs.First, "3:28: ") || !strings.Contains(errs.First, "Q_c") || errs.Gutter != "3" || errs.Mark != "Q_c" {
+	if errs.Badge != "error" || !strings.HasPrefix(errs.First, "3:28: ") || !strings.Contains(errs.First, "Q_c") || errs.Gutter != "3" || errs.Mark != "Q_c" || !errs.Stale {
 		t.Errorf("invalid syntax: %+v", errs)
 	}
 	huge := strings.Repeat("# padding\n", 8000) + custom

@@ -325,6 +325,7 @@ func TestTimeLimit(t *testing.T) {
 }
 
 func TestCompile(t *testing.T) {
+	t.Parallel()
 	s := New(Config{})
 	for _, name := range examples.Names() {
 		src := source(t, name)

@@ -62,29 +62,44 @@ function debounce(f, ms) {
 
 // ---- editor -----------------------------------------------------------------
 
-const prog = $("program"), gutter = $("gutter"), backdrop = $("backdrop");
+const prog = $("program"), gutter = $("gutter"), bdText = $("bd-text");
 let errorMarks = []; // [{line, col, msg}]
 
 function escapeHTML(s) {
   return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 }
 
+// The gutter shows only the line numbers in view, so that a long program
+// costs nothing to number.
+const LINE = 18, PAD = 6;
+let lineCount = 1;
+
 function renderGutter() {
-  const lines = prog.value.split("\n").length;
-  const bad = new Map();
-  for (const e of errorMarks) if (e.line > 0 && !bad.has(e.line)) bad.set(e.line, e.msg);
-  let html = "";
-  for (let i = 1; i <= lines; i++) {
-    html += bad.has(i) ? `<span class="err" title="${escapeHTML(bad.get(i))}">${i}</span>\n` : i + "\n";
-  }
-  gutter.innerHTML = html;
+  lineCount = prog.value.split("\n").length;
+  drawGutter();
   renderBackdrop();
 }
 
-// renderBackdrop mirrors the program behind the transparent textarea and
-// marks each error's token at its line and column.
+function drawGutter() {
+  const bad = new Map();
+  for (const e of errorMarks) if (e.line > 0 && !bad.has(e.line)) bad.set(e.line, e.msg);
+  const top = prog.scrollTop;
+  const first = Math.max(0, Math.floor((top - PAD) / LINE));
+  const last = Math.min(lineCount, first + Math.ceil(prog.clientHeight / LINE) + 2);
+  let html = "";
+  for (let i = first + 1; i <= last; i++) {
+    html += bad.has(i) ? `<span class="err" title="${escapeHTML(bad.get(i))}">${i}</span>\n` : i + "\n";
+  }
+  gutter.innerHTML = html;
+  gutter.style.paddingTop = (PAD + first * LINE - top) + "px";
+}
+
+// renderBackdrop mirrors the program, up to the last error, behind the
+// transparent textarea and marks each error's token at its line and column.
 function renderBackdrop() {
-  const lines = prog.value.split("\n");
+  const maxLine = Math.max(0, ...errorMarks.map((e) => e.line || 0));
+  if (maxLine === 0) { bdText.textContent = ""; return; }
+  const lines = prog.value.split("\n", maxLine);
   const byLine = new Map();
   for (const e of errorMarks) if (e.line > 0 && e.line <= lines.length && !byLine.has(e.line)) byLine.set(e.line, e.col);
   const out = lines.map((text, k) => {
@@ -97,14 +112,13 @@ function renderBackdrop() {
     const tok = text.slice(i, j) || " ";
     return escapeHTML(text.slice(0, i)) + `<mark>${escapeHTML(tok)}</mark>` + escapeHTML(text.slice(j));
   });
-  backdrop.innerHTML = out.join("\n") + "\n";
+  bdText.innerHTML = out.join("\n") + "\n";
   syncScroll();
 }
 
 function syncScroll() {
-  gutter.scrollTop = prog.scrollTop;
-  backdrop.scrollTop = prog.scrollTop;
-  backdrop.scrollLeft = prog.scrollLeft;
+  drawGutter();
+  bdText.style.transform = `translate(${-prog.scrollLeft}px, ${-prog.scrollTop}px)`;
 }
 
 // gotoPos puts the caret at a 1-based line and column (byte columns; the
@@ -161,6 +175,8 @@ async function runNow() {
     }
     setBadge("error", "error", word);
     $("grid").dataset.state = "error";
+    $("grid").classList.add("stale");
+    $("grid").title = "the last successful run; fix the error to update it";
     return;
   }
   showErrors([]);
@@ -180,6 +196,8 @@ function drawGrid(d) {
   const t = $("grid");
   t.textContent = "";
   t.dataset.state = "ok";
+  t.classList.remove("stale");
+  t.title = "";
   const n = d.word.length;
   const thead = el("thead");
   const pos = el("tr", { class: "pos" }, el("th", { class: "name" }));
@@ -409,6 +427,7 @@ function loadPreset(name) {
   prog.value = ex.source;
   $("word").value = ex.word;
   state.selected = null;
+  clearDerived();
   showErrors([]);
   runNow();
 }
@@ -432,7 +451,13 @@ async function start() {
   runNow();
 }
 
-prog.addEventListener("input", () => { $("preset").value = ""; renderGutter(); runSoon(); });
+// clearDerived empties the LTL and DFA results, which belong to the
+// program as it was when their button was pressed.
+function clearDerived() {
+  for (const id of ["ltl-out", "ltl-meta", "ltl-error", "dfa-svg", "dfa-class", "dfa-text", "dfa-meta", "dfa-error"]) $(id).textContent = "";
+}
+
+prog.addEventListener("input", () => { $("preset").value = ""; clearDerived(); renderGutter(); runSoon(); });
 prog.addEventListener("scroll", syncScroll);
 prog.addEventListener("keydown", (e) => {
   if (e.key === "Tab") { e.preventDefault(); document.execCommand("insertText", false, "    "); }
