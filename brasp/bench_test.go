@@ -74,11 +74,13 @@ func benchFast(b *testing.B, p *brasp.Program, w []int) {
 
 // reportPerPosOp reports wall-clock and (where the system tells) CPU
 // nanoseconds per position per operation. The CPU figure is the one to read
-// on a loaded machine: it excludes time the benchmark was not scheduled.
+// on a loaded machine: it excludes time the benchmark was not scheduled. It
+// is omitted when the benchmark used under 50 ms of CPU, below which the
+// kernel's accounting granularity dominates (use -benchtime 1s or more).
 func reportPerPosOp(b *testing.B, p *brasp.Program, n int, cpu0 time.Duration, ok bool) {
 	per := float64(b.N) * float64(n) * float64(countOps(p))
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/pos·op")
-	if cpu1, ok1 := threadCPU(); ok && ok1 {
+	if cpu1, ok1 := threadCPU(); ok && ok1 && cpu1-cpu0 >= 50*time.Millisecond {
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/per, "cpu-ns/pos·op")
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
