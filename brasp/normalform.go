@@ -179,8 +179,10 @@ func (r *rewriter) finish() *Program {
 // Masks (strict and non-strict) and tie-breaks are copied unchanged into the
 // new operations, so both tie-breaks and every mask are handled alike. New
 // vectors get fresh names (P_A, P_V1, ... with a numeric suffix on a clash).
-// The result is linear in the size of p, and no vector's attention depth
-// grows (§5.4): the new operations read only what P read.
+// Each rewritten operation gains one operation, plus one per maximal
+// (j)-only part of its value, each a copy of its score: polynomial, so no
+// limit is needed. No vector's attention depth grows (§5.4): the new
+// operations read only what P read.
 func UnaryValue(p *Program) *Program {
 	r := newRewriter(p)
 	for k, v := range p.Vectors {
