@@ -31,10 +31,13 @@ import (
 const chunkWords = 256 // words per chunk: 16384 positions, 2 KiB per register
 
 // Runner runs one program with the fast interpreter, reusing its scratch
-// memory from run to run. Its cost is linear in the word length: O(n/64)
-// word operations per operation, times the number of groups for scores and
-// values that read at i. A Runner is not safe for concurrent use; create one
-// per goroutine (Program.Run creates one per call).
+// memory from run to run. Its cost is linear in the word length n: O(n/64)
+// word operations per operation, plus one pass over the input. An attention
+// operation whose score or value reads a distinct vectors at i costs that
+// much per non-empty group of positions agreeing on those vectors, at most
+// min(2^a, n) groups. A Runner is not safe for concurrent use; create one
+// per goroutine (Program.Run creates one per call). It compiles the program
+// once: the program must not be modified afterwards.
 type Runner struct {
 	prog  *Program
 	ops   []fastOp
