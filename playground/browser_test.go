@@ -245,6 +245,25 @@ func TestBrowser(t *testing.T) {
 	settle(t, ctx, `document.getElementById("c-layers") && document.getElementById("c-layers").textContent === "3"`)
 	js(t, ctx, `(() => { document.getElementById("ltl-btn").click(); return true; })()`, &ok)
 	settle(t, ctx, `document.getElementById("ltl-out").textContent.startsWith("alphabet l r")`)
+	// LTL → program, loaded into the editor: φ2 of §3.3, Σ*#b*#.
+	js(t, ctx, `(() => { document.getElementById("ltl-to-prog").click(); return true; })()`, &ok)
+	settle(t, ctx, `!document.getElementById("ltl-load").disabled`)
+	js(t, ctx, `(() => { document.getElementById("ltl-load").click(); return true; })()`, &ok)
+	settle(t, ctx, `document.getElementById("badge").dataset.program === document.getElementById("program").value`)
+	var phi2 []string
+	for _, w := range []string{`a # b b #`, `a # a #`} {
+		g := typeWord(t, ctx, w)
+		phi2 = append(phi2, g.Badge)
+	}
+	if phi2[0] != "accept" || phi2[1] != "reject" {
+		t.Errorf("the program of φ2 gives %v on a#bb# and a#a#, want accept, reject", phi2)
+	}
+	js(t, ctx, `(() => { const s = document.getElementById("preset"); s.value = "dyck1_depth2.brasp";
+	  s.dispatchEvent(new Event("change")); return true; })()`, &ok)
+	typeWord(t, ctx, "llrrllrlrr")
+	js(t, ctx, `(() => { document.querySelector('#grid tr[data-name="B_l"] td[data-col="7"]').click();
+	  document.getElementById("ltl-btn").click(); return true; })()`, &ok)
+	settle(t, ctx, `document.getElementById("ltl-out").textContent.startsWith("alphabet l r") && document.getElementById("c-layers").textContent === "3"`)
 	var dfa bool
 	js(t, ctx, `!document.getElementById("panel-dfa").hidden`, &dfa)
 	if dfa {

@@ -306,7 +306,8 @@ async function compileNow() {
     if (!L.heads || L.heads.length === 0) return;
     const box = el("div", { class: "layer" }, el("h3", { text: `layer ${l + 1}` + (L.ffnHidden ? ` · FFN ${L.ffnHidden} hidden` : "") }));
     L.heads.forEach((h, k) => {
-      const cap = el("div", { class: "cap", text: `head ${k + 1}: ${h.tiebreak} [${h.mask}] writes ${(h.writes || []).join(", ") || "nothing"}` });
+      const cap = el("div", { class: "cap", text: `head ${k + 1}: ${h.tiebreak} [${h.mask}] writes ${(h.writes || []).join(", ") || "nothing"}`,
+        title: `score reads ${(h.queryReads || []).join(", ") || "nothing"} at i and ${(h.keyReads || []).join(", ") || "nothing"} at j\nvalue reads ${(h.valueReads || []).join(", ") || "nothing"} at j` });
       const hd = el("div", { class: "head", "data-layer": String(l), "data-head": String(k) }, cap);
       if (h.attended) hd.append(patternTable(h.attended, word));
       hd.dataset.attended = (h.attended || []).join(",");
@@ -315,6 +316,9 @@ async function compileNow() {
     heads.append(box);
   });
   out.append(heads);
+  const labels = el("details", {}, el("summary", { text: `the ${c.width} residual coordinates` }),
+    el("pre", { class: "out", text: c.labels.map((l, k) => `${String(k).padStart(3)}  ${l}`).join("\n") }));
+  out.append(labels);
 }
 const compileSoon = debounce(compileNow, 250);
 
