@@ -3,6 +3,7 @@ package artifact
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
@@ -12,9 +13,26 @@ func init() {
 	Register(KindInfo{Kind: KindBRASP, Exts: []string{".brasp"}, Load: loadBRASP})
 }
 
-// Program is a B-RASP program as an artifact.
+// Program is a B-RASP program as an artifact. It keeps compiled runners of
+// the fast interpreter for reuse, so running many short words costs no
+// recompilation.
 type Program struct {
-	Prog *brasp.Program
+	Prog    *brasp.Program
+	runners sync.Pool
+}
+
+// NewProgram wraps a program as an artifact.
+func NewProgram(p *brasp.Program) *Program { return &Program{Prog: p} }
+
+// run runs the program on w with a pooled runner.
+func (p *Program) run(w []int) *brasp.Trace {
+	r, _ := p.runners.Get().(*brasp.Runner)
+	if r == nil {
+		r = brasp.NewRunner(p.Prog)
+	}
+	t := r.Run(w)
+	p.runners.Put(r)
+	return t
 }
 
 func loadBRASP(filename string, data []byte) (Artifact, error) {
@@ -22,7 +40,7 @@ func loadBRASP(filename string, data []byte) (Artifact, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Program{Prog: p}, nil
+	return NewProgram(p), nil
 }
 
 // Kind implements Artifact.
@@ -32,7 +50,7 @@ func (p *Program) Kind() Kind { return KindBRASP }
 func (p *Program) Alphabet() alphabet.Alphabet { return p.Prog.Alphabet }
 
 // Accepts implements Artifact.
-func (p *Program) Accepts(w []int) (bool, error) { return p.Prog.Accepts(w), nil }
+func (p *Program) Accepts(w []int) (bool, error) { return p.run(w).Accept(), nil }
 
 // Format implements Artifact.
 func (p *Program) Format() ([]byte, error) { return []byte(brasp.Format(p.Prog)), nil }
@@ -42,16 +60,16 @@ func (p *Program) IsTransducer() bool { return p.Prog.IsTransducer() }
 
 // Transduce implements Transducer.
 func (p *Program) Transduce(w []int) ([]int, alphabet.Alphabet, error) {
-	out, err := p.Prog.Transduce(w)
+	out, err := p.run(w).Transduce()
 	return out, p.Prog.Output.Symbols, err
 }
 
 // Table implements Tracer.
-func (p *Program) Table(w []int) (string, error) { return brasp.FormatTable(p.Prog.Run(w)), nil }
+func (p *Program) Table(w []int) (string, error) { return brasp.FormatTable(p.run(w)), nil }
 
 // Vectors implements Tracer.
 func (p *Program) Vectors(w []int) ([]string, [][]bool, error) {
-	t := p.Prog.Run(w)
+	t := p.run(w)
 	names := make([]string, len(p.Prog.Vectors))
 	values := make([][]bool, len(p.Prog.Vectors))
 	for k, v := range p.Prog.Vectors {
