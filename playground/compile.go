@@ -115,6 +115,8 @@ func (s *Server) compile(req *CompileRequest) (any, *apiError) {
 		res.Note = "type a word to see the verdicts and the attention pattern"
 	case len(w) > s.cfg.MaxPatternWord:
 		res.Note = fmt.Sprintf("the attention pattern is shown for words of up to %d symbols", s.cfg.MaxPatternWord)
+	case m.NumHeads()*len(w)*len(w)*m.Width > patternBudget:
+		res.Note = "the model and the word are too large for the playground to show the attention pattern"
 	default:
 		var final []transformer.Vec
 		pattern, final = AttentionPattern(m, w)

@@ -170,8 +170,18 @@ func (s *Server) run(req *RunRequest) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	t := p.Run(w)
 	n := len(w)
+	if cells := len(p.Vectors) * n; cells > s.cfg.MaxCells {
+		return nil, badRequest("word", "word: the table would have %d vectors × %d positions = %d cells, more than the playground's limit of %d; shorten the word", len(p.Vectors), n, cells, s.cfg.MaxCells)
+	}
+	t := p.Run(w)
+	attOps := 0
+	for _, v := range p.Vectors {
+		if v.Kind == brasp.AttentionVector {
+			attOps++
+		}
+	}
+	showAttended := n <= s.cfg.MaxAttendWord && attOps*n*n <= attendBudget
 	res := &RunResponse{
 		Alphabet:       p.Alphabet,
 		Word:           make([]string, n),
@@ -194,7 +204,7 @@ func (s *Server) run(req *RunRequest) (any, *apiError) {
 		vt.Values = b.String()
 		if v.Kind == brasp.AttentionVector {
 			vt.Attention = &AttentionTrace{Tiebreak: v.Att.Tiebreak.String(), Mask: v.Att.Mask.String()}
-			if n <= s.cfg.MaxAttendWord {
+			if showAttended {
 				vt.Attention.Attended = make([]int, n)
 				for i := 0; i < n; i++ {
 					vt.Attention.Attended[i] = Attended(t, k, i) + 1
@@ -203,8 +213,8 @@ func (s *Server) run(req *RunRequest) (any, *apiError) {
 		}
 		res.Vectors = append(res.Vectors, vt)
 	}
-	if n > s.cfg.MaxAttendWord {
-		res.Note = "the word is longer than the playground shows attention for"
+	if !showAttended {
+		res.Note = "the word is too long for the playground to show which position each attention operation read"
 	}
 	switch {
 	case n == 0:

@@ -26,6 +26,12 @@ const (
 	DefaultMaxWord        = 2000
 	DefaultMaxPatternWord = 128
 	DefaultMaxAttendWord  = 1000
+	DefaultMaxCells       = 1 << 21
+	// attendBudget and patternBudget bound the display-only work of
+	// reporting attended positions (attention ops × n²) and the exact
+	// attention pattern (heads × n² × width).
+	attendBudget  = 1 << 27
+	patternBudget = 1 << 25
 )
 
 // Config holds the limits of a Server. A zero field means its default.
@@ -45,6 +51,9 @@ type Config struct {
 	// MaxAttendWord is the longest word for which /api/run reports which j
 	// every attention operation attended to (DefaultMaxAttendWord).
 	MaxAttendWord int
+	// MaxCells is the largest table /api/run returns: vectors × word
+	// length (DefaultMaxCells).
+	MaxCells int
 	// Concurrency bounds the number of computations running at once
 	// (GOMAXPROCS by default); further requests wait for a slot within
 	// their time limit.
@@ -78,6 +87,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.MaxAttendWord <= 0 {
 		cfg.MaxAttendWord = DefaultMaxAttendWord
+	}
+	if cfg.MaxCells <= 0 {
+		cfg.MaxCells = DefaultMaxCells
 	}
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = runtime.GOMAXPROCS(0)

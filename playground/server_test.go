@@ -269,6 +269,13 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("long word: %+v", e)
 	}
 
+	// A table too large to show.
+	small := New(Config{MaxCells: 100})
+	e = callErr(t, small, "/api/run", RunRequest{Program: dyck, Word: strings.Repeat("lr", 6)}, 422)
+	if e.Field != "word" || !strings.Contains(e.Message, "9 vectors × 12 positions = 108 cells") {
+		t.Errorf("too many cells: %+v", e)
+	}
+
 	// A huge program: 413 naming the limit.
 	huge := RunRequest{Program: strings.Repeat("# a comment line that makes the program large\n", 4000) + dyck, Word: "lr"}
 	for _, path := range []string{"/api/run", "/api/compile", "/api/ltl", "/api/dfa", "/api/model"} {
@@ -587,5 +594,41 @@ func TestStaticPage(t *testing.T) {
 		if strings.Contains(string(data), "http://") || strings.Contains(string(data), "https://") {
 			t.Errorf("GET %s: the page refers to another site", path)
 		}
+	}
+}
+
+func TestDisplayLimits(t *testing.T) {
+	s := New(Config{MaxAttendWord: 4, MaxPatternWord: 4})
+	dyck := source(t, examples.Dyck)
+	var res RunResponse
+	call(t, s, "/api/run", RunRequest{Program: dyck, Word: "llrrlr"}, &res)
+	if res.Note == "" || res.Accept == nil || !*res.Accept {
+		t.Errorf("note %q, accept %v", res.Note, res.Accept)
+	}
+	for _, v := range res.Vectors {
+		if v.Attention != nil && v.Attention.Attended != nil {
+			t.Errorf("%s: attended positions past the limit", v.Name)
+		}
+	}
+	var c CompileResponse
+	call(t, s, "/api/compile", CompileRequest{Program: dyck, Word: "llrrlr"}, &c)
+	if !strings.Contains(c.Note, "up to 4 symbols") || c.Agree == nil || !*c.Agree {
+		t.Errorf("compile note %q, agree %v", c.Note, c.Agree)
+	}
+	for _, l := range c.LayerInfo {
+		for _, h := range l.Heads {
+			if h.Attended != nil {
+				t.Errorf("attention pattern past the limit")
+			}
+		}
+	}
+	// The empty word: a table without columns, no verdict.
+	call(t, s, "/api/run", RunRequest{Program: dyck, Word: ""}, &res)
+	if res.Accept != nil || res.Note == "" || len(res.Vectors) != 9 {
+		t.Errorf("empty word: accept %v note %q", res.Accept, res.Note)
+	}
+	call(t, s, "/api/compile", CompileRequest{Program: dyck}, &c)
+	if c.Agree != nil || c.Layers == 0 {
+		t.Errorf("empty word compile: %+v", c)
 	}
 }
