@@ -7,20 +7,67 @@ import (
 	"strings"
 )
 
-// Activations are the final activation vectors of a forward pass: position
-// i (0-based) holds Vectors[Class[i]]. The fast pass stores each distinct
-// vector once (Lemma 4.3: there are finitely many); the dense pass stores one
-// per position.
+// Activations are the final activation vectors of a forward pass. The
+// fast pass stores each distinct vector once (Lemma 4.3: there are finitely
+// many) with the class of every position; the dense pass stores one vector
+// per position. Vectors are kept as float64 when the pass computed exactly
+// in float64, and converted to exact rationals on demand.
 type Activations struct {
-	Vectors []Vec
-	Class   []int
+	class  []int
+	floats [][]float64 // per class, when computed in float64
+	exact  []Vec       // per class, computed exactly or converted lazily
 }
 
-// At returns the final activation at 0-based position i.
-func (a *Activations) At(i int) Vec { return a.Vectors[a.Class[i]] }
+func newActivations(class []int, floats [][]float64, exact []Vec) *Activations {
+	if exact == nil {
+		exact = make([]Vec, len(floats))
+	}
+	return &Activations{class: class, floats: floats, exact: exact}
+}
 
 // Len returns the number of positions.
-func (a *Activations) Len() int { return len(a.Class) }
+func (a *Activations) Len() int { return len(a.class) }
+
+// NumClasses returns the number of distinct vectors stored.
+func (a *Activations) NumClasses() int { return len(a.exact) }
+
+// ClassOf returns the index of the stored vector of 0-based position i.
+func (a *Activations) ClassOf(i int) int { return a.class[i] }
+
+// Class returns stored vector k exactly.
+func (a *Activations) Class(k int) Vec {
+	if a.exact[k] == nil {
+		a.exact[k] = floatsToVec(a.floats[k])
+	}
+	return a.exact[k]
+}
+
+// At returns the final activation at 0-based position i exactly.
+func (a *Activations) At(i int) Vec { return a.Class(a.class[i]) }
+
+// SameAt reports whether a and b hold the same vector at position i of a
+// and position j of b.
+func (a *Activations) SameAt(i int, b *Activations, j int) bool {
+	if a.floats != nil && b.floats != nil {
+		x, y := a.floats[a.class[i]], b.floats[b.class[j]]
+		for k := range x {
+			if x[k] != y[k] {
+				return false
+			}
+		}
+		return len(x) == len(y)
+	}
+	x, y := a.At(i), b.At(j)
+	if len(x) != len(y) {
+		return false
+	}
+	for k := range x {
+		if x[k].Cmp(y[k]) != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // decide applies the output layer to x: accept iff Weight·x + Bias ≥ 0.
 func (m *Model) decide(x Vec) bool {

@@ -14,35 +14,20 @@ import (
 // otherwise reruns in exact rational arithmetic. Layer norm is always
 // computed exactly.
 func (m *Model) ForwardDense(w []int) (*Activations, error) {
-	xs, err := m.denseFloat(w)
-	if err == nil {
-		out := &Activations{Vectors: make([]Vec, len(w)), Class: make([]int, len(w))}
-		for i, x := range xs {
-			out.Vectors[i] = floatsToVec(x)
-			out.Class[i] = i
-		}
-		return out, nil
-	}
-	if !errors.Is(err, errInexact) {
+	r, err := NewRunner(m)
+	if err != nil {
 		return nil, err
 	}
-	return m.denseExact(w)
+	return r.ForwardDense(w)
 }
 
 // AcceptsDense runs the dense forward pass and the output layer.
 func (m *Model) AcceptsDense(w []int) (bool, error) {
-	xs, err := m.denseFloat(w)
-	if err == nil {
-		return m.decide(floatsToVec(xs[len(xs)-1])), nil
-	}
-	if !errors.Is(err, errInexact) {
-		return false, err
-	}
-	a, err := m.denseExact(w)
+	r, err := NewRunner(m)
 	if err != nil {
 		return false, err
 	}
-	return m.decide(a.At(len(w) - 1)), nil
+	return r.AcceptsDense(w)
 }
 
 // errInexact reports that a float64 operation would have rounded.
@@ -130,24 +115,16 @@ func (c *checked) matVec(m floatMatrix, x []float64) []float64 {
 
 // denseFloat is the dense pass in checked float64 arithmetic. It returns
 // errInexact as soon as some operation would round.
-func (m *Model) denseFloat(w []int) ([][]float64, error) {
+func (r *Runner) denseFloat(w []int) ([][]float64, error) {
+	m := r.m
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
 	n, d := len(w), m.Width
 	var c checked
-	xs := make([][]float64, n)
-	for i, s := range w {
-		x := m.Embedding[s]
-		if len(m.Position) > 0 {
-			x = copyVec(x)
-			addInto(x, m.positionVector(i+1, n))
-		}
-		f, ok := vecToFloats(x)
-		if !ok {
-			return nil, errInexact
-		}
-		xs[i] = f
+	xs, err := r.embedFloat(w)
+	if err != nil {
+		return nil, err
 	}
 	for l := range m.Layers {
 		layer := &m.Layers[l]
@@ -157,16 +134,12 @@ func (m *Model) denseFloat(w []int) ([][]float64, error) {
 		}
 		for h := range layer.Heads {
 			hd := &layer.Heads[h]
-			S, ok1 := toFloats(hd.Score)
-			V, ok2 := toFloats(hd.Value)
-			if !ok1 || !ok2 {
-				return nil, errInexact
-			}
+			fh := &r.layers[l].heads[h]
 			keys := make([][]float64, n)
 			vals := make([][]float64, n)
 			for j := range n {
-				keys[j] = c.matVec(S, xs[j])
-				vals[j] = c.matVec(V, xs[j])
+				keys[j] = c.matVec(fh.S, xs[j])
+				vals[j] = c.matVec(fh.V, xs[j])
 			}
 			nzq := make([]int, 0, d)
 			for i := range n {
@@ -202,51 +175,16 @@ func (m *Model) denseFloat(w []int) ([][]float64, error) {
 				return nil, errInexact
 			}
 		}
-		var ffn struct {
-			w1, w2 floatMatrix
-			b1, b2 []float64
-		}
-		if f := layer.FFN; f != nil {
-			var ok [4]bool
-			ffn.w1, ok[0] = toFloats(f.W1)
-			ffn.w2, ok[1] = toFloats(f.W2)
-			ffn.b1, ok[2] = vecToFloats(f.B1)
-			ffn.b2, ok[3] = vecToFloats(f.B2)
-			if !ok[0] || !ok[1] || !ok[2] || !ok[3] {
-				return nil, errInexact
-			}
-		}
 		for i := range n {
 			x := make([]float64, d)
 			for k := range x {
 				x[k] = c.add(xs[i][k], att[i][k])
 			}
-			if layer.AttentionNorm != nil {
-				var ok bool
-				if x, ok = vecToFloats(applyNorm(layer.AttentionNorm, floatsToVec(x))); !ok {
-					return nil, errInexact
-				}
+			y, err := r.finishFloat(l, x, &c)
+			if err != nil {
+				return nil, err
 			}
-			if layer.FFN != nil {
-				hid := c.matVec(ffn.w1, x)
-				for k := range hid {
-					hid[k] = max(c.add(hid[k], ffn.b1[k]), 0)
-				}
-				out := c.matVec(ffn.w2, hid)
-				for k := range x {
-					x[k] = c.add(x[k], c.add(out[k], ffn.b2[k]))
-				}
-			}
-			if layer.FFNNorm != nil {
-				var ok bool
-				if x, ok = vecToFloats(applyNorm(layer.FFNNorm, floatsToVec(x))); !ok {
-					return nil, errInexact
-				}
-			}
-			xs[i] = x
-		}
-		if c.inexact {
-			return nil, errInexact
+			xs[i] = y
 		}
 	}
 	return xs, nil
@@ -302,9 +240,86 @@ func (m *Model) denseExact(w []int) (*Activations, error) {
 			xs[i] = m.finishLayer(layer, cs[i])
 		}
 	}
-	out := &Activations{Vectors: xs, Class: make([]int, n)}
-	for i := range out.Class {
-		out.Class[i] = i
+	class := make([]int, n)
+	for i := range class {
+		class[i] = i
 	}
-	return out, nil
+	return newActivations(class, nil, xs), nil
+}
+
+// floatNorm is a layer norm's parameters in float64; ok is false when some
+// parameter is not exactly a float64.
+type floatNorm struct {
+	gamma, beta []float64
+	eps         float64
+	ok          bool
+}
+
+func newFloatNorm(ln *LayerNorm) *floatNorm {
+	if ln == nil {
+		return nil
+	}
+	g, ok1 := vecToFloats(ln.Gamma)
+	b, ok2 := vecToFloats(ln.Beta)
+	e, ok3 := ln.Eps.Float64()
+	return &floatNorm{g, b, e, ok1 && ok2 && ok3}
+}
+
+// normFloat computes LN(x) in float64 when every step is provably exact (in
+// particular σ must be an exact float64 square root); ok is false otherwise.
+func normFloat(ln *floatNorm, x []float64) (y []float64, ok bool) {
+	if !ln.ok {
+		return nil, false
+	}
+	var c checked
+	d := float64(len(x))
+	s := 0.0
+	for _, v := range x {
+		s = c.add(s, v)
+	}
+	mean := s / d
+	if math.FMA(mean, d, -s) != 0 {
+		return nil, false
+	}
+	q := 0.0
+	for _, v := range x {
+		t := c.add(v, -mean)
+		q = c.add(q, c.mul(t, t))
+	}
+	variance := q / d
+	if math.FMA(variance, d, -q) != 0 {
+		return nil, false
+	}
+	variance = c.add(variance, ln.eps)
+	sigma := math.Sqrt(variance)
+	if math.FMA(sigma, sigma, -variance) != 0 || c.inexact {
+		return nil, false
+	}
+	y = make([]float64, len(x))
+	for k, v := range x {
+		out := 0.0
+		if sigma != 0 {
+			u := c.mul(c.add(v, -mean), ln.gamma[k])
+			out = u / sigma
+			if math.FMA(out, sigma, -u) != 0 {
+				return nil, false
+			}
+		}
+		y[k] = c.add(out, ln.beta[k])
+	}
+	if c.inexact {
+		return nil, false
+	}
+	return y, true
+}
+
+// normAny applies ln to x, in float64 when provably exact and exactly
+// otherwise.
+func normAny(ln *LayerNorm, x Vec) Vec {
+	if f, ok := vecToFloats(x); ok {
+		if y, ok := normFloat(newFloatNorm(ln), f); ok {
+			return floatsToVec(y)
+		}
+	}
+	return applyNorm(ln, x)
 }

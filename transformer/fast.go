@@ -62,6 +62,15 @@ func (t *classTable) intern(v Vec) (int, error) {
 // The result equals ForwardDense on every word; if the number of distinct
 // vectors exceeds opts.MaxClasses the pass stops with a *ClassLimitError.
 func (m *Model) Forward(w []int, opts FastOptions) (*Activations, error) {
+	r, err := NewRunner(m)
+	if err != nil {
+		return nil, err
+	}
+	return r.Forward(w, opts)
+}
+
+// forwardExact is the fast pass in exact rational arithmetic.
+func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
@@ -140,65 +149,47 @@ func (m *Model) Forward(w []int, opts FastOptions) (*Activations, error) {
 		}
 		table, cls = next, newCls
 	}
-	out := &Activations{Vectors: table.vecs, Class: make([]int, n)}
+	class := make([]int, n)
 	for i, c := range cls {
-		out.Class[i] = int(c)
+		class[i] = int(c)
 	}
-	return out, nil
+	return newActivations(class, nil, table.vecs), nil
 }
 
 // finishLayer applies the attention norm, the FFN with its residual, and
 // the FFN norm to the attention residual c.
 func (m *Model) finishLayer(layer *Layer, c Vec) Vec {
 	if layer.AttentionNorm != nil {
-		c = applyNorm(layer.AttentionNorm, c)
+		c = normAny(layer.AttentionNorm, c)
 	}
 	y := c
 	if layer.FFN != nil {
 		y = applyFFN(layer.FFN, c)
 	}
 	if layer.FFNNorm != nil {
-		y = applyNorm(layer.FFNNorm, y)
+		y = normAny(layer.FFNNorm, y)
 	}
 	return y
 }
 
 // fastHead computes, for one head, the class each position attends to (-1
-// if none is unmasked) and the value vector of every class.
+// if none is unmasked) and the value vector of every class. Every class
+// occurs at some position, so every class is a query.
 func (m *Model) fastHead(hd *Head, vecs []Vec, cls []int32) ([]int32, []Vec) {
 	K := len(vecs)
 	keys := make([]Vec, K)
 	vals := make([]Vec, K)
-	present := make([]bool, K)
-	for _, c := range cls {
-		present[c] = true
-	}
 	for k := range K {
-		if present[k] {
-			keys[k] = matVec(hd.Score, vecs[k])
-			vals[k] = matVec(hd.Value, vecs[k])
-		}
+		keys[k] = matVec(hd.Score, vecs[k])
+		vals[k] = matVec(hd.Value, vecs[k])
 	}
-	// rank[q][k]: the rank of score(q,k) among the scores of query class q.
-	queries := []int32{}
-	qIndex := make([]int32, K)
-	for k := range K {
-		qIndex[k] = -1
-		if present[k] {
-			qIndex[k] = int32(len(queries))
-			queries = append(queries, int32(k))
-		}
-	}
-	Q := len(queries)
-	rank := make([][]int32, Q)
-	for qi, q := range queries {
+	rank := make([][]int32, K)
+	for q := range K {
 		scores := make([]*big.Rat, K)
-		order := []int{}
+		order := make([]int, K)
 		for k := range K {
-			if present[k] {
-				scores[k] = dot(vecs[q], keys[k])
-				order = append(order, k)
-			}
+			scores[k] = dot(vecs[q], keys[k])
+			order[k] = k
 		}
 		sort.Slice(order, func(a, b int) bool { return scores[order[a]].Cmp(scores[order[b]]) < 0 })
 		r := make([]int32, K)
@@ -209,84 +200,20 @@ func (m *Model) fastHead(hd *Head, vecs []Vec, cls []int32) ([]int32, []Vec) {
 			}
 			r[k] = cur
 		}
-		rank[qi] = r
+		rank[q] = r
 	}
-	n := len(cls)
-	chosen := make([]int32, n)
-	best := make([]int32, Q) // best position so far per query class, -1 if none
-	for qi := range best {
-		best[qi] = -1
-	}
-	// better reports whether position j (class cj) should replace the current
-	// best position b for query qi, given the scan direction.
-	forward := hd.Mask == MaskFuture || hd.Mask == MaskFutureOrSelf || hd.Mask == MaskNone
-	preferLater := hd.Tiebreak == Rightmost == forward // ties go to the position met later in the scan
-	update := func(j int) {
-		cj := cls[j]
-		for qi := range Q {
-			b := best[qi]
-			if b < 0 {
-				best[qi] = int32(j)
-				continue
-			}
-			rj, rb := rank[qi][cj], rank[qi][cls[b]]
-			if rj > rb || (rj == rb && preferLater) {
-				best[qi] = int32(j)
-			}
-		}
-	}
-	pick := func(i int) {
-		b := best[qIndex[cls[i]]]
-		if b < 0 {
-			chosen[i] = -1
-		} else {
-			chosen[i] = cls[b]
-		}
-	}
-	switch hd.Mask {
-	case MaskNone:
-		for j := range n {
-			update(j)
-		}
-		for i := range n {
-			pick(i)
-		}
-	case MaskFuture:
-		for i := range n {
-			pick(i)
-			update(i)
-		}
-	case MaskFutureOrSelf:
-		for i := range n {
-			update(i)
-			pick(i)
-		}
-	case MaskPast:
-		for i := n - 1; i >= 0; i-- {
-			pick(i)
-			update(i)
-		}
-	case MaskPastOrSelf:
-		for i := n - 1; i >= 0; i-- {
-			update(i)
-			pick(i)
-		}
-	}
-	return chosen, vals
+	return scanHead(hd.Mask, hd.Tiebreak, rank, cls), vals
 }
 
 // Accepts runs the fast forward pass and the output layer. If the fast pass
 // meets too many distinct activation vectors it falls back to the dense pass,
 // so the verdict is always the model's.
 func (m *Model) Accepts(w []int) (bool, error) {
-	a, err := m.Forward(w, FastOptions{})
-	if _, ok := err.(*ClassLimitError); ok {
-		return m.AcceptsDense(w)
-	}
+	r, err := NewRunner(m)
 	if err != nil {
 		return false, err
 	}
-	return m.decide(a.At(len(w) - 1)), nil
+	return r.Accepts(w)
 }
 
 func sqrtFloat(f float64) float64 { return math.Sqrt(f) }

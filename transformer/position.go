@@ -55,8 +55,11 @@ const MaxPositionPeriod = 1 << 20
 // Sinusoid values: sin(2π·f·i) is computed from the exact fractional part t
 // of f·i. When the value is rational (t a multiple of 1/12 giving 0, ±1/2 or
 // ±1) it is exact; otherwise it is the float64 math.Sin (math.Cos) of
-// 2π·float64(t), taken as an exact dyadic rational. The embedding therefore
-// has finite image and is computed identically by NumPy.
+// 2π·float64(t) rounded to float32 (the precision position embeddings are
+// usually stored in), taken as an exact dyadic rational. The embedding
+// therefore has finite image, NumPy computes the same values
+// (np.float32(np.sin(2*np.pi*t))), and products with short dyadic weights
+// are exact in float64.
 type PositionTerm struct {
 	Kind PositionKind
 	// Frequency is f for Sin and Cos (nil otherwise).
@@ -115,7 +118,7 @@ func Sinusoid(f *big.Rat, i int, cos bool) *big.Rat {
 	} else {
 		v = math.Sin(2 * math.Pi * t)
 	}
-	return new(big.Rat).SetFloat64(v)
+	return new(big.Rat).SetFloat64(float64(float32(v)))
 }
 
 // holds evaluates a predicate term at 1-based position i of a word of length n.

@@ -2,7 +2,6 @@ package transformer
 
 import (
 	"fmt"
-	"math/big"
 )
 
 // Limits on the size of a model, checked by Validate so that a hostile file
@@ -184,17 +183,3 @@ func checkMatrix(m Matrix, rows, cols int) error {
 	}
 	return nil
 }
-
-// isZeroMatrix reports whether every entry of m is 0.
-func isZeroMatrix(m Matrix) bool {
-	for _, row := range m {
-		for _, x := range row {
-			if x.Sign() != 0 {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-var ratOne = big.NewRat(1, 1)

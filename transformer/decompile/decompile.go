@@ -785,7 +785,10 @@ func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
 	tb := brasp.Tiebreak(hi.hd.Tiebreak)
 	prefix := fmt.Sprintf("L%dH%d", l+1, h+1)
 	fj := ref(lv.feats[k].node, brasp.VarJ)
-	fname := lv.feats[k].name
+	fname := prefix + "_" + lv.feats[k].name
+	if dst := d.valueLabel(hi.hd, lv.feats[k].coord); dst != "" {
+		fname = dst
+	}
 	if !hi.emitted {
 		d.emitHead(prefix, hi, lv)
 	}
@@ -796,9 +799,9 @@ func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
 	if !d.opts.Smaller {
 		var terms []brasp.Expr
 		for v := range hi.values {
-			name := fmt.Sprintf("%s_%s_s%d", prefix, fname, v)
+			name := fmt.Sprintf("%s_s%d", fname, v)
 			if len(hi.values) == 1 {
-				name = prefix + "_" + fname
+				name = fname
 			}
 			r := g.attend(name, tb, mask, hi.sEq[v], fj, brasp.Bool(false))
 			if hi.maxNode[v] < 0 {
@@ -807,12 +810,31 @@ func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
 				terms = append(terms, brasp.And(ref(hi.maxNode[v], brasp.VarI), ref(r, brasp.VarI)))
 			}
 		}
-		n = g.internal(prefix+"_"+fname, brasp.Or(terms...))
+		n = g.internal(fname, brasp.Or(terms...))
 	} else {
-		n = g.attend(prefix+"_"+fname, tb, mask, hi.argmax, fj, brasp.Bool(false))
+		n = g.attend(fname, tb, mask, hi.argmax, fj, brasp.Bool(false))
 	}
 	hi.attNode[k] = n
 	return n
+}
+
+// valueLabel names the attended copy of coordinate c after the coordinate
+// the head's value writes it to, when there is exactly one and it is
+// labelled ("" otherwise).
+func (d *decompiler) valueLabel(hd *transformer.Head, c int) string {
+	dst := -1
+	for r := range hd.Value {
+		if hd.Value[r][c].Sign() != 0 {
+			if dst >= 0 {
+				return ""
+			}
+			dst = r
+		}
+	}
+	if dst < 0 {
+		return ""
+	}
+	return sanitize(d.m.Labels[dst])
 }
 
 // emitHead defines the score predicates of a head and its Max operations.

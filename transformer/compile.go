@@ -1,0 +1,664 @@
+package transformer
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/brasp-dev/brasp/brasp"
+)
+
+// DefaultMaxFFNInputs is the default limit on the number of residual
+// coordinates one compiled Boolean function may read.
+const DefaultMaxFFNInputs = 14
+
+// CompileOptions selects the construction used by Compile.
+type CompileOptions struct {
+	// MultiHead selects the depth-preserving construction of Thm C.4: one
+	// layer per attention depth of the output, one head per live attention
+	// operation of that depth, FFNs fused; dead operations are dropped.
+	// Otherwise Compile follows the sequential construction of Thm 4.1: one
+	// layer per position-wise operation and two per attention operation.
+	MultiHead bool
+	// LayerNorm encodes every truth value as a pair of coordinates, (1,0)
+	// for true and (0,1) for false (§4.3), and adds layer norms after every
+	// residual; the encoding keeps the mean and variance of every activation
+	// constant, so the norms are set to compute the identity.
+	LayerNorm bool
+	// MaxFFNInputs bounds the number of coordinates a Boolean function
+	// computed by an FFN may read: its full DNF has up to 2^MaxFFNInputs
+	// hidden units (DefaultMaxFFNInputs if 0).
+	MaxFFNInputs int
+}
+
+// Compile translates an acceptor B-RASP program into a transformer that
+// accepts exactly the same words (Thm 4.1, or Thm C.4 with
+// opts.MultiHead). Position predicates become position embeddings: first,
+// last and Mid as finite-image predicate terms, MOD_r_m as a rational
+// sinusoid of frequency 1/m from which an FFN computes the predicate exactly
+// (the construction of Cor. 5.4). Transducers are refused.
+//
+// Each attention operation P(i) := tb [M, S] V : D becomes one head with
+// mask M and tie-break tb whose score is Σ_g α_g(i)·β_g(j) = S(i,j) ∈ {0,1}
+// (S in DNF split into its i part and j part, Thm 4.1), and whose value
+// copies the vectors S and V read at j plus the default flag. The FFN after
+// the head computes P(i) = (attended ∧ S(i,j_i)) ? V(i,j_i) : D(i), which
+// is correct because the head attends to a position with S = 1 whenever one
+// is unmasked. This makes value functions linear in x_j without first
+// rewriting V with Prop. B.1.
+func Compile(p *brasp.Program, opts CompileOptions) (*Model, error) {
+	if p.IsTransducer() {
+		return nil, fmt.Errorf("compile: %s is a transducer; only acceptors compile to transformers (the model format has a single accept output)", describeProgram(p))
+	}
+	if opts.MaxFFNInputs <= 0 {
+		opts.MaxFFNInputs = DefaultMaxFFNInputs
+	}
+	c := &compiler{p: p, opts: opts, avail: map[int]slot{}}
+	if err := c.run(); err != nil {
+		return nil, fmt.Errorf("compile: %v", err)
+	}
+	return c.model(), nil
+}
+
+func describeProgram(p *brasp.Program) string {
+	if p.File != "" {
+		return p.File
+	}
+	return "the program"
+}
+
+// slot is the residual coordinate(s) holding one truth value: pos holds
+// the value; with layer norm, neg holds its complement (else -1).
+type slot struct{ pos, neg int }
+
+// boolFn is a Boolean function of the residual stream at one position; get
+// reads a coordinate that holds 0 or 1. Implementations evaluate every
+// subexpression (no short-circuit), so that one call with a recording get
+// finds the function's support.
+type boolFn func(get func(coord int) bool) bool
+
+// target is one Boolean function an FFN writes into a fresh slot.
+type target struct {
+	dst  slot
+	fn   boolFn
+	name string
+}
+
+// unit is one hidden ReLU unit: ReLU(Σ in + bias), added with weight
+// outW to each out coordinate.
+type unit struct {
+	in        map[int]int64
+	bias      int64
+	out       map[int]*big.Rat
+	weights   map[int]*big.Rat // non-integer input weights (MOD units)
+	exactBias *big.Rat         // non-integer bias (MOD units), overrides bias
+}
+
+type absHead struct {
+	mask     Mask
+	tiebreak Tiebreak
+	score    [][2]int     // (query coord, key coord) entries equal to 1
+	value    []valueEntry // value[dst][src] = coef
+}
+
+type valueEntry struct {
+	dst, src int
+	coef     int64
+}
+
+type absLayer struct {
+	noAttentionNorm bool // the layer's input is not yet in pair encoding
+	heads           []absHead
+	units           []unit
+	bias            map[int]*big.Rat // constant FFN outputs (B2)
+}
+
+// headInfo is what the FFN after a head needs to evaluate its result.
+type headInfo struct {
+	flag   slot
+	copies map[int]slot // vector index → slot holding its value at j_i
+}
+
+type compiler struct {
+	p     *brasp.Program
+	opts  CompileOptions
+	avail map[int]slot // vectors held in a slot and available to the current stage
+
+	labels    []string
+	symbolOf  map[int]int  // coord → symbol whose embedding sets it
+	initTrue  map[int]bool // slots whose initial value is 1 for every symbol
+	posTerms  []PositionTerm
+	posCoords map[int]bool // coords written only by position terms
+	one       slot
+	embedding map[int][]bool // stage-0 functions folded into the word embedding: coord → value per symbol
+	layers    []absLayer
+	cur       map[int]*headInfo // heads of the layer whose FFN is being built
+	pending   map[int]slot      // slots the FFN being built will fill
+}
+
+func (c *compiler) newCoord(label string) int {
+	c.labels = append(c.labels, label)
+	return len(c.labels) - 1
+}
+
+func (c *compiler) newSlot(label string) slot {
+	s := slot{pos: c.newCoord(label), neg: -1}
+	if c.opts.LayerNorm {
+		s.neg = c.newCoord("!" + label)
+	}
+	return s
+}
+
+func (c *compiler) run() error {
+	p := c.p
+	c.symbolOf = map[int]int{}
+	c.initTrue = map[int]bool{}
+	c.posCoords = map[int]bool{}
+	c.embedding = map[int][]bool{}
+	c.one = c.newSlot("one")
+	c.initTrue[c.one.pos] = true
+	for k, v := range p.Vectors {
+		if v.Kind == brasp.SymbolVector {
+			s := c.newSlot(v.Name)
+			c.symbolOf[s.pos] = v.Symbol
+			c.avail[k] = s
+		}
+	}
+	var modTargets []modTarget
+	live := p.Live()
+	for k, v := range p.Vectors {
+		if v.Kind != brasp.PredicateVector || (c.opts.MultiHead && !live[k]) {
+			continue
+		}
+		s := c.newSlot(v.Name)
+		switch v.Pred.Kind {
+		case brasp.First, brasp.Last, brasp.Mid:
+			kind := map[brasp.PredKind]PositionKind{brasp.First: PosFirst, brasp.Last: PosLast, brasp.Mid: PosMid}[v.Pred.Kind]
+			c.posTerms = append(c.posTerms, PositionTerm{Kind: kind, Coord: s.pos, Scale: newRat(1, 1)})
+			c.posCoords[s.pos] = true
+			if s.neg >= 0 {
+				c.posTerms = append(c.posTerms, PositionTerm{Kind: kind, Negated: true, Coord: s.neg, Scale: newRat(1, 1)})
+				c.posCoords[s.neg] = true
+			}
+		case brasp.Mod:
+			if v.Pred.M == 1 {
+				c.initTrue[s.pos] = true // i ≡ 0 (mod 1) always holds
+			} else {
+				modTargets = append(modTargets, modTarget{dst: s, r: v.Pred.R, m: v.Pred.M, name: v.Name})
+			}
+		default:
+			return fmt.Errorf("%s: unknown position predicate", v.Name)
+		}
+		c.avail[k] = s
+	}
+	if len(modTargets) > 0 {
+		if err := c.modLayer(modTargets); err != nil {
+			return err
+		}
+	}
+	var err error
+	if c.opts.MultiHead {
+		err = c.multiHead()
+	} else {
+		err = c.sequential()
+	}
+	if err != nil {
+		return err
+	}
+	if _, ok := c.avail[p.Output.Accept]; !ok {
+		return fmt.Errorf("internal error: output vector %s was not computed", p.Vectors[p.Output.Accept].Name)
+	}
+	return nil
+}
+
+// sequential is the construction of Thm 4.1.
+func (c *compiler) sequential() error {
+	for k, v := range c.p.Vectors {
+		switch v.Kind {
+		case brasp.PositionwiseVector:
+			s := c.newSlot(v.Name)
+			if err := c.emitLayer(nil, []target{{s, c.exprFn(v.Expr, nil), v.Name}}); err != nil {
+				return err
+			}
+			c.avail[k] = s
+		case brasp.AttentionVector:
+			head, info, prep, err := c.prepareHead(k)
+			if err != nil {
+				return err
+			}
+			if err := c.emitLayer(nil, prep); err != nil {
+				return err
+			}
+			s := c.newSlot(v.Name)
+			c.cur = map[int]*headInfo{k: info}
+			err = c.emitLayer([]absHead{head}, []target{{s, c.vecFn(k), v.Name}})
+			c.cur = nil
+			if err != nil {
+				return err
+			}
+			c.avail[k] = s
+		}
+	}
+	return nil
+}
+
+// multiHead is the depth-preserving construction of Thm C.4.
+func (c *compiler) multiHead() error {
+	p := c.p
+	live := p.Live()
+	depth := make([]int, len(p.Vectors))
+	for k := range p.Vectors {
+		depth[k] = p.Depth(k)
+	}
+	L := p.AttentionDepth()
+	// Vectors that must sit in a slot: attention results, what attention
+	// reads at j (the head copies it), and the output.
+	keep := map[int]bool{p.Output.Accept: true}
+	for k, v := range p.Vectors {
+		if !live[k] || v.Kind != brasp.AttentionVector {
+			continue
+		}
+		keep[k] = true
+		for _, e := range []brasp.Expr{v.Att.Score, v.Att.Value} {
+			for _, r := range brasp.Refs(e) {
+				if r.Var == brasp.VarJ {
+					keep[r.Vec] = true
+				}
+			}
+		}
+	}
+	// stage builds the targets computed after attention layer l (l = 0:
+	// before the first attention layer): kept vectors of depth l, and the
+	// queries and keys of the heads of layer l+1.
+	var nextHeads []absHead
+	var nextInfo map[int]*headInfo
+	for l := 0; l <= L; l++ {
+		heads, info := nextHeads, nextInfo
+		c.cur = info
+		var targets []target
+		var done []int
+		var slots []slot
+		for k, v := range p.Vectors {
+			if !live[k] || !keep[k] || depth[k] != l || v.IsInitial() {
+				continue
+			}
+			if _, ok := c.avail[k]; ok {
+				continue
+			}
+			s := c.newSlot(v.Name)
+			targets = append(targets, target{s, c.vecFn(k), v.Name})
+			done = append(done, k)
+			slots = append(slots, s)
+		}
+		c.pending = map[int]slot{}
+		for x, k := range done {
+			c.pending[k] = slots[x]
+		}
+		nextHeads, nextInfo = nil, map[int]*headInfo{}
+		if l < L {
+			for k, v := range p.Vectors {
+				if live[k] && v.Kind == brasp.AttentionVector && depth[k] == l+1 {
+					head, hi, prep, err := c.prepareHead(k)
+					if err != nil {
+						return err
+					}
+					nextHeads = append(nextHeads, head)
+					nextInfo[k] = hi
+					targets = append(targets, prep...)
+				}
+			}
+		}
+		if l == 0 && c.foldIntoEmbedding(targets) {
+			// Thm C.4's depth-0 case: g ∘ emb is an embedding.
+		} else if len(heads) > 0 || len(targets) > 0 {
+			if err := c.emitLayer(heads, targets); err != nil {
+				return err
+			}
+		}
+		for x, k := range done {
+			c.avail[k] = slots[x]
+		}
+		c.cur = nil
+	}
+	return nil
+}
+
+// foldIntoEmbedding puts stage-0 targets that read only symbol slots into
+// the word embedding, and reports whether it could.
+func (c *compiler) foldIntoEmbedding(targets []target) bool {
+	for _, t := range targets {
+		for _, coord := range support(t.fn) {
+			if _, ok := c.symbolOf[coord]; !ok && coord != c.one.pos {
+				return false
+			}
+		}
+	}
+	for _, t := range targets {
+		vals := make([]bool, len(c.p.Alphabet))
+		for sym := range vals {
+			vals[sym] = t.fn(func(coord int) bool {
+				if coord == c.one.pos {
+					return true
+				}
+				s, ok := c.symbolOf[coord]
+				return ok && s == sym
+			})
+		}
+		c.embedding[t.dst.pos] = vals
+		if t.dst.neg >= 0 {
+			neg := make([]bool, len(vals))
+			for k, v := range vals {
+				neg[k] = !v
+			}
+			c.embedding[t.dst.neg] = neg
+		}
+	}
+	return true
+}
+
+// vecFn returns vector k as a Boolean function of the residual stream at the
+// current stage: a slot read, an inlined position-wise expression, or (for
+// an attention operation whose head is in the current layer) the result of
+// the head.
+func (c *compiler) vecFn(k int) boolFn {
+	if s, ok := c.avail[k]; ok {
+		return func(get func(int) bool) bool { return get(s.pos) }
+	}
+	v := c.p.Vectors[k]
+	switch v.Kind {
+	case brasp.PositionwiseVector:
+		return c.exprFn(v.Expr, nil)
+	case brasp.AttentionVector:
+		info := c.cur[k]
+		if info == nil {
+			panic(fmt.Sprintf("transformer: compiler reads %s before its head", v.Name))
+		}
+		a := v.Att
+		atJ := func(vec int) boolFn {
+			s := info.copies[vec]
+			return func(get func(int) bool) bool { return get(s.pos) }
+		}
+		flag, score, value, def := info.flag, c.exprFn(a.Score, atJ), c.exprFn(a.Value, atJ), c.exprFn(a.Default, nil)
+		return func(get func(int) bool) bool {
+			attended := !get(flag.pos)
+			s, val, d := score(get), value(get), def(get)
+			if attended && s {
+				return val
+			}
+			return d
+		}
+	}
+	panic(fmt.Sprintf("transformer: vector %s has no slot", v.Name))
+}
+
+// exprFn compiles e; references at i read vecFn, references at j read atJ.
+func (c *compiler) exprFn(e brasp.Expr, atJ func(vec int) boolFn) boolFn {
+	switch e := e.(type) {
+	case *brasp.Literal:
+		v := e.Value
+		return func(func(int) bool) bool { return v }
+	case *brasp.Ref:
+		if e.Var == brasp.VarJ {
+			return atJ(e.Vec)
+		}
+		return c.vecFn(e.Vec)
+	case *brasp.UnaryExpr:
+		x := c.exprFn(e.X, atJ)
+		return func(get func(int) bool) bool { return !x(get) }
+	case *brasp.BinaryExpr:
+		x, y := c.exprFn(e.X, atJ), c.exprFn(e.Y, atJ)
+		if e.Op == brasp.AND {
+			return func(get func(int) bool) bool { a, b := x(get), y(get); return a && b }
+		}
+		return func(get func(int) bool) bool { a, b := x(get), y(get); return a || b }
+	}
+	panic("transformer: unknown expression type")
+}
+
+// support returns the coordinates fn reads, in first-read order.
+func support(fn boolFn) []int {
+	seen := map[int]bool{}
+	var out []int
+	fn(func(coord int) bool {
+		if !seen[coord] {
+			seen[coord] = true
+			out = append(out, coord)
+		}
+		return false
+	})
+	return out
+}
+
+// prepareHead builds the head of attention operation k and the targets
+// (queries α_g and keys β_g) the preceding FFN must compute.
+func (c *compiler) prepareHead(k int) (absHead, *headInfo, []target, error) {
+	v := c.p.Vectors[k]
+	a := v.Att
+	head := absHead{mask: Mask(a.Mask), tiebreak: Tiebreak(a.Tiebreak)}
+	switch a.Mask {
+	case brasp.MaskNone:
+		head.mask = MaskNone
+	case brasp.MaskFuture:
+		head.mask = MaskFuture
+	case brasp.MaskPast:
+		head.mask = MaskPast
+	case brasp.MaskFutureOrSelf:
+		head.mask = MaskFutureOrSelf
+	case brasp.MaskPastOrSelf:
+		head.mask = MaskPastOrSelf
+	}
+	head.tiebreak = Leftmost
+	if a.Tiebreak == brasp.Rightmost {
+		head.tiebreak = Rightmost
+	}
+	info := &headInfo{copies: map[int]slot{}}
+	// The i part and the j part of the score.
+	var iVecs []int
+	seenI := map[int]bool{}
+	for _, r := range brasp.Refs(a.Score) {
+		if r.Var == brasp.VarI && !seenI[r.Vec] {
+			seenI[r.Vec] = true
+			iVecs = append(iVecs, r.Vec)
+		}
+	}
+	if len(iVecs) > c.opts.MaxFFNInputs {
+		return head, nil, nil, fmt.Errorf("%s: the score reads %d vectors at i, more than MaxFFNInputs = %d", v.Name, len(iVecs), c.opts.MaxFFNInputs)
+	}
+	var targets []target
+	type group struct {
+		assignments []uint64
+		beta        boolFn
+	}
+	var groups []*group
+	byTable := map[string]*group{}
+	jFn := func(vec int) boolFn { return c.vecFn(vec) } // β is computed at position j itself
+	for asg := uint64(0); asg < 1<<len(iVecs); asg++ {
+		fixed := map[int]bool{}
+		for x, vec := range iVecs {
+			fixed[vec] = asg>>x&1 == 1
+		}
+		beta := c.exprFnFixed(a.Score, fixed, jFn)
+		table, sup, err := c.truthTable(beta, v.Name+".key")
+		if err != nil {
+			return head, nil, nil, err
+		}
+		if !strings.Contains(table, "1") {
+			continue // S(a, j) is false for every j: no term
+		}
+		key := fmt.Sprint(sup) + table
+		g := byTable[key]
+		if g == nil {
+			g = &group{beta: beta}
+			byTable[key] = g
+			groups = append(groups, g)
+		}
+		g.assignments = append(g.assignments, asg)
+	}
+	for x, g := range groups {
+		suffix := ""
+		if len(groups) > 1 {
+			suffix = fmt.Sprintf("[%d]", x)
+		}
+		q := c.one
+		if len(g.assignments) < 1<<len(iVecs) {
+			q = c.newSlot(v.Name + ".query" + suffix)
+			var ins []boolFn
+			for _, vec := range iVecs {
+				ins = append(ins, c.vecFn(vec))
+			}
+			asgs := g.assignments
+			targets = append(targets, target{q, func(get func(int) bool) bool {
+				var cur uint64
+				for x, f := range ins {
+					if f(get) {
+						cur |= 1 << x
+					}
+				}
+				for _, a := range asgs {
+					if a == cur {
+						return true
+					}
+				}
+				return false
+			}, v.Name + ".query" + suffix})
+		}
+		key := c.one
+		if table, _, _ := c.truthTable(g.beta, ""); strings.Contains(table, "0") {
+			key = c.newSlot(v.Name + ".key" + suffix)
+			targets = append(targets, target{key, g.beta, v.Name + ".key" + suffix})
+		}
+		head.score = append(head.score, [2]int{q.pos, key.pos})
+	}
+	// The value: the default flag and copies of what S and V read at j.
+	info.flag = c.newSlot(v.Name + ".default_flag")
+	c.initTrue[info.flag.pos] = true
+	head.value = append(head.value, valueEntry{info.flag.pos, c.one.pos, -1})
+	if info.flag.neg >= 0 {
+		head.value = append(head.value, valueEntry{info.flag.neg, c.one.pos, 1})
+	}
+	for _, e := range []brasp.Expr{a.Score, a.Value} {
+		for _, r := range brasp.Refs(e) {
+			if r.Var != brasp.VarJ {
+				continue
+			}
+			if _, ok := info.copies[r.Vec]; ok {
+				continue
+			}
+			src, ok := c.avail[r.Vec]
+			if !ok {
+				src, ok = c.pending[r.Vec]
+			}
+			if !ok {
+				return head, nil, nil, fmt.Errorf("internal error: %s reads %s at j before it has a slot", v.Name, r.Name)
+			}
+			dst := c.newSlot(v.Name + ".value." + r.Name)
+			info.copies[r.Vec] = dst
+			head.value = append(head.value, valueEntry{dst.pos, src.pos, 1})
+			if dst.neg >= 0 {
+				head.value = append(head.value, valueEntry{dst.neg, src.pos, -1})
+			}
+		}
+	}
+	return head, info, targets, nil
+}
+
+// exprFnFixed compiles e with the vectors in fixed (read at i) replaced by
+// constants and references at j read through atJ.
+func (c *compiler) exprFnFixed(e brasp.Expr, fixed map[int]bool, atJ func(int) boolFn) boolFn {
+	switch e := e.(type) {
+	case *brasp.Ref:
+		if e.Var == brasp.VarI {
+			v := fixed[e.Vec]
+			return func(func(int) bool) bool { return v }
+		}
+		return atJ(e.Vec)
+	case *brasp.UnaryExpr:
+		x := c.exprFnFixed(e.X, fixed, atJ)
+		return func(get func(int) bool) bool { return !x(get) }
+	case *brasp.BinaryExpr:
+		x, y := c.exprFnFixed(e.X, fixed, atJ), c.exprFnFixed(e.Y, fixed, atJ)
+		if e.Op == brasp.AND {
+			return func(get func(int) bool) bool { a, b := x(get), y(get); return a && b }
+		}
+		return func(get func(int) bool) bool { a, b := x(get), y(get); return a || b }
+	}
+	return c.exprFn(e, atJ)
+}
+
+// truthTable returns fn's truth table over its support, as a string of
+// 0s and 1s indexed by assignment, and the support.
+func (c *compiler) truthTable(fn boolFn, name string) (string, []int, error) {
+	sup := support(fn)
+	if len(sup) > c.opts.MaxFFNInputs {
+		return "", nil, fmt.Errorf("%s reads %d coordinates, more than MaxFFNInputs = %d (its full DNF would need up to 2^%d hidden units)", name, len(sup), c.opts.MaxFFNInputs, len(sup))
+	}
+	idx := map[int]int{}
+	for x, coord := range sup {
+		idx[coord] = x
+	}
+	b := make([]byte, 1<<len(sup))
+	for asg := range b {
+		if fn(func(coord int) bool { return asg>>idx[coord]&1 == 1 }) {
+			b[asg] = '1'
+		} else {
+			b[asg] = '0'
+		}
+	}
+	return string(b), sup, nil
+}
+
+// emitLayer appends a layer with the given heads whose FFN computes the
+// targets, each in full DNF (Lemma 4.1's FFN construction): one hidden unit
+// ReLU(Σ_{x=1} x − Σ_{x=0} x − (#ones − 1)) per satisfying assignment
+// (or per falsifying one, subtracted from a constant 1, when fewer).
+func (c *compiler) emitLayer(heads []absHead, targets []target) error {
+	layer := absLayer{heads: heads, bias: map[int]*big.Rat{}}
+	for _, t := range targets {
+		table, sup, err := c.truthTable(t.fn, t.name)
+		if err != nil {
+			return err
+		}
+		ones := strings.Count(table, "1")
+		want, sign := byte('1'), int64(1)
+		if ones > len(table)-ones {
+			want, sign = '0', -1
+			layer.addBias(t.dst, 1)
+		}
+		for asg := range len(table) {
+			if table[asg] != want {
+				continue
+			}
+			u := unit{in: map[int]int64{}, out: map[int]*big.Rat{}}
+			pos := int64(0)
+			for x, coord := range sup {
+				if asg>>x&1 == 1 {
+					u.in[coord] = 1
+					pos++
+				} else {
+					u.in[coord] = -1
+				}
+			}
+			u.bias = 1 - pos
+			u.out[t.dst.pos] = big.NewRat(sign, 1)
+			if t.dst.neg >= 0 {
+				u.out[t.dst.neg] = big.NewRat(-sign, 1)
+			}
+			layer.units = append(layer.units, u)
+		}
+	}
+	c.layers = append(c.layers, layer)
+	return nil
+}
+
+func (l *absLayer) addBias(s slot, v int64) {
+	add := func(coord int, x int64) {
+		if l.bias[coord] == nil {
+			l.bias[coord] = new(big.Rat)
+		}
+		l.bias[coord].Add(l.bias[coord], big.NewRat(x, 1))
+	}
+	add(s.pos, v)
+	if s.neg >= 0 {
+		add(s.neg, -v)
+	}
+}

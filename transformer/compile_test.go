@@ -1,0 +1,147 @@
+package transformer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
+)
+
+// constructions lists the four compiler configurations every test checks.
+var constructions = []CompileOptions{
+	{},
+	{MultiHead: true},
+	{LayerNorm: true},
+	{MultiHead: true, LayerNorm: true},
+}
+
+func optName(o CompileOptions) string {
+	s := "sequential"
+	if o.MultiHead {
+		s = "multihead"
+	}
+	if o.LayerNorm {
+		s += "+layernorm"
+	}
+	return s
+}
+
+// exampleprograms loads every example program of the repository.
+func examplePrograms(t testing.TB) map[string]*brasp.Program {
+	files, _ := filepath.Glob("../examples/*.brasp")
+	if len(files) == 0 {
+		t.Fatal("no example programs in ../examples")
+	}
+	out := map[string]*brasp.Program{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := brasp.Parse(f, src)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[filepath.Base(f)] = p
+	}
+	return out
+}
+
+// checkAgreement compares program and model on all words up to maxLen and
+// on random words up to length 200, and the fast pass with the dense pass
+// (on every word up to denseLen, and on a sample of the random words).
+func checkAgreement(t *testing.T, name string, p *brasp.Program, m *Model, maxLen, random int, rng *rand.Rand) {
+	t.Helper()
+	r, err := NewRunner(m)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	check := func(w []int, dense bool) {
+		want := p.Accepts(w)
+		a, err := r.Forward(w, FastOptions{})
+		if err != nil {
+			t.Fatalf("%s: fast forward on %s: %v", name, p.Alphabet.FormatWord(w), err)
+		}
+		got := m.decide(a.At(len(w) - 1))
+		if got != want {
+			t.Fatalf("%s: on %q the program says %v, the compiled model (fast) says %v", name, p.Alphabet.FormatWord(w), want, got)
+		}
+		if score := m.OutputScore(a); score.Cmp(newRat(1, 2)) != 0 && score.Cmp(newRat(-1, 2)) != 0 {
+			t.Fatalf("%s: on %q the output is %s, want ±1/2", name, p.Alphabet.FormatWord(w), score.RatString())
+		}
+		if dense {
+			d, err := r.ForwardDense(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range w {
+				if !d.SameAt(i, a, i) {
+					t.Fatalf("%s: on %q fast and dense activations differ at position %d", name, p.Alphabet.FormatWord(w), i+1)
+				}
+			}
+		}
+	}
+	brasptest.AllWords(len(p.Alphabet), maxLen, func(w []int) { check(w, true) })
+	for k := range random {
+		n := 1 + rng.IntN(200)
+		check(brasptest.RandomWord(rng, len(p.Alphabet), n), k%8 == 0)
+	}
+}
+
+func TestCompileExamples(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for name, p := range examplePrograms(t) {
+		if p.IsTransducer() {
+			continue
+		}
+		for _, o := range constructions {
+			m, err := Compile(p, o)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, optName(o), err)
+			}
+			if err := m.Validate(); err != nil {
+				t.Fatalf("%s %s: invalid model: %v", name, optName(o), err)
+			}
+			if o.MultiHead && m.AttentionLayers() != p.AttentionDepth() {
+				t.Errorf("%s %s: %d attention layers, want the attention depth %d", name, optName(o), m.AttentionLayers(), p.AttentionDepth())
+			}
+			checkAgreement(t, name+" "+optName(o), p, m, 6, 40, rng)
+		}
+	}
+}
+
+func TestCompileRandomPrograms(t *testing.T) {
+	count := 200
+	if testing.Short() {
+		count = 40
+	}
+	for chunk := 0; chunk < count; chunk += 25 {
+		t.Run(fmt.Sprintf("programs%d-%d", chunk, chunk+24), func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(3, uint64(chunk)))
+			for k := chunk; k < chunk+25; k++ {
+				opts := brasptest.Options{Alphabet: 2 + k%4/3, Ops: 3 + k%5, Predicates: k%3 == 0}
+				p := brasptest.RandomProgram(rng, opts)
+				maxLen := 6
+				if len(p.Alphabet) > 2 {
+					maxLen = 4
+				}
+				for _, o := range constructions {
+					name := fmt.Sprintf("program %d %s", k, optName(o))
+					m, err := Compile(p, o)
+					if err != nil {
+						t.Fatalf("%s: %v\n%s", name, err, brasp.Format(p))
+					}
+					if o.MultiHead && m.AttentionLayers() != p.AttentionDepth() {
+						t.Fatalf("%s: %d attention layers, want the attention depth %d\n%s", name, m.AttentionLayers(), p.AttentionDepth(), brasp.Format(p))
+					}
+					checkAgreement(t, name, p, m, maxLen, 3, rng)
+				}
+			}
+		})
+	}
+}

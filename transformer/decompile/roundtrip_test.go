@@ -1,0 +1,161 @@
+package decompile
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/transformer"
+)
+
+// exampleModels compiles every example acceptor of the repository.
+func examplePrograms(t testing.TB) map[string]*brasp.Program {
+	files, _ := filepath.Glob("../../examples/*.brasp")
+	if len(files) == 0 {
+		t.Fatal("no example programs")
+	}
+	out := map[string]*brasp.Program{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := brasp.Parse(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = p
+	}
+	return out
+}
+
+var compileOptions = []transformer.CompileOptions{
+	{}, {MultiHead: true}, {LayerNorm: true}, {MultiHead: true, LayerNorm: true},
+}
+
+func optName(o transformer.CompileOptions, smaller bool) string {
+	s := "seq"
+	if o.MultiHead {
+		s = "multihead"
+	}
+	if o.LayerNorm {
+		s += "+ln"
+	}
+	if smaller {
+		s += "/smaller"
+	} else {
+		s += "/shallow"
+	}
+	return s
+}
+
+// agreeProgram checks that q accepts what p accepts on all words up to
+// maxLen and on random words up to length 200.
+func agreeProgram(t *testing.T, name string, p, q *brasp.Program, maxLen, random int, rng *rand.Rand) {
+	t.Helper()
+	rp, rq := brasp.NewRunner(p), brasp.NewRunner(q)
+	check := func(w []int) {
+		if a, b := rp.Run(w).Accept(), rq.Run(w).Accept(); a != b {
+			t.Fatalf("%s: on %q the original program says %v, the decompiled one %v\n%s", name, p.Alphabet.FormatWord(w), a, b, brasp.Format(q))
+		}
+	}
+	brasptest.AllWords(len(p.Alphabet), maxLen, check)
+	for range random {
+		check(brasptest.RandomWord(rng, len(p.Alphabet), 1+rng.IntN(200)))
+	}
+}
+
+// TestRoundTripExamples: compile → decompile accepts what the example
+// accepts, under both compilations (with and without layer norm) and both
+// translations; the shallower translation of a multi-head model has
+// attention depth = layers. Sizes are logged (go test -v -run
+// RoundTripExamples).
+func TestRoundTripExamples(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	progs := examplePrograms(t)
+	for _, name := range sortedKeys(progs) {
+		p := progs[name]
+		if p.IsTransducer() {
+			continue
+		}
+		for _, co := range compileOptions {
+			m, err := transformer.Compile(p, co)
+			if err != nil {
+				t.Fatalf("%s: compile: %v", name, err)
+			}
+			for _, smaller := range []bool{false, true} {
+				start := time.Now()
+				q, info, err := DecompileInfo(m, Options{Smaller: smaller})
+				if err != nil {
+					t.Errorf("%s %s: %v", name, optName(co, smaller), err)
+					continue
+				}
+				el := time.Since(start)
+				maxLen := 6
+				if len(p.Alphabet) > 3 {
+					maxLen = 4
+				}
+				agreeProgram(t, name+" "+optName(co, smaller), p, q, maxLen, 100, rng)
+				t.Logf("%-24s %-22s layers %2d  classes %v  vectors %3d  depth %2d  (%v)", name, optName(co, smaller),
+					m.AttentionLayers(), info.Classes, len(q.Vectors), q.AttentionDepth(), el.Round(time.Millisecond))
+				if !smaller && q.AttentionDepth() > m.AttentionLayers() {
+					t.Errorf("%s %s: attention depth %d > %d layers", name, optName(co, smaller), q.AttentionDepth(), m.AttentionLayers())
+				}
+				if !smaller && co.MultiHead && q.AttentionDepth() != m.AttentionLayers() {
+					t.Errorf("%s %s: attention depth %d, want the %d layers", name, optName(co, smaller), q.AttentionDepth(), m.AttentionLayers())
+				}
+			}
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	for i := range ks {
+		for j := i + 1; j < len(ks); j++ {
+			if ks[j] < ks[i] {
+				ks[i], ks[j] = ks[j], ks[i]
+			}
+		}
+	}
+	return ks
+}
+
+// TestRoundTripRandom: hundreds of random programs (every mask and
+// tie-break, scores and values mixing i and j, position predicates)
+// compile and decompile to programs that agree with them on all words up
+// to length 6 and random long words.
+func TestRoundTripRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for k := range n {
+		opts := brasptest.Options{Alphabet: 2 + k%2, Ops: 3 + k%4, Predicates: k%3 == 0}
+		p := brasptest.RandomProgram(rng, opts)
+		co := compileOptions[k%len(compileOptions)]
+		m, err := transformer.Compile(p, co)
+		if err != nil {
+			t.Fatalf("program %d: compile: %v\n%s", k, err, brasp.Format(p))
+		}
+		smaller := k%2 == 1
+		q, err := Decompile(m, Options{Smaller: smaller})
+		if err != nil {
+			t.Fatalf("program %d (%s): %v\n%s", k, optName(co, smaller), err, brasp.Format(p))
+		}
+		name := fmt.Sprintf("random program %d (%s)", k, optName(co, smaller))
+		agreeProgram(t, name, p, q, 6, 20, rng)
+		if !smaller && q.AttentionDepth() > m.AttentionLayers() {
+			t.Fatalf("%s: depth %d > %d layers", name, q.AttentionDepth(), m.AttentionLayers())
+		}
+	}
+}
