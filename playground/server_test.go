@@ -623,12 +623,14 @@ func TestDisplayLimits(t *testing.T) {
 		}
 	}
 	// The empty word: a table without columns, no verdict.
-	call(t, s, "/api/run", RunRequest{Program: dyck, Word: ""}, &res)
-	if res.Accept != nil || res.Note == "" || len(res.Vectors) != 9 {
-		t.Errorf("empty word: accept %v note %q", res.Accept, res.Note)
+	var empty RunResponse
+	call(t, s, "/api/run", RunRequest{Program: dyck, Word: ""}, &empty)
+	if empty.Accept != nil || empty.Note == "" || len(empty.Vectors) != 9 {
+		t.Errorf("empty word: accept %v note %q", empty.Accept, empty.Note)
 	}
-	call(t, s, "/api/compile", CompileRequest{Program: dyck}, &c)
-	if c.Agree != nil || c.Layers == 0 {
-		t.Errorf("empty word compile: %+v", c)
+	var ce CompileResponse
+	call(t, s, "/api/compile", CompileRequest{Program: dyck}, &ce)
+	if ce.Agree != nil || ce.Layers == 0 {
+		t.Errorf("empty word compile: %+v", ce)
 	}
 }
