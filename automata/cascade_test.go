@@ -1,0 +1,415 @@
+package automata
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/brasp-dev/brasp/brasp"
+)
+
+// TestDecomposeA3 checks the paper's Figure (App. B.4): A_3 decomposes into
+// three two-state identity–reset levels, and the global automaton is the one
+// of part (c), with the homomorphism φ to A_3 written in parentheses there.
+func TestDecomposeA3(t *testing.T) {
+	d := loadDFA(t, "a3.dfa")
+	c, err := Decompose(d, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Levels) != 3 {
+		t.Fatalf("%d levels, want 3:\n%s", len(c.Levels), c.Format())
+	}
+	for l, lv := range c.Levels {
+		if len(lv.States) != 2 {
+			t.Errorf("level %d has %d states, want 2", l+1, len(lv.States))
+		}
+	}
+	// Part (c) of the figure: level states A/B, C/D, E/F; φ in parentheses.
+	type node struct {
+		phi  int
+		l, r string // successors on L and R
+	}
+	figure := map[string]node{
+		"ACE": {0, "ACE", "BCE"}, "BCE": {1, "ACE", "BDE"}, "ADE": {1, "ACE", "BDE"}, "BDE": {2, "ADE", "BDF"},
+		"ACF": {1, "ACE", "BCF"}, "BCF": {2, "ACF", "BDF"}, "ADF": {2, "ACF", "BDF"}, "BDF": {3, "ADF", "BDF"},
+	}
+	if len(c.States) != len(figure) {
+		t.Fatalf("%d global states, want %d", len(c.States), len(figure))
+	}
+	// The isomorphism is forced by the start states (both automata are
+	// deterministic and reachable from the start).
+	iso := map[int]string{c.Start: "ACE"}
+	queue := []int{c.Start}
+	L, R := d.Alphabet.Index("L"), d.Alphabet.Index("R")
+	for len(queue) > 0 {
+		g := queue[0]
+		queue = queue[1:]
+		f := figure[iso[g]]
+		if d.States[c.Phi[g]] != string(rune('0'+f.phi)) {
+			t.Errorf("φ(%s) = %s, want %d", iso[g], d.States[c.Phi[g]], f.phi)
+		}
+		for _, e := range []struct {
+			sym  int
+			want string
+		}{{L, f.l}, {R, f.r}} {
+			h := c.Delta[g][e.sym]
+			if name, ok := iso[h]; ok {
+				if name != e.want {
+					t.Errorf("%s --%s--> %s, want %s", iso[g], d.Alphabet[e.sym], name, e.want)
+				}
+				continue
+			}
+			iso[h] = e.want
+			queue = append(queue, h)
+		}
+	}
+	// Part (b): level states named by the figure's letters, and the resets.
+	letter := func(l, s int) string {
+		for g, name := range iso {
+			if c.States[g][l] == s {
+				return name[l : l+1]
+			}
+		}
+		return "?"
+	}
+	var resets []string
+	for l, lv := range c.Levels {
+		for _, r := range lv.Resets {
+			above := ""
+			for k, s := range r.Above {
+				above += letter(k, s)
+			}
+			resets = append(resets, above+","+d.Alphabet[r.Symbol]+"->"+letter(l, r.Target))
+		}
+	}
+	slices.Sort(resets)
+	want := []string{",L->A", ",R->B", "A,L->C", "AC,L->E", "B,R->D", "BD,R->F"}
+	if !slices.Equal(resets, want) {
+		t.Errorf("resets %v, want %v (the figure's non-self-loop transitions)", resets, want)
+	}
+	// Figure (b) and the reset list fully determine the printed cascade.
+	out := c.Format()
+	for _, s := range []string{"cascade of 3 identity-reset levels emulating a 4-state DFA (8 reachable global states)",
+		"1.1 = {1,2,3}", "reset to 3.1 on R when levels above are (1.1,2.1)"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("Format lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestA3BRASP checks the compiled program of A_3 and that it uses only
+// rightmost strictly future-masked attention.
+func TestA3BRASP(t *testing.T) {
+	d := loadDFA(t, "a3.dfa")
+	p, _, err := DFAToBRASP(d, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProgram(t, d, p, 8, 200, rand.New(rand.NewPCG(1, 1)))
+	src := brasp.Format(p)
+	for _, s := range []string{"L1_0(i) := rightmost [j<i, Q_L(j) | Q_R(j)] Q_L(j) : 1",
+		"L3_1(i) := rightmost [j<i, (U_0_0(j) & Q_L(j)) | (U_1_1(j) & Q_R(j))] U_1_1(j) & Q_R(j) : 0"} {
+		if !strings.Contains(src, s) {
+			t.Errorf("program lacks %q:\n%s", s, src)
+		}
+	}
+	// The printed program parses back to a program with the same behaviour.
+	q, err := brasp.Parse("a3.brasp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProgram(t, d, q, 6, 50, rand.New(rand.NewPCG(1, 2)))
+}
+
+// checkProgram compares p with d on all non-empty words up to maxLen and on
+// 50 random words of length up to longLen, and checks that p only uses
+// rightmost strictly future-masked attention. Such a program is causal (its
+// vectors at position i depend only on the first i symbols), so the output
+// vector at position i of a run on w decides the prefix of w of length i: one
+// run per word of length maxLen covers all shorter words too.
+func checkProgram(t *testing.T, d *DFA, p *brasp.Program, maxLen, longLen int, rng *rand.Rand) {
+	t.Helper()
+	for _, v := range p.Vectors {
+		if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != brasp.Rightmost || v.Att.Mask != brasp.MaskFuture) {
+			t.Fatalf("vector %s uses %s [%s]", v.Name, v.Att.Tiebreak, v.Att.Mask)
+		}
+	}
+	k := len(d.Alphabet)
+	runner := brasp.NewRunner(p)
+	check := func(w []int) {
+		tr := runner.Run(w)
+		q := d.Start
+		for i, a := range w {
+			q = d.Delta[q][a]
+			if tr.Value(p.Output.Accept, i) != d.Accept[q] {
+				t.Fatalf("program and DFA differ on %q:\n%s\n%s", d.Alphabet.FormatWord(w[:i+1]), Format(d), brasp.Format(p))
+			}
+		}
+		if tr.Accept() != d.Accepts(w) {
+			t.Fatalf("program and DFA differ on %q", d.Alphabet.FormatWord(w))
+		}
+	}
+	for _, w := range allWords(k, maxLen) {
+		if len(w) == maxLen {
+			check(w)
+		}
+	}
+	for range 50 {
+		w := make([]int, 1+rng.IntN(longLen))
+		for i := range w {
+			w[i] = rng.IntN(k)
+		}
+		check(w)
+	}
+}
+
+// checkCascade runs the cascade product from its level tables (the emulation
+// test) against the DFA on all words up to maxLen, state by state.
+func checkCascade(t *testing.T, d *DFA, c *Cascade, maxLen int) {
+	t.Helper()
+	if err := c.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range allWords(len(d.Alphabet), maxLen) {
+		tuple := c.States[c.Start]
+		q := d.Start
+		for _, a := range w {
+			tuple = c.StepLevels(tuple, a)
+			q = d.Delta[q][a]
+			if x, ok := c.Map(tuple); !ok || x != q {
+				t.Fatalf("cascade leaves the reachable states or maps to the wrong state on %v", w)
+			}
+		}
+		if c.Accepts(w) != d.Accepts(w) {
+			t.Fatalf("cascade and DFA differ on %v", w)
+		}
+	}
+}
+
+// edgeCases records which of the notes' edge cases a decomposition exercises.
+type edgeCases struct {
+	tileNotImage, noSingletonImages, heightAboveNMinus1, overlappingTiles bool
+}
+
+func edgeCasesOf(t *testing.T, d *DFA) edgeCases {
+	h, err := newHolonomy(d, Limits{}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e edgeCases
+	e.heightAboveNMinus1 = h.levels > d.NumStates()-1
+	e.noSingletonImages = true
+	for _, s := range h.o.sets {
+		if len(s) == 1 {
+			e.noSingletonImages = false
+		}
+	}
+	for p := range h.o.sets {
+		// Images of p: the orbit sets reachable from p.
+		reach := map[int]bool{p: true}
+		queue := []int{p}
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for _, y := range h.o.succ[x] {
+				if !reach[y] {
+					reach[y] = true
+					queue = append(queue, y)
+				}
+			}
+		}
+		for i, ti := range h.tiles[p] {
+			if !reach[ti] {
+				e.tileNotImage = true
+			}
+			for _, tj := range h.tiles[p][i+1:] {
+				for _, x := range h.sets[ti] {
+					if slices.Contains(h.sets[tj], x) {
+						e.overlappingTiles = true
+					}
+				}
+			}
+		}
+	}
+	return e
+}
+
+func TestEdgeCaseFiles(t *testing.T) {
+	a3 := edgeCasesOf(t, loadDFA(t, "a3.dfa"))
+	if !a3.overlappingTiles {
+		t.Error("A_3 should have overlapping tiles")
+	}
+	fa := loadDFA(t, "first_a.dfa")
+	e := edgeCasesOf(t, fa)
+	if !e.noSingletonImages || !e.tileNotImage {
+		t.Errorf("first_a: %+v", e)
+	}
+	tall := loadDFA(t, "tall.dfa")
+	if e := edgeCasesOf(t, tall); !e.heightAboveNMinus1 {
+		t.Errorf("tall.dfa: %+v", e)
+	}
+	for _, d := range []*DFA{fa, tall} {
+		c, err := Decompose(d, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCascade(t, d, c, 8)
+		p, err := CascadeToBRASP(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProgram(t, d, p, 8, 200, rand.New(rand.NewPCG(3, 3)))
+	}
+}
+
+// randomCounterFree returns a random minimal counter-free DFA with between
+// minStates and maxStates states, from one of several families.
+func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *DFA {
+	for {
+		var d *DFA
+		k := 1 + rng.IntN(3)
+		if maxStates > 7 {
+			k = 1 + rng.IntN(2) // three-letter cascades of 8+ states get slow to check
+		}
+		size := minStates + rng.IntN(maxStates-minStates+1)
+		switch rng.IntN(4) {
+		case 0: // order-preserving letters
+			d = randomAperiodicish(rng, size+rng.IntN(3), k)
+		case 1: // small uniform DFAs, filtered below
+			d = randomDFA(rng, min(size, 5), k)
+		case 2: // products of order-preserving automata: partial orders
+			a := randomAperiodicish(rng, 2+rng.IntN(3), k)
+			b := randomAperiodicish(rng, 2+rng.IntN(4), k)
+			d, _ = Product(a, b, func(x, y bool) bool { return x != y })
+		default: // letters that are constant, identity or order-preserving
+			n := size + rng.IntN(3)
+			d = randomAperiodicish(rng, n, k)
+			for a := range k {
+				switch rng.IntN(4) {
+				case 0:
+					r := rng.IntN(n)
+					for q := range n {
+						d.Delta[q][a] = r
+					}
+				case 1:
+					for q := range n {
+						d.Delta[q][a] = q
+					}
+				}
+			}
+		}
+		d = Minimize(d)
+		if d.NumStates() < minStates || d.NumStates() > maxStates {
+			continue
+		}
+		if o, err := newImageOrbit(d, 1<<16); err == nil {
+			if _, _, bad := o.groupViolation(); !bad {
+				return d
+			}
+		}
+	}
+}
+
+// TestKrohnRhodesRandom decomposes hundreds of random counter-free minimal
+// DFAs of up to 12 states, checks each cascade by emulation and each B-RASP
+// program on all words up to length 8 and random words up to length 200, and
+// requires the sample to exercise every edge case of the notes.
+var krIterations = 300
+
+func TestKrohnRhodesRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	var seen edgeCases
+	sizes := map[int]int{}
+	for i := range krIterations {
+		hi := 2 + i%11
+		d := randomCounterFree(rng, max(2, hi-2), hi)
+		sizes[d.NumStates()]++
+		c, err := Decompose(d, Limits{})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, Format(d))
+		}
+		maxLen := map[int]int{1: 10, 2: 8, 3: 5}[len(d.Alphabet)]
+		checkCascade(t, d, c, maxLen)
+		p, err := CascadeToBRASP(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProgram(t, d, p, maxLen, 200, rng)
+		e := edgeCasesOf(t, d)
+		seen.tileNotImage = seen.tileNotImage || e.tileNotImage
+		seen.noSingletonImages = seen.noSingletonImages || e.noSingletonImages
+		seen.heightAboveNMinus1 = seen.heightAboveNMinus1 || e.heightAboveNMinus1
+		seen.overlappingTiles = seen.overlappingTiles || e.overlappingTiles
+	}
+	if seen != (edgeCases{true, true, true, true}) {
+		t.Errorf("edge cases not all exercised: %+v", seen)
+	}
+	big := 0
+	for n, c := range sizes {
+		if n >= 8 {
+			big += c
+		}
+	}
+	if big < 80 {
+		t.Errorf("too few large DFAs: %v", sizes)
+	}
+	t.Logf("DFA sizes: %v", sizes)
+}
+
+func TestDecomposeRefusesCounters(t *testing.T) {
+	for _, name := range []string{"aa_star.dfa", "parity.dfa", "tomita3.dfa", "tomita5.dfa", "tomita6.dfa"} {
+		d := loadDFA(t, name)
+		_, err := Decompose(d, Limits{})
+		var nc *NotCounterFreeError
+		if !errors.As(err, &nc) {
+			t.Fatalf("%s: got %v, want NotCounterFreeError", name, err)
+		}
+		w := nc.Witness
+		tr := d.WordTransformation(w.Word)
+		x := w.State
+		for range w.Period {
+			x = tr[x]
+		}
+		if w.Period < 2 || tr[w.State] == w.State || x != w.State {
+			t.Errorf("%s: bad witness %+v", name, w)
+		}
+		if _, _, err := DFAToBRASP(d, Limits{}); !errors.As(err, &nc) {
+			t.Errorf("%s: DFAToBRASP: %v", name, err)
+		}
+	}
+	// A counter-free language whose given DFA has a counter is decomposed
+	// after minimisation: two copies of the "ends in a" automaton swapped by b.
+	d, _ := Parse("x.dfa", []byte("alphabet a b\nstart p0\naccept p1 q1\np0 a p1\np1 a p1\np0 b q0\np1 b q0\nq0 a q1\nq1 a q1\nq0 b p0\nq1 b p0\n"))
+	if _, err := Decompose(d, Limits{}); err == nil {
+		t.Error("non-minimal DFA with a counter decomposed")
+	}
+	p, _, err := DFAToBRASP(d, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProgram(t, d, p, 8, 100, rand.New(rand.NewPCG(4, 4)))
+}
+
+func TestDecomposeLimits(t *testing.T) {
+	d := loadDFA(t, "a3.dfa")
+	var le *LimitError
+	if _, err := Decompose(d, Limits{MaxCascade: 5}); !errors.As(err, &le) || le.Name != "max-cascade" {
+		t.Errorf("cascade limit: %v", err)
+	}
+	if _, err := Decompose(d, Limits{MaxImages: 3}); !errors.As(err, &le) || le.Name != "max-images" {
+		t.Errorf("image limit: %v", err)
+	}
+	one, _ := Parse("one.dfa", []byte("alphabet a\nstart s\naccept s\ns a s\n"))
+	c, err := Decompose(one, Limits{})
+	if err != nil || len(c.Levels) != 0 {
+		t.Fatalf("one-state DFA: %v", err)
+	}
+	p, err := CascadeToBRASP(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProgram(t, one, p, 5, 10, rand.New(rand.NewPCG(5, 5)))
+}

@@ -1,0 +1,337 @@
+package automata
+
+import (
+	"fmt"
+	"slices"
+)
+
+// The holonomy decomposition of a counter-free DFA (Eilenberg; Egri-Nagy and
+// Nehaniv), following ../shared/notes/automata.md:
+//
+//  1. the image orbit I = {X·w} of the state set X;
+//  2. the extended image set E = I ∪ {singletons};
+//  3. classes: strongly connected components of the orbit graph;
+//  4. tiles of P ∈ E: the maximal proper subsets of P that lie in E;
+//  5. subduction on classes (P above P·a and above its tiles) and
+//  6. heights (singletons 0, otherwise 1 + the maximum below); the number of
+//     levels is height(X), and depth(P) = height(X) − height(P) + 1;
+//  7. a representative R per class with fromRep/toRep words;
+//  8. holonomy groups, trivial because the DFA is counter-free (checked by
+//     the aperiodicity test on the orbit, which also yields the witness);
+//  9. level d: the tiles of the representatives of depth d;
+//  10. coordinates: a tile chain X = P_1 ⊃ P_2 ⊃ … ⊃ {x}, level depth(P_i)
+//     holding P_(i+1)·toRep_(P_i);
+//  11. a letter maps the chain and extends it to a dominating tile chain;
+//     each level is then left alone or reset by the levels above; levels off
+//     the new chain are reset to their state 0 (their value is a don't-care);
+//  12. the concrete cascade is built lazily from the start state's
+//     coordinates, and Verify checks it emulates the DFA.
+type holonomy struct {
+	d      *DFA
+	o      *imageOrbit
+	sets   [][]int // E: the orbit's images (same indices), then the missing singletons
+	bits   []bitset
+	index  map[string]int
+	single []int // E index of each singleton {x}
+	class  []int
+	tiles  [][]int       // tiles of each set, as E indices
+	tileOf []map[int]int // tileOf[P][T] = position of T in tiles[P]
+	height []int         // per class
+	levels int
+	// level states: levelStates[d-1][k] = (representative, tile position)
+	levelStates [][][2]int
+	levelIndex  []map[[2]int]int
+}
+
+// NotCounterFreeError refuses to decompose a DFA whose transition monoid is
+// not aperiodic; Witness shows a word counting modulo some k > 1.
+type NotCounterFreeError struct {
+	Automaton *DFA
+	Witness   *CountingWitness
+}
+
+func (e *NotCounterFreeError) Error() string {
+	a := e.Automaton.Alphabet
+	w := e.Witness
+	return fmt.Sprintf("the automaton is not counter-free: from state %s, %s permutes states with period %d (so no cascade of identity–reset automata exists)",
+		e.Automaton.States[w.State], ShowWord(a, w.Word), w.Period)
+}
+
+func newHolonomy(d *DFA, limits Limits) (*holonomy, error) {
+	o, err := newImageOrbit(d, limits.MaxImages)
+	if err != nil {
+		return nil, err
+	}
+	if w, r, bad := o.groupViolation(); bad {
+		t := d.WordTransformation(w)
+		for _, x := range o.sets[r] {
+			if t[x] != x {
+				return nil, &NotCounterFreeError{Automaton: d, Witness: countingWitness(d, w, t, x)}
+			}
+		}
+	}
+	n := d.NumStates()
+	h := &holonomy{d: d, o: o, index: map[string]int{}, single: make([]int, n)}
+	for i, s := range o.sets {
+		h.sets = append(h.sets, s)
+		h.index[setKey(s)] = i
+		h.class = append(h.class, o.comp[i])
+	}
+	nextClass := len(o.comps)
+	for x := range n {
+		key := setKey([]int{x})
+		if i, ok := h.index[key]; ok {
+			h.single[x] = i
+			continue
+		}
+		h.single[x] = len(h.sets)
+		h.index[key] = len(h.sets)
+		h.sets = append(h.sets, []int{x})
+		h.class = append(h.class, nextClass)
+		nextClass++
+	}
+	for _, s := range h.sets {
+		h.bits = append(h.bits, newBitset(n).with(s))
+	}
+	h.computeTiles()
+	h.computeHeights(nextClass)
+	h.computeLevels()
+	return h, nil
+}
+
+// subset reports whether E set i is a subset of E set j.
+func (h *holonomy) subset(i, j int) bool {
+	for k, w := range h.bits[i] {
+		if w&^h.bits[j][k] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *holonomy) computeTiles() {
+	h.tiles = make([][]int, len(h.sets))
+	h.tileOf = make([]map[int]int, len(h.sets))
+	for p, ps := range h.sets {
+		if len(ps) < 2 {
+			continue
+		}
+		var inside []int
+		for t, ts := range h.sets {
+			if len(ts) < len(ps) && h.subset(t, p) {
+				inside = append(inside, t)
+			}
+		}
+		// Maximal elements: not strictly inside another element of inside.
+		slices.SortFunc(inside, func(a, b int) int { return len(h.sets[b]) - len(h.sets[a]) })
+		var tiles []int
+		for _, t := range inside {
+			maximal := true
+			for _, u := range tiles {
+				if h.subset(t, u) {
+					maximal = false
+					break
+				}
+			}
+			if maximal {
+				tiles = append(tiles, t)
+			}
+		}
+		slices.Sort(tiles)
+		h.tiles[p] = tiles
+		h.tileOf[p] = map[int]int{}
+		for k, t := range tiles {
+			h.tileOf[p][t] = k
+		}
+	}
+}
+
+func (h *holonomy) computeHeights(numClasses int) {
+	below := make([][]int, numClasses)
+	size := make([]int, numClasses)
+	for p, ps := range h.sets {
+		c := h.class[p]
+		size[c] = len(ps)
+		if len(ps) < 2 {
+			continue
+		}
+		for _, q := range h.o.succ[p] {
+			if h.class[q] != c {
+				below[c] = append(below[c], h.class[q])
+			}
+		}
+		for _, t := range h.tiles[p] {
+			below[c] = append(below[c], h.class[t])
+		}
+	}
+	h.height = make([]int, numClasses)
+	done := make([]bool, numClasses)
+	var visit func(c int) int
+	visit = func(c int) int {
+		if done[c] {
+			return h.height[c]
+		}
+		done[c] = true
+		if size[c] > 1 {
+			best := 0
+			for _, b := range below[c] {
+				best = max(best, visit(b))
+			}
+			h.height[c] = best + 1
+		}
+		return h.height[c]
+	}
+	for c := range numClasses {
+		visit(c)
+	}
+	h.levels = h.height[h.class[0]]
+}
+
+// depthOf returns the level of a non-singleton set.
+func (h *holonomy) depthOf(p int) int { return h.levels - h.height[h.class[p]] + 1 }
+
+func (h *holonomy) computeLevels() {
+	h.levelStates = make([][][2]int, h.levels)
+	h.levelIndex = make([]map[[2]int]int, h.levels)
+	for d := range h.levelIndex {
+		h.levelIndex[d] = map[[2]int]int{}
+	}
+	for p, ps := range h.sets {
+		if len(ps) < 2 || p >= len(h.o.sets) || h.o.rep[p] != p {
+			continue
+		}
+		d := h.depthOf(p) - 1
+		for k := range h.tiles[p] {
+			h.levelIndex[d][[2]int{p, k}] = len(h.levelStates[d])
+			h.levelStates[d] = append(h.levelStates[d], [2]int{p, k})
+		}
+	}
+}
+
+// coordinate returns the level state that records tile t of the set p: the
+// tile t·toRep_p of p's representative.
+func (h *holonomy) coordinate(p, t int) (level, state int, err error) {
+	r := h.o.rep[p]
+	ti, ok := h.index[setKey(image(h.sets[t], h.o.to[p]))]
+	if !ok {
+		return 0, 0, fmt.Errorf("internal error: toRep does not map a tile to an element of E")
+	}
+	k, ok := h.tileOf[r][ti]
+	if !ok {
+		return 0, 0, fmt.Errorf("internal error: toRep does not map a tile to a tile")
+	}
+	d := h.depthOf(p) - 1
+	return d, h.levelIndex[d][[2]int{r, k}], nil
+}
+
+// decode returns the tile chain of a coordinate tuple, ending in a singleton.
+func (h *holonomy) decode(c []int) ([]int, error) {
+	chain := []int{0}
+	p := 0
+	for len(h.sets[p]) > 1 {
+		d := h.depthOf(p) - 1
+		ls := h.levelStates[d][c[d]]
+		r := h.o.rep[p]
+		if ls[0] != r {
+			return nil, fmt.Errorf("internal error: level %d holds a tile of another representative", d+1)
+		}
+		t, ok := h.index[setKey(image(h.sets[h.tiles[r][ls[1]]], h.o.from[p]))]
+		if !ok {
+			return nil, fmt.Errorf("internal error: fromRep does not map a tile into E")
+		}
+		p = t
+		chain = append(chain, p)
+	}
+	return chain, nil
+}
+
+// initial returns the coordinates of state x: the chain that descends from X
+// through the first tile containing x; levels off the chain hold state 0.
+func (h *holonomy) initial(x int) ([]int, error) {
+	c := make([]int, h.levels)
+	p := 0
+	for len(h.sets[p]) > 1 {
+		next := -1
+		for _, t := range h.tiles[p] {
+			if h.bits[t].has(x) {
+				next = t
+				break
+			}
+		}
+		d, s, err := h.coordinate(p, next)
+		if err != nil {
+			return nil, err
+		}
+		c[d] = s
+		p = next
+	}
+	return c, nil
+}
+
+// step applies letter a to the coordinate tuple c. It returns the new tuple
+// and, per level, whether the level was reset (otherwise it is unchanged).
+func (h *holonomy) step(c []int, a int) ([]int, []bool, error) {
+	chain, err := h.decode(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	targets := make([]int, len(chain))
+	for i, p := range chain {
+		if len(h.sets[p]) == 1 {
+			targets[i] = h.single[h.d.Delta[h.sets[p][0]][a]]
+		} else {
+			targets[i] = h.o.succ[p][a]
+		}
+	}
+	next := slices.Clone(c)
+	reset := make([]bool, h.levels)
+	onChain := make([]bool, h.levels)
+	q := 0
+	for len(h.sets[q]) > 1 {
+		i := 0
+		for i < len(targets) && !(len(h.sets[targets[i]]) < len(h.sets[q]) && h.subset(targets[i], q)) {
+			i++
+		}
+		if i == len(targets) {
+			return nil, nil, fmt.Errorf("internal error: no target below a chain set")
+		}
+		s := targets[i]
+		qn := s
+		if _, isTile := h.tileOf[q][s]; !isTile {
+			qn = -1
+			for _, t := range h.tiles[q] {
+				if h.subset(s, t) {
+					qn = t
+					break
+				}
+			}
+		}
+		d, v, err := h.coordinate(q, qn)
+		if err != nil {
+			return nil, nil, err
+		}
+		// Identity case: q is the image of the old chain set of the same
+		// class just above the target; then the holonomy element is trivial.
+		identity := i > 0 && targets[i-1] == q && h.class[chain[i-1]] == h.class[q]
+		if identity && next[d] != v {
+			return nil, nil, fmt.Errorf("internal error: nontrivial holonomy at level %d", d+1)
+		}
+		if !identity {
+			next[d] = v
+			reset[d] = true
+		}
+		onChain[d] = true
+		q = qn
+	}
+	// Levels off the new chain hold don't-care values; resetting them to
+	// state 0 keeps the number of reachable global states small. Whether a
+	// level is on the chain depends only on the levels above and the letter,
+	// so this is a legitimate reset.
+	for d := range next {
+		if !onChain[d] {
+			next[d] = 0
+			reset[d] = true
+		}
+	}
+	return next, reset, nil
+}
