@@ -264,6 +264,17 @@ func TestBrowser(t *testing.T) {
 	js(t, ctx, `(() => { document.querySelector('#grid tr[data-name="B_l"] td[data-col="7"]').click();
 	  document.getElementById("ltl-btn").click(); return true; })()`, &ok)
 	settle(t, ctx, `document.getElementById("ltl-out").textContent.startsWith("alphabet l r") && document.getElementById("c-layers").textContent === "3"`)
+	var decomp bool
+	js(t, ctx, `!document.getElementById("decompile-box").hidden`, &decomp)
+	if decomp {
+		js(t, ctx, `(() => { document.getElementById("decompile-btn").click(); return true; })()`, &ok)
+		settle(t, ctx, `document.getElementById("decompile-out").textContent !== "" || document.getElementById("decompile-error").textContent !== ""`)
+		var eq string
+		js(t, ctx, `document.getElementById("decompile-meta").dataset.equivalent`, &eq)
+		if eq != "true" {
+			t.Errorf("decompiled Dyck model: equivalent = %q", eq)
+		}
+	}
 	var dfa bool
 	js(t, ctx, `!document.getElementById("panel-dfa").hidden`, &dfa)
 	if dfa {

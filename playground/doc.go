@@ -33,7 +33,8 @@
 // Endpoints:
 //
 //	GET  /api/examples  [{"name","title","source","word"}...]: the presets.
-//	GET  /api/features  {"run","compile","ltl","dfa"}: which panels work.
+//	GET  /api/features  {"run","compile","ltl","dfa","decompile"}: which
+//	                    panels this build can back.
 //	POST /api/run       {"program","word"} → RunResponse: alphabet, word
 //	                    (one symbol per entry), vectors [{"name","kind",
 //	                    "line","depth","def","values":"0110...",
@@ -51,6 +52,11 @@
 //	POST /api/model     {"program","multihead","layernorm","format":
 //	                    "json"|"safetensors"} → the compiled model file
 //	                    (Content-Disposition: attachment).
+//	POST /api/decompile {"program","multihead","layernorm","smaller"} →
+//	                    the compiled model decompiled back (Thm 4.2):
+//	                    "program", "vectors", "attentionDepth",
+//	                    "modelLayers", and "equivalent" (exact, through
+//	                    minimal DFAs) with a shortest "counterexample".
 //	POST /api/ltl       {"program"} → {"ltl","depth","attentionDepth",
 //	                    "dagSize","treeSize"} (Thm 3.3), or {"ltl": ".ltl
 //	                    text"} → the same plus "program" (Thm 3.2).
@@ -76,6 +82,6 @@
 // # The page
 //
 // The program and the word live in the URL's fragment (#p=...&w=...), so a
-// link reproduces a session. The compile, LTL and DFA panels appear only when
-// /api/features says the server can back them.
+// link reproduces a session. The compile, decompile, LTL and DFA panels
+// appear only when /api/features says the server can back them.
 package playground

@@ -64,14 +64,17 @@ type Features struct {
 	Compile bool `json:"compile"`
 	LTL     bool `json:"ltl"`
 	DFA     bool `json:"dfa"`
+	// Decompile: transformer → B-RASP (Thm 4.2) is in this build.
+	Decompile bool `json:"decompile"`
 }
 
 func currentFeatures() Features {
 	return Features{
-		Run:     true,
-		Compile: true,
-		LTL:     true,
-		DFA:     artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA),
+		Run:       true,
+		Compile:   true,
+		LTL:       true,
+		DFA:       artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA),
+		Decompile: decompileAvailable(),
 	}
 }
 

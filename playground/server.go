@@ -104,6 +104,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /api/model", s.handleModel)
 	s.mux.HandleFunc("POST /api/ltl", post(s, s.ltl))
 	s.mux.HandleFunc("POST /api/dfa", post(s, s.dfa))
+	s.mux.HandleFunc("POST /api/decompile", post(s, s.decompile))
 	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Message: fmt.Sprintf("no API endpoint %s %s (see /api/features and the package documentation)", r.Method, r.URL.Path)})
 	}

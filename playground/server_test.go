@@ -634,3 +634,39 @@ func TestDisplayLimits(t *testing.T) {
 		t.Errorf("empty word compile: %+v", ce)
 	}
 }
+
+func TestDecompile(t *testing.T) {
+	s := New(Config{})
+	src := source(t, examples.Dyck)
+	if !decompileAvailable() {
+		callErr(t, s, "/api/decompile", DecompileRequest{Program: src}, 501)
+		return
+	}
+	for _, name := range []string{examples.Dyck, "ab_plus.brasp", "stair2.brasp"} {
+		src := source(t, name)
+		p, _ := brasp.Parse(name, []byte(src))
+		for _, mh := range []bool{false, true} {
+			var res DecompileResponse
+			call(t, s, "/api/decompile", DecompileRequest{Program: src, MultiHead: mh}, &res)
+			q, err := brasp.Parse("d", []byte(res.Program))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			brasptest.AllWords(len(p.Alphabet), 6, func(w []int) {
+				if len(w) > 0 && q.Accepts(w) != p.Accepts(w) {
+					t.Fatalf("%s: the decompiled program disagrees on %v", name, w)
+				}
+			})
+			if res.AttentionDepth > res.ModelLayers {
+				t.Errorf("%s mh=%v: decompiled depth %d, model layers %d", name, mh, res.AttentionDepth, res.ModelLayers)
+			}
+			if artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA) && (res.Equivalent == nil || !*res.Equivalent) {
+				t.Errorf("%s: equivalent %v %q %s", name, res.Equivalent, res.Counterexample, res.EquivError)
+			}
+		}
+	}
+	e := callErr(t, s, "/api/decompile", DecompileRequest{Program: source(t, "induction_heads.brasp")}, 422)
+	if !strings.Contains(e.Message, "transducer") {
+		t.Errorf("%q", e.Message)
+	}
+}

@@ -360,6 +360,25 @@ async function download(format) {
   }
 }
 
+// ---- decompile ----------------------------------------------------------------
+
+async function decompileNow() {
+  for (const id of ["decompile-out", "decompile-meta", "decompile-error"]) $(id).textContent = "";
+  $("decompile-load").disabled = true;
+  const b = compileBody();
+  const r = await api("/api/decompile", { program: b.program, multihead: b.multihead, layernorm: b.layernorm, smaller: $("opt-smaller").checked });
+  if (!r.ok) { $("decompile-error").textContent = r.data.error; return; }
+  const d = r.data;
+  $("decompile-out").textContent = d.program;
+  $("decompile-load").disabled = false;
+  let eq = "";
+  if (d.equivalent === true) eq = " · exactly equivalent to your program";
+  else if (d.equivalent === false) eq = ` · NOT equivalent: they differ on "${d.counterexample}"`;
+  else if (d.equivError) eq = " · equivalence not decided: " + d.equivError;
+  $("decompile-meta").textContent = `${d.vectors} vectors, attention depth ${d.attentionDepth} (model: ${d.modelLayers} attention layers)` + eq;
+  $("decompile-meta").dataset.equivalent = String(d.equivalent);
+}
+
 // ---- LTL ------------------------------------------------------------------------
 
 async function toLTL() {
@@ -446,6 +465,7 @@ async function start() {
   $("panel-compile").hidden = !state.features.compile;
   $("panel-ltl").hidden = !state.features.ltl;
   $("panel-dfa").hidden = !state.features.dfa;
+  $("decompile-box").hidden = !state.features.decompile;
   if (!loadHash()) {
     const first = state.examples.find((e) => e.name === "dyck1_depth2.brasp") || state.examples[0];
     if (first) { sel.value = first.name; prog.value = first.source; $("word").value = first.word; }
@@ -458,7 +478,8 @@ async function start() {
 // clearDerived empties the LTL and DFA results, which belong to the
 // program as it was when their button was pressed.
 function clearDerived() {
-  for (const id of ["ltl-out", "ltl-meta", "ltl-error", "dfa-svg", "dfa-class", "dfa-text", "dfa-meta", "dfa-error"]) $(id).textContent = "";
+  for (const id of ["ltl-out", "ltl-meta", "ltl-error", "dfa-svg", "dfa-class", "dfa-text", "dfa-meta", "dfa-error", "decompile-out", "decompile-meta", "decompile-error"]) $(id).textContent = "";
+  $("decompile-load").disabled = true;
 }
 
 prog.addEventListener("input", () => { $("preset").value = ""; clearDerived(); renderGutter(); runSoon(); });
@@ -482,6 +503,14 @@ $("ltl-load").addEventListener("click", () => {
   runNow();
 });
 $("dfa-btn").addEventListener("click", toDFA);
+$("decompile-btn").addEventListener("click", decompileNow);
+$("decompile-load").addEventListener("click", () => {
+  prog.value = $("decompile-out").textContent;
+  $("preset").value = "";
+  clearDerived();
+  renderGutter();
+  runNow();
+});
 $("share").addEventListener("click", async () => {
   saveHash();
   try { await navigator.clipboard.writeText(location.href); $("status").textContent = "link copied"; }

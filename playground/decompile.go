@@ -1,0 +1,89 @@
+package playground
+
+import (
+	"net/http"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/transformer"
+)
+
+// DecompileRequest is the body of POST /api/decompile: compile the program
+// (as /api/compile does) and decompile the model back (Thm 4.2).
+type DecompileRequest struct {
+	Program   string `json:"program"`
+	MultiHead bool   `json:"multihead"`
+	LayerNorm bool   `json:"layernorm"`
+	// Smaller selects the decompiler's smaller (bitwise) translation instead
+	// of the depth-preserving one.
+	Smaller bool `json:"smaller"`
+}
+
+// DecompileResponse is the answer of POST /api/decompile.
+type DecompileResponse struct {
+	// Program is the decompiled B-RASP program.
+	Program        string `json:"program"`
+	Vectors        int    `json:"vectors"`
+	AttentionDepth int    `json:"attentionDepth"`
+	// ModelLayers is the number of attention layers of the compiled model
+	// (the depth-preserving translation keeps it as the attention depth).
+	ModelLayers int `json:"modelLayers"`
+	// Equivalent says whether the decompiled program accepts exactly the
+	// words the original program accepts (exact, through minimal DFAs);
+	// absent when this build cannot decide it. Counterexample is a shortest
+	// word on which they differ.
+	Equivalent     *bool  `json:"equivalent,omitempty"`
+	Counterexample string `json:"counterexample,omitempty"`
+	// EquivError says why equivalence was not decided.
+	EquivError string `json:"equivError,omitempty"`
+}
+
+// modelArtifact presents a compiled model to the artifact registry's
+// converters.
+type modelArtifact struct{ m *transformer.Model }
+
+func (a *modelArtifact) Kind() artifact.Kind           { return artifact.KindTransformer }
+func (a *modelArtifact) Alphabet() alphabet.Alphabet   { return a.m.Alphabet }
+func (a *modelArtifact) Accepts(w []int) (bool, error) { return a.m.Accepts(w) }
+func (a *modelArtifact) Format() ([]byte, error)       { return transformer.EncodeJSON(a.m), nil }
+func (a *modelArtifact) Model() *transformer.Model     { return a.m }
+
+func decompileAvailable() bool {
+	return artifact.CanConvert(artifact.KindTransformer, artifact.KindBRASP)
+}
+
+func (s *Server) decompile(req *DecompileRequest) (any, *apiError) {
+	if !decompileAvailable() {
+		return nil, &apiError{Status: http.StatusNotImplemented, Message: "decompile: this build has no transformer → B-RASP converter yet"}
+	}
+	p, m, e := compileProgram(&CompileRequest{Program: req.Program, MultiHead: req.MultiHead, LayerNorm: req.LayerNorm})
+	if e != nil {
+		return nil, e
+	}
+	out, err := artifact.Convert(&modelArtifact{m}, artifact.KindBRASP, artifact.Options{Smaller: req.Smaller})
+	if err != nil {
+		return nil, badRequest("program", "decompile: %v", err)
+	}
+	text, err := out.Format()
+	if err != nil {
+		return nil, badRequest("program", "decompile: %v", err)
+	}
+	q, err := brasp.Parse("decompiled.brasp", text)
+	if err != nil {
+		return nil, &apiError{Status: http.StatusInternalServerError, Message: "decompile: the decompiled program does not parse back: " + err.Error()}
+	}
+	res := &DecompileResponse{Program: string(text), Vectors: len(q.Vectors), AttentionDepth: q.AttentionDepth(), ModelLayers: m.AttentionLayers()}
+	if artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA) {
+		r, err := artifact.Equiv(artifact.NewProgram(p), artifact.NewProgram(q), artifact.Options{})
+		if err != nil {
+			res.EquivError = err.Error()
+		} else {
+			res.Equivalent = &r.Equal
+			if !r.Equal {
+				res.Counterexample = r.Alphabet.FormatWord(r.Word)
+			}
+		}
+	}
+	return res, nil
+}
