@@ -51,10 +51,15 @@ type NotCounterFreeError struct {
 }
 
 func (e *NotCounterFreeError) Error() string {
-	a := e.Automaton.Alphabet
-	w := e.Witness
-	return fmt.Sprintf("the automaton is not counter-free: from state %s, %s permutes states with period %d (so no cascade of identity–reset automata exists)",
-		e.Automaton.States[w.State], ShowWord(a, w.Word), w.Period)
+	d, w := e.Automaton, e.Witness
+	msg := fmt.Sprintf("the automaton is not counter-free: from state %s, the word %s returns after %d repetitions but not after one",
+		quoteState(d.States[w.State]), ShowWord(d.Alphabet, w.Word), w.Period)
+	if _, ok := d.DistinguishingSuffix(w.State, d.Run(w.State, w.Word)); ok {
+		msg += " (" + w.describe(d.Alphabet, "") + "), so its language is not star-free and no B-RASP program recognises it"
+	} else {
+		msg += "; minimise it first, its language may still be star-free"
+	}
+	return msg
 }
 
 func newHolonomy(d *DFA, limits Limits) (*holonomy, error) {

@@ -24,9 +24,10 @@ const (
 )
 
 type tok struct {
-	kind tokKind
-	text string // symbol name, or the operator character
-	pos  token.Position
+	kind  tokKind
+	text  string // symbol name, or the operator character
+	pos   token.Position
+	width int // bytes of source text
 }
 
 // isBareSymbolRune reports whether r may appear in a bare symbol of an
@@ -82,7 +83,14 @@ func Parse(filename string, src []byte) (*Regex, error) {
 	for i := alphaLine + 1; i < len(lines); i++ {
 		toks = append(toks, lexLine(filename, i, lines[i], false, single, &errs)...)
 	}
-	toks = append(toks, tok{kind: tEOF, pos: token.Position{Filename: filename, Line: len(lines), Column: len(lines[len(lines)-1]) + 1}})
+	// End of input is reported just after the last token.
+	eof := token.Position{Filename: filename, Line: alphaLine + 2, Column: 1}
+	if len(toks) > 0 {
+		last := toks[len(toks)-1]
+		eof = last.pos
+		eof.Column += last.width
+	}
+	toks = append(toks, tok{kind: tEOF, pos: eof})
 	p := &parser{toks: toks, alpha: alpha, errs: &errs}
 	if toks[0].kind == tEOF {
 		errs.Add(toks[0].pos, "missing expression after the alphabet line")
@@ -152,7 +160,7 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 			case s == "":
 				errs.Add(pos(i), "empty quoted symbol")
 			default:
-				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i)})
+				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i), width: j + 1 - i})
 			}
 			i = j + 1
 		case bare(r):
@@ -167,10 +175,10 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 				}
 				j += s2
 			}
-			toks = append(toks, tok{kind: tSym, text: text[i:j], pos: pos(i)})
+			toks = append(toks, tok{kind: tSym, text: text[i:j], pos: pos(i), width: j - i})
 			i = j
 		case !alphaLine && strings.ContainsRune("|&*+?~()[].", r):
-			toks = append(toks, tok{kind: tOp, text: string(r), pos: pos(i)})
+			toks = append(toks, tok{kind: tOp, text: string(r), pos: pos(i), width: size})
 			i += size
 		default:
 			if r == utf8.RuneError && size == 1 {
