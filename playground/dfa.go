@@ -58,21 +58,9 @@ func (s *Server) dfa(req *DFARequest) (any, *apiError) {
 	if p.IsTransducer() {
 		return nil, badRequest("program", "dfa: the program is a transducer; only acceptors define a language")
 	}
-	a, err := artifact.Load("program.brasp", []byte(req.Program), artifact.KindBRASP)
-	if err != nil {
-		return nil, sourceErrors("program", err)
-	}
-	conv, err := artifact.Convert(a, artifact.KindDFA, artifact.Options{})
+	d, err := artifact.ToDFA(artifact.NewProgram(p), artifact.Options{})
 	if err != nil {
 		return nil, badRequest("program", "dfa: %v", err)
-	}
-	text, err := conv.Format()
-	if err != nil {
-		return nil, badRequest("program", "dfa: %v", err)
-	}
-	d, err := automata.Parse("program.dfa", text)
-	if err != nil {
-		return nil, &apiError{Status: http.StatusInternalServerError, Message: "dfa: cannot read the converted automaton: " + err.Error()}
 	}
 	cls, err := automata.Classify(automata.Minimize(d), automata.Limits{})
 	if err != nil {
