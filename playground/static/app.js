@@ -430,7 +430,14 @@ async function toDFA() {
 
 function saveHash() {
   const h = "#p=" + encodeURIComponent(prog.value) + "&w=" + encodeURIComponent($("word").value);
-  if (location.hash !== h) history.replaceState(null, "", h);
+  if (location.hash === h) return;
+  try {
+    if (h.length > 1 << 20) throw new Error("too long");
+    history.replaceState(null, "", h);
+  } catch (e) {
+    // A very long program does not fit in a URL; keep the last link.
+    $("status").textContent = "the program is too long to keep in the link";
+  }
 }
 
 function loadHash() {
