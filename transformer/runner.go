@@ -5,19 +5,24 @@ import (
 	"errors"
 	"math"
 	"sort"
+	"sync"
 )
 
 // Runner runs one model many times: it converts the parameters to float64
 // once (when they are exactly representable) so that each forward pass can
 // compute in float64 while every operation is provably exact, falling back
 // to exact rational arithmetic otherwise. A Runner reads its model on every
-// call; the model must not change while the Runner is in use.
+// call; the model must not change while the Runner is in use. A Runner is
+// safe for concurrent use.
 type Runner struct {
 	m       *Model
 	floatOK bool
 	emb     [][]float64
 	layers  []floatLayer
 	period  int
+
+	mu       sync.Mutex
+	posCache map[positionKey][]float64 // float θ_n(i) by position key; nil entry: inexact
 }
 
 type floatLayer struct {
@@ -40,7 +45,7 @@ func NewRunner(m *Model) (*Runner, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	r := &Runner{m: m, floatOK: true}
+	r := &Runner{m: m, floatOK: true, posCache: map[positionKey][]float64{}}
 	var err error
 	if r.period, err = positionPeriod(m.Position); err != nil {
 		return nil, err
@@ -133,6 +138,7 @@ func (r *Runner) AcceptsDense(w []int) (bool, error) {
 		if err == nil {
 			return r.m.decide(floatsToVec(xs[len(xs)-1])), nil
 		}
+
 		if !errors.Is(err, errInexact) {
 			return false, err
 		}
@@ -150,19 +156,21 @@ func (r *Runner) embedFloat(w []int) ([][]float64, error) {
 	m := r.m
 	n := len(w)
 	xs := make([][]float64, n)
-	posCache := map[positionKey][]float64{}
 	for i, s := range w {
 		if len(m.Position) == 0 {
 			xs[i] = append([]float64(nil), r.emb[s]...)
 			continue
 		}
 		k := keyOf(i+1, n, r.period)
-		pv, ok := posCache[k]
+		r.mu.Lock()
+		pv, ok := r.posCache[k]
 		if !ok {
-			if pv, ok = vecToFloats(m.positionVector(i+1, n)); !ok {
-				return nil, errInexact
-			}
-			posCache[k] = pv
+			pv, _ = vecToFloats(m.positionVector(i+1, n))
+			r.posCache[k] = pv
+		}
+		r.mu.Unlock()
+		if pv == nil {
+			return nil, errInexact
 		}
 		var c checked
 		x := make([]float64, m.Width)

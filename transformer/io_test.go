@@ -1,0 +1,406 @@
+package transformer
+
+import (
+	"bytes"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
+)
+
+const modProgram = `Q_a(i)
+Q_b(i)
+MOD_1_3(i)
+MOD_0_2(i)
+first(i)
+last(i)
+A(i) := rightmost [j<i, MOD_1_3(j) | first(j)] Q_a(j) : MOD_0_2(i)
+Y(i) := (A(i) & !MOD_1_3(i)) | (last(i) & MOD_0_2(i) & Q_b(i))
+`
+
+func mustParse(t testing.TB, src string) *brasp.Program {
+	t.Helper()
+	p, err := brasp.Parse("test.brasp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSinusoidalProgram checks a program with MOD, first and last compiled
+// with rational sinusoidal embeddings, under all four constructions.
+func TestSinusoidalProgram(t *testing.T) {
+	p := mustParse(t, modProgram)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, o := range constructions {
+		m, err := Compile(p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAgreement(t, "mod "+optName(o), p, m, 7, 30, rng)
+	}
+}
+
+// TestRandomModPrograms compiles random programs over first, last and MOD
+// predicates of moduli up to 12.
+func TestRandomModPrograms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20 {
+		var b strings.Builder
+		b.WriteString("Q_a(i)\nQ_b(i)\nfirst(i)\nlast(i)\n")
+		m := 2 + rng.IntN(11)
+		r := rng.IntN(m)
+		mod := "MOD_" + itoa(r) + "_" + itoa(m)
+		b.WriteString(mod + "(i)\n")
+		b.WriteString("A(i) := leftmost [i<=j, " + mod + "(j)] Q_b(j) : first(i)\n")
+		b.WriteString("Y(i) := rightmost [j<=i, A(j) | " + mod + "(i)] Q_a(j) | last(j) : " + mod + "(i)\n")
+		p := mustParse(t, b.String())
+		for _, o := range constructions {
+			mdl, err := Compile(p, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkAgreement(t, mod+" "+optName(o), p, mdl, 4, 10, rng)
+		}
+	}
+}
+
+func itoa(n int) string { return big.NewInt(int64(n)).String() }
+
+// roundTrip encodes m in both formats and checks that decoding gives the
+// same model (same JSON encoding).
+func roundTrip(t *testing.T, name string, m *Model) {
+	t.Helper()
+	js := EncodeJSON(m)
+	m2, err := DecodeJSON(js)
+	if err != nil {
+		t.Fatalf("%s: decode JSON: %v\n%s", name, err, js)
+	}
+	if !bytes.Equal(EncodeJSON(m2), js) {
+		t.Fatalf("%s: JSON round trip changed the model", name)
+	}
+	st, err := EncodeSafetensors(m)
+	if err != nil {
+		t.Fatalf("%s: encode safetensors: %v", name, err)
+	}
+	m3, err := DecodeSafetensors(st)
+	if err != nil {
+		t.Fatalf("%s: decode safetensors: %v", name, err)
+	}
+	if !bytes.Equal(EncodeJSON(m3), js) {
+		t.Fatalf("%s: safetensors round trip changed the model", name)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	progs := examplePrograms(t)
+	progs["mod"] = mustParse(t, modProgram)
+	for name, p := range progs {
+		if p.IsTransducer() {
+			continue
+		}
+		for _, o := range constructions {
+			m, err := Compile(p, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			roundTrip(t, name+" "+optName(o), m)
+		}
+	}
+}
+
+// handModel is a small model written by hand in the JSON format, with exact
+// fractions, a DESIGN.md sinusoidal embedding and a layer norm.
+const handModel = `{
+  "format": "brasp-transformer/1",
+  "alphabet": ["a", "b"],
+  "width": 4,
+  "labels": ["x", "y", "s", "c"],
+  "embedding": {"a": [1, 0, 0, 0], "b": [0, "1/3", 0, 0]},
+  "position": {"kind": "sinusoidal", "frequencies": ["1/4"], "coords": [2, 3]},
+  "layers": [
+    {"attention": [{"mask": "future-or-self", "tiebreak": "leftmost",
+                    "score": [[0,1,0,0],[1,0,0,0],[0,0,1,0],[0,0,0,0]],
+                    "value": [[0,0,0,0],[1,0,0,0],[0,0,0,0],[0,0,0,1]]}],
+     "ffn": {"w1": [[1, -1, 0, 0.5]], "b1": [-0.25], "w2": [[0],[2],[0],[0]], "b2": [0,0,0,0]},
+     "layernorm": {"attention": null, "ffn": {"gamma": [1,1,1,1], "beta": [0,0,0,"1/7"], "eps": "1/100"}}}
+  ],
+  "output": {"weight": [1, -1, 0, 0], "bias": 0}
+}`
+
+func TestHandModel(t *testing.T) {
+	m, err := DecodeJSON([]byte(handModel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Embedding[1][1].Cmp(big.NewRat(1, 3)) != 0 {
+		t.Fatalf("1/3 was not read exactly: %s", m.Embedding[1][1].RatString())
+	}
+	if len(m.Position) != 2 || m.Position[0].Kind != PosSin || m.Position[1].Coord != 3 {
+		t.Fatalf("sinusoidal embedding read as %+v", m.Position)
+	}
+	if _, err := EncodeSafetensors(m); err == nil || !strings.Contains(err.Error(), "not exactly representable") {
+		t.Fatalf("safetensors should refuse 1/3, got %v", err)
+	}
+	m2, err := DecodeJSON(EncodeJSON(m))
+	if err != nil || !bytes.Equal(EncodeJSON(m2), EncodeJSON(m)) {
+		t.Fatalf("round trip: %v", err)
+	}
+	fastDenseAgree(t, "hand", m, 6, rand.New(rand.NewPCG(1, 1)))
+}
+
+// fastDenseAgree checks Forward ≡ ForwardDense on all words up to maxLen
+// and on random words.
+func fastDenseAgree(t *testing.T, name string, m *Model, maxLen int, rng *rand.Rand) {
+	t.Helper()
+	r, err := NewRunner(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(w []int) {
+		a, err := r.Forward(w, FastOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		d, err := r.ForwardDense(w)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		e, err := m.forwardExact(w, FastOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := range w {
+			if !a.SameAt(i, d, i) || !e.SameAt(i, d, i) {
+				t.Fatalf("%s: on %v fast, exact fast and dense differ at position %d:\n%v\n%v\n%v", name, w, i+1, a.At(i), e.At(i), d.At(i))
+			}
+		}
+	}
+	brasptest.AllWords(len(m.Alphabet), maxLen, func(w []int) { check(w) })
+	for range 10 {
+		check(brasptest.RandomWord(rng, len(m.Alphabet), 1+rng.IntN(40)))
+	}
+}
+
+// randomModel returns a model with small random integer (or half-integer)
+// weights: genuine ties and non-ties in scores, negative values, and
+// optionally layer norms whose σ is irrational (exercising the exact
+// fallbacks).
+func randomModel(rng *rand.Rand, norm bool) *Model {
+	d := 3 + rng.IntN(3)
+	num := func() *big.Rat { return big.NewRat(int64(rng.IntN(5)-2), int64(1+rng.IntN(2))) }
+	vec := func(n int) Vec {
+		v := make(Vec, n)
+		for k := range v {
+			v[k] = num()
+		}
+		return v
+	}
+	mat := func(r, c int) Matrix {
+		m := make(Matrix, r)
+		for k := range m {
+			m[k] = vec(c)
+		}
+		return m
+	}
+	m := &Model{Alphabet: brasptest.Alphabet(2), Width: d}
+	for k := range d {
+		m.Labels = append(m.Labels, "c"+itoa(k))
+	}
+	m.Embedding = []Vec{vec(d), vec(d)}
+	if rng.IntN(3) == 0 {
+		m.Position = []PositionTerm{{Kind: PosFirst, Coord: 0, Scale: big.NewRat(1, 1)}, {Kind: PosCos, Frequency: big.NewRat(1, 3), Coord: 1, Scale: big.NewRat(1, 1)}}
+	}
+	for range 1 + rng.IntN(3) {
+		var l Layer
+		for range rng.IntN(3) {
+			l.Heads = append(l.Heads, Head{Mask: Mask(rng.IntN(5)), Tiebreak: Tiebreak(rng.IntN(2)), Score: mat(d, d), Value: mat(d, d)})
+		}
+		if rng.IntN(4) > 0 {
+			h := 1 + rng.IntN(3)
+			l.FFN = &FFN{W1: mat(h, d), B1: vec(h), W2: mat(d, h), B2: vec(d)}
+		}
+		if norm {
+			l.FFNNorm = &LayerNorm{Gamma: vec(d), Beta: vec(d), Eps: big.NewRat(int64(rng.IntN(2)), 4)}
+		}
+		m.Layers = append(m.Layers, l)
+	}
+	m.Output = Output{Weight: vec(d), Bias: num()}
+	return m
+}
+
+func TestRandomModelsFastDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for k := range 60 {
+		m := randomModel(rng, k%4 == 3)
+		if err := m.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		fastDenseAgree(t, "random model "+itoa(k), m, 5, rng)
+		roundTrip(t, "random model "+itoa(k), m)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	good := handModel
+	cases := []struct{ from, to, want string }{
+		{`"format": "brasp-transformer/1"`, `"format": "x/2"`, `format: "x/2"`},
+		{`"width": 4`, `"width": 5`, "labels: 4 labels for width 5"},
+		{`"mask": "future-or-self"`, `"mask": "sideways"`, `attention[0].mask: "sideways" is not one of`},
+		{`"tiebreak": "leftmost"`, `"tiebreak": "middle"`, `tiebreak: "middle" is not leftmost or rightmost`},
+		{`"b": [0, "1/3", 0, 0]`, `"b": [0, "1/0", 0, 0]`, `embedding["b"][1]: "1/0" is not a number`},
+		{`"b": [0, "1/3", 0, 0]`, `"b": [0, "1/3", 0]`, `embedding["b"]: has 3 entries, want 4`},
+		{`"b": [0, "1/3", 0, 0]`, `"c": [0, "1/3", 0, 0]`, `embedding: symbol "c" is not in the alphabet`},
+		{`"b1": [-0.25]`, `"b1": [-0.25, 1]`, "layers[0].ffn.w1: has 1 rows, want 2"},
+		{`"eps": "1/100"`, `"eps": -1`, "eps: -1 is negative"},
+		{`"eps": "1/100"`, `"eps": 1e999999`, "exponent out of range"},
+		{`"bias": 0`, `"bias": null`, "output.bias: missing number"},
+		{`"coords": [2, 3]`, `"coords": [2]`, "position.coords: 1 coordinates for 1 frequencies"},
+		{`"alphabet": ["a", "b"]`, `"alphabet": ["a", "a"]`, "alphabet: duplicate symbol"},
+		{`"labels"`, `"lables"`, `unknown field "lables"`},
+	}
+	for _, c := range cases {
+		src := strings.Replace(good, c.from, c.to, 1)
+		if src == good {
+			t.Fatalf("case %q does not apply", c.from)
+		}
+		_, err := DecodeJSON([]byte(src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("with %s: got error %v, want one containing %q", c.to, err, c.want)
+		}
+	}
+	// Position terms in list form.
+	m, _ := DecodeJSON([]byte(handModel))
+	js := string(EncodeJSON(m))
+	for _, c := range []struct{ from, to, want string }{
+		{`"coord": 3`, `"coord": 9`, "position[1]: coord 9 is out of range 0..3"},
+		{`{"kind": "sin"`, `{"kind": "tan"`, `position[0].kind: "tan" is not one of`},
+	} {
+		src := strings.Replace(js, c.from, c.to, 1)
+		_, err := DecodeJSON([]byte(src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("with %s: got error %v, want one containing %q", c.to, err, c.want)
+		}
+	}
+}
+
+func TestSafetensorsErrors(t *testing.T) {
+	p := examplePrograms(t)["dyck1_depth2.brasp"]
+	m, err := Compile(p, CompileOptions{MultiHead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := EncodeSafetensors(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hlen := int(st[0]) | int(st[1])<<8 | int(st[2])<<16
+	header := string(st[8 : 8+hlen])
+	body := st[8+hlen:]
+	rebuild := func(h string) []byte {
+		for len(h)%8 != 0 {
+			h += " "
+		}
+		out := make([]byte, 8, 8+len(h)+len(body))
+		n := len(h)
+		out[0], out[1], out[2] = byte(n), byte(n>>8), byte(n>>16)
+		out = append(out, h...)
+		return append(out, body...)
+	}
+	cases := []struct {
+		data []byte
+		want string
+	}{
+		{st[:5], "too short"},
+		{append([]byte{255, 255, 255, 255, 0, 0, 0, 0}, st[8:]...), "exceeds the file size"},
+		{rebuild(strings.Replace(header, `"F64"`, `"I8"`, 1)), `dtype "I8"`},
+		{rebuild(strings.Replace(header, `"output.bias"`, `"output.bias2"`, 1)), "tensor output.bias is missing"},
+		{rebuild(strings.Replace(header, `\"mask\":\"future\"`, `\"mask\":\"up\"`, 1)), `mask: "up" is not one of`},
+		{rebuild(strings.Replace(header, `"format":"brasp-transformer/1"`, `"format":"v0"`, 1)), `format is "v0"`},
+		{st[:len(st)-8], "outside the"},
+	}
+	for k, c := range cases {
+		_, err := DecodeSafetensors(c.data)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("case %d: got error %v, want one containing %q", k, err, c.want)
+		}
+	}
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	f.Add([]byte(handModel))
+	for _, o := range constructions[:2] {
+		m, err := Compile(mustParse(f, modProgram), o)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(EncodeJSON(m))
+	}
+	f.Add([]byte(`{"format": "brasp-transformer/1", "width": 0}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := DecodeJSON(data)
+		if err != nil {
+			return
+		}
+		fuzzModel(t, m)
+	})
+}
+
+func FuzzDecodeSafetensors(f *testing.F) {
+	for _, o := range constructions {
+		m, err := Compile(mustParse(f, modProgram), o)
+		if err != nil {
+			f.Fatal(err)
+		}
+		st, err := EncodeSafetensors(m)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(st)
+	}
+	f.Add([]byte{8, 0, 0, 0, 0, 0, 0, 0, '{', '}', ' ', ' ', ' ', ' ', ' ', ' '})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := DecodeSafetensors(data)
+		if err != nil {
+			return
+		}
+		fuzzModel(t, m)
+	})
+}
+
+// fuzzModel checks what every loaded model must satisfy: it validates,
+// re-encodes to the same model, and runs without panicking.
+func fuzzModel(t *testing.T, m *Model) {
+	if err := m.Validate(); err != nil {
+		t.Fatalf("loaded model does not validate: %v", err)
+	}
+	js := EncodeJSON(m)
+	m2, err := DecodeJSON(js)
+	if err != nil {
+		t.Fatalf("re-encoded model does not load: %v", err)
+	}
+	if !bytes.Equal(EncodeJSON(m2), js) {
+		t.Fatal("JSON round trip changed the model")
+	}
+	if m.Width > 64 || m.NumParams() > 1<<14 {
+		return
+	}
+	r, err := NewRunner(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []int{0, len(m.Alphabet) - 1, 0}
+	a, errA := r.Forward(w, FastOptions{MaxClasses: 64})
+	d, errD := r.ForwardDense(w)
+	if errA == nil && errD == nil {
+		for i := range w {
+			if !a.SameAt(i, d, i) {
+				t.Fatalf("fast and dense differ at position %d", i+1)
+			}
+		}
+	}
+}
