@@ -9,49 +9,36 @@ import (
 )
 
 // This file gives every kind its exact language as a minimal DFA (issue 7):
-// converters brasp → dfa and ltl → dfa (package exact), and through the
+// converters brasp → dfa and ltl → dfa (package exact), brasp → brasp with
+// --future-only (Theorem 5.1), and through the
 // registry every kind with a route to brasp (transformers via the
 // decompiler); ToDFA, Equiv and ClassifyExact are what the equiv and classify
 // commands call.
 
 func init() {
-	if _, ok := kinds[KindDFA]; !ok {
-		// The .dfa kind belongs to automata.go; until it registers, load
-		// .dfa files here so that equiv and classify can read them.
-		Register(KindInfo{Kind: KindDFA, Exts: []string{".dfa"}, Load: loadExactDFA})
-	}
 	RegisterConverter(KindBRASP, KindDFA, braspToDFA)
 	RegisterConverter(KindLTL, KindDFA, ltlToDFA)
+	RegisterConverter(KindBRASP, KindBRASP, braspToBRASP)
 }
 
-// ExactDFA is a minimal DFA computed as the exact language of another
-// artifact. It reads non-empty words, like the artifact it came from.
-type ExactDFA struct {
-	D *automata.DFA
-}
-
-func loadExactDFA(filename string, data []byte) (Artifact, error) {
-	d, err := automata.Parse(filename, data)
+// braspToBRASP is the identity unless Options.FutureOnly asks for Theorem
+// 5.1: an equivalent program with only rightmost strict future-masked
+// attention, through the minimal DFA and its Krohn–Rhodes cascade
+// (exact.FutureOnly).
+func braspToBRASP(a Artifact, opts Options) (Artifact, error) {
+	p, ok := a.(*Program)
+	if !ok {
+		return nil, fmt.Errorf("brasp → brasp: unexpected artifact %T", a)
+	}
+	if !opts.FutureOnly {
+		return a, nil
+	}
+	q, err := exact.FutureOnly(p.Prog, exactLimits(opts), automataLimits(opts))
 	if err != nil {
 		return nil, err
 	}
-	return &ExactDFA{D: d}, nil
+	return NewProgram(q), nil
 }
-
-// Kind implements Artifact.
-func (e *ExactDFA) Kind() Kind { return KindDFA }
-
-// Alphabet implements Artifact.
-func (e *ExactDFA) Alphabet() alphabet.Alphabet { return e.D.Alphabet }
-
-// Accepts implements Artifact.
-func (e *ExactDFA) Accepts(w []int) (bool, error) { return e.D.Accepts(w), nil }
-
-// Format implements Artifact: the .dfa text format.
-func (e *ExactDFA) Format() ([]byte, error) { return []byte(automata.Format(e.D)), nil }
-
-// DFA returns the automaton.
-func (e *ExactDFA) DFA() *automata.DFA { return e.D }
 
 // exactLimits maps Options.Limit onto the construction's state limit.
 func exactLimits(opts Options) exact.Limits {
@@ -67,7 +54,7 @@ func braspToDFA(a Artifact, opts Options) (Artifact, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ExactDFA{D: d}, nil
+	return &DFA{D: d}, nil
 }
 
 func ltlToDFA(a Artifact, opts Options) (Artifact, error) {
@@ -79,7 +66,7 @@ func ltlToDFA(a Artifact, opts Options) (Artifact, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ExactDFA{D: d}, nil
+	return &DFA{D: d}, nil
 }
 
 // ToDFA returns the minimal DFA of any artifact that converts to a DFA.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/brasp-dev/brasp/artifact"
-	"github.com/brasp-dev/brasp/automata"
 )
 
 func init() {
@@ -33,11 +32,7 @@ func classifyCmd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := artifact.ToDFA(a, opts)
-	if err != nil {
-		return fmt.Errorf("%s: %v", pos[0], err)
-	}
-	c, err := automata.Classify(d, automata.Limits{})
+	c, err := artifact.Classify(a, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %v", pos[0], err)
 	}

@@ -1,0 +1,42 @@
+package exact
+
+import (
+	"fmt"
+
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/brasp"
+)
+
+// FutureOnly makes Theorem 5.1 executable: it returns a program that
+// accepts exactly the non-empty words p accepts and uses only rightmost,
+// strictly future-masked attention (mask j<i). The route is the proof's:
+// p → its minimal DFA (ProgramDFALimits) → the Krohn–Rhodes holonomy cascade
+// of identity–reset automata → B-RASP, one "most recent reset wins"
+// operation per cascade state (automata.DFAToBRASP, Lemma B.6). A program
+// whose language is not star-free (possible only with MOD predicates) has no
+// such program; the error carries automata's witness.
+func FutureOnly(p *brasp.Program, lim Limits, kr automata.Limits) (*brasp.Program, error) {
+	d, err := ProgramDFALimits(p, lim)
+	if err != nil {
+		return nil, err
+	}
+	q, _, err := automata.DFAToBRASP(d, kr)
+	if err != nil {
+		return nil, fmt.Errorf("Krohn–Rhodes: %w", err)
+	}
+	if err := CheckFutureOnly(q); err != nil {
+		return nil, fmt.Errorf("internal error: the cascade program is not future-only: %w", err)
+	}
+	return q, nil
+}
+
+// CheckFutureOnly reports an error naming the first attention operation of p
+// that is not rightmost with strict future masking (j<i).
+func CheckFutureOnly(p *brasp.Program) error {
+	for _, v := range p.Vectors {
+		if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != brasp.Rightmost || v.Att.Mask != brasp.MaskFuture) {
+			return fmt.Errorf("operation %s is %s [%s, ...]", v.Name, v.Att.Tiebreak, v.Att.Mask)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package exact
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/examples"
+)
+
+// checkFutureOnly converts p and checks the result three ways: only
+// rightmost strict future-masked attention; the same minimal DFA; the same
+// verdicts of the two reference interpreters on every word up to maxLen.
+func checkFutureOnly(t *testing.T, name string, p *brasp.Program, maxLen int) {
+	t.Helper()
+	q, err := FutureOnly(p, Limits{}, automata.Limits{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if err := CheckFutureOnly(q); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	dp := mustDFA(t)(ProgramDFA(p))
+	dq := mustDFA(t)(ProgramDFA(q))
+	if eq, w, _, err := Equivalent(dp, dq); err != nil || !eq {
+		t.Fatalf("%s: the future-only program differs on %v (%v)\n%s", name, w, err, brasp.Format(q))
+	}
+	brasptest.AllWords(len(p.Alphabet), maxLen, func(w []int) {
+		if p.RunReference(w).Accept() != q.RunReference(w).Accept() {
+			t.Fatalf("%s: interpreters differ on %v", name, w)
+		}
+	})
+}
+
+func TestFutureOnlyExamples(t *testing.T) {
+	for _, name := range examples.Names() {
+		if !strings.HasSuffix(name, ".brasp") {
+			continue
+		}
+		p := examples.MustProgram(name)
+		if p.IsTransducer() {
+			continue
+		}
+		checkFutureOnly(t, name, p, 6)
+	}
+}
+
+func TestFutureOnlyRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 34))
+	for range 150 {
+		p := brasptest.RandomProgram(rng, brasptest.Options{Alphabet: 2, Ops: 2 + rng.IntN(5)})
+		checkFutureOnly(t, "random", p, 6)
+	}
+}
+
+// TestA3KrohnRhodes: the automaton A_3 of the paper against its Krohn–Rhodes
+// program, and a near miss (the program for A_3 against a one-state change).
+func TestA3KrohnRhodes(t *testing.T) {
+	a3 := loadDFA(t, filepath.Join("..", "automata", "testdata", "a3.dfa"))
+	p, _, err := automata.DFAToBRASP(a3, automata.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := mustDFA(t)(ProgramDFA(p))
+	if eq, w, _, err := Equivalent(d, a3); err != nil || !eq {
+		t.Fatalf("A_3 vs its Krohn–Rhodes program: %v %v", w, err)
+	}
+	// Removing ε changes nothing on Σ⁺.
+	if eq, _, _, _ := Equivalent(d, automata.RestrictNonEmpty(a3)); !eq {
+		t.Fatal("a change on ε alone is visible on Σ⁺")
+	}
+	miss := a3.Clone()
+	for q := range miss.Accept {
+		if q != miss.Start {
+			miss.Accept[q] = !miss.Accept[q]
+			break
+		}
+	}
+	eq, w, pAcc, err := Equivalent(d, miss)
+	if err != nil || eq {
+		t.Fatalf("near miss not found: %v", err)
+	}
+	checkCounterexample(t, "A_3 near miss", len(a3.Alphabet), p.Accepts, miss.Accepts, w, pAcc)
+}
