@@ -19,6 +19,18 @@ func init() {
 	RegisterConverter(KindBRASP, KindDFA, braspToDFA)
 	RegisterConverter(KindLTL, KindDFA, ltlToDFA)
 	RegisterConverter(KindBRASP, KindBRASP, braspToBRASP)
+	RegisterConverter(KindTransformer, KindDFA, transformerToDFA)
+}
+
+// transformerToDFA decompiles the model (Theorem 4.2, with the options and
+// limits of the transformer → brasp converter) and builds the program's
+// minimal DFA.
+func transformerToDFA(a Artifact, opts Options) (Artifact, error) {
+	p, err := decompileTransformer(a, opts)
+	if err != nil {
+		return nil, err
+	}
+	return braspToDFA(p, opts)
 }
 
 // braspToBRASP is the identity unless Options.FutureOnly asks for Theorem
