@@ -119,6 +119,13 @@ func DecompileInfo(m *transformer.Model, opts Options) (*brasp.Program, *Info, e
 	if m == nil {
 		return nil, nil, fmt.Errorf("decompile: no model")
 	}
+	for k := range m.Position {
+		switch m.Position[k].Kind {
+		case transformer.PosSin, transformer.PosCos, transformer.PosFirst, transformer.PosLast, transformer.PosMid, transformer.PosMod:
+		default:
+			return nil, nil, fmt.Errorf("decompile: position term %d: %w: kind %v is neither a rational sinusoid nor a finite-image position predicate, so Lemma 4.3 (finitely many activation values) does not hold and no B-RASP program can simulate the model", k, ErrInfiniteImage, m.Position[k].Kind)
+		}
+	}
 	if err := m.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("decompile: invalid model: %v", err)
 	}
@@ -307,7 +314,7 @@ func (d *decompiler) embedding() (*level, error) {
 		case transformer.PosSin, transformer.PosCos:
 			if t.Frequency == nil || !t.Frequency.Denom().IsInt64() || t.Frequency.Denom().Int64() > int64(d.opts.MaxPeriod) {
 				return nil, &LimitError{Limit: "MaxPeriod", Value: int64(d.opts.MaxPeriod),
-					What: fmt.Sprintf("the period of position term %d (the denominator of its frequency)", k)}
+					What: fmt.Sprintf("the period of position term %d (the denominator of its frequency: the embedding has that many values, Lemma 4.3)", k)}
 			}
 			p = int(t.Frequency.Denom().Int64())
 		case transformer.PosMod:
@@ -318,8 +325,6 @@ func (d *decompiler) embedding() (*level, error) {
 			usesLast = true
 		case transformer.PosMid:
 			usesMid = true
-		default:
-			return nil, fmt.Errorf("decompile: position term %d: %w: kind %v is not a finite-image position predicate or rational sinusoid, so Lemma 4.3 (finitely many activation values) does not hold", k, ErrInfiniteImage, t.Kind)
 		}
 		if p > 1 {
 			if !containsInt(periods, p) {

@@ -101,3 +101,54 @@ func TestLimitNamed(t *testing.T) {
 		t.Fatalf("got %v, want a MaxClasses limit error", err)
 	}
 }
+
+// TestPositionRefused: a position term that is not a finite-image
+// predicate or rational sinusoid is refused with the reason; a sinusoid
+// whose period exceeds MaxPeriod stops at that limit.
+func TestPositionRefused(t *testing.T) {
+	m := prevIsA()
+	m.Position = []transformer.PositionTerm{{Kind: transformer.PositionKind(200), Coord: 0, Scale: r(1, 1)}}
+	_, err := Decompile(m, Options{})
+	if !errors.Is(err, ErrInfiniteImage) || !strings.Contains(err.Error(), "Lemma 4.3") {
+		t.Fatalf("got %v, want ErrInfiniteImage citing Lemma 4.3", err)
+	}
+	m.Position = []transformer.PositionTerm{{Kind: transformer.PosSin, Frequency: r(1, 50), Coord: 0, Scale: r(1, 1)}}
+	_, err = Decompile(m, Options{MaxPeriod: 20})
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != "MaxPeriod" {
+		t.Fatalf("got %v, want a MaxPeriod limit error", err)
+	}
+	// With a larger limit the same model decompiles, and agrees.
+	p, err := Decompile(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agree(t, "sin 1/50", m, p, 6, 0, nil)
+}
+
+// TestSinusoidMOD: a model reading a rational sinusoid of frequency 1/3
+// decompiles to a program with MOD predicates of period 3. The model
+// accepts iff the last position is ≡ 0 (mod 3) and holds an a: the output
+// reads cos(2πi/3) = 1 (else -1/2) and Q_a.
+func TestSinusoidMOD(t *testing.T) {
+	alpha, _ := alphabet.New("a", "b")
+	m := &transformer.Model{
+		Alphabet:  alpha,
+		Width:     2,
+		Labels:    []string{"Q_a", "cos3"},
+		Embedding: []transformer.Vec{vec(1, 0), vec(0, 0)},
+		Position:  []transformer.PositionTerm{{Kind: transformer.PosCos, Frequency: r(1, 3), Coord: 1, Scale: r(1, 1)}},
+		Output:    transformer.Output{Weight: transformer.Vec{r(1, 1), r(1, 1)}, Bias: r(-2, 1)},
+	}
+	for _, smaller := range []bool{false, true} {
+		p, err := Decompile(m, Options{Smaller: smaller})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := brasp.Format(p)
+		if !strings.Contains(src, "MOD_0_3") {
+			t.Errorf("no MOD_0_3 in\n%s", src)
+		}
+		agree(t, "cos 1/3", m, p, 6, 0, nil)
+	}
+}

@@ -184,3 +184,24 @@ func TestRoundTripRandom(t *testing.T) {
 		t.Errorf("%d of %d layer-norm models exceeded the limit", limited, n)
 	}
 }
+
+// BenchmarkDecompileDyck times the decompilation of the compiled Dyck-1
+// depth-2 model (go test -bench DecompileDyck -run XXX).
+func BenchmarkDecompileDyck(b *testing.B) {
+	p := examplePrograms(b)["dyck1_depth2.brasp"]
+	for _, co := range compileOptions {
+		m, err := transformer.Compile(p, co)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, smaller := range []bool{false, true} {
+			b.Run(optName(co, smaller), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := Decompile(m, Options{Smaller: smaller}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
