@@ -29,8 +29,9 @@ type Limits struct {
 	// MaxStates bounds the states of the left and right machines while an
 	// operation is added, before minimisation ("max-states").
 	MaxStates int
-	// MaxCells bounds the size of one truth table: left states × symbols ×
-	// right states ("max-cells").
+	// MaxCells bounds the memory of the tables: left states × symbols ×
+	// right states × (live tables + 1), and the summaries of the machine
+	// being built ("max-cells"), in bytes.
 	MaxCells int
 	// MaxAtoms bounds the number of distinct vectors an attention operation's
 	// score and value read at i; the construction keeps 2^atoms summaries per
@@ -44,7 +45,7 @@ type Limits struct {
 // The default limits.
 const (
 	DefaultMaxStates  = 100000
-	DefaultMaxCells   = 1 << 24
+	DefaultMaxCells   = 1 << 26
 	DefaultMaxAtoms   = 8
 	DefaultMaxModulus = 1 << 12
 )
@@ -450,7 +451,7 @@ func (b *bimachine) forward(op *attn) error {
 		val = append(val, vals)
 	}
 	n := len(phis)
-	if n*b.sigma*b.nR > b.lim.MaxCells {
+	if n*b.sigma*b.nR*(b.liveTables()+1) > b.lim.MaxCells {
 		return b.cellsError(n, b.nR)
 	}
 	for k, t := range b.tab {
@@ -474,7 +475,18 @@ func (b *bimachine) forward(op *attn) error {
 
 func (b *bimachine) cellsError(nL, nR int) error {
 	return &automata.LimitError{Name: "max-cells", Limit: b.lim.MaxCells,
-		What: fmt.Sprintf("a truth table of %d left states × %d symbols × %d right states", nL, b.sigma, nR)}
+		What: fmt.Sprintf("%d truth tables of %d left states × %d symbols × %d right states", b.liveTables()+1, nL, b.sigma, nR)}
+}
+
+// liveTables is the number of tables currently kept.
+func (b *bimachine) liveTables() int {
+	n := 0
+	for _, t := range b.tab {
+		if t != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // backward adds a backward attention operation, symmetrically: the new right
@@ -546,7 +558,7 @@ func (b *bimachine) backward(op *attn) error {
 		val = append(val, vals)
 	}
 	n := len(psis)
-	if b.nL*b.sigma*n > b.lim.MaxCells {
+	if b.nL*b.sigma*n*(b.liveTables()+1) > b.lim.MaxCells {
 		return b.cellsError(b.nL, n)
 	}
 	for k, t := range b.tab {
