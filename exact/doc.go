@@ -6,6 +6,19 @@
 // attention) and, in package exact/mona, cross-checks the LTL construction
 // against the MONA tool.
 //
+// # Use
+//
+// Three calls show that a program, its compiled transformer and a DFA have
+// the same language:
+//
+//	dp, err := exact.ProgramDFA(p)                                    // B-RASP
+//	dm, err := exact.ModelDFA(m, decompile.Options{}, exact.Limits{}) // transformer
+//	eq, w, firstAccepts, err := exact.Equivalent(dp, dm)              // w: a shortest counterexample
+//
+// FormulaDFA does the same for LTL. Package artifact registers the
+// converters brasp → dfa, ltl → dfa, transformer → dfa and brasp → brasp
+// (--future-only) that the equiv, classify and convert commands use.
+//
 // # Words
 //
 // B-RASP programs, LTL formulas and transformers read non-empty words (Σ⁺).
@@ -73,6 +86,17 @@
 // Theorem 3.2 (ltl.ToBRASP: one attention operation per temporal operator,
 // reading only at j), so since becomes a forward and until a backward step.
 // Transducers have no language and are refused.
+//
+// # Measurements
+//
+// go test ./exact -run '^$' -bench . -benchtime 3x (2 cores under heavy
+// shared load): the Dyck-1 depth-2 program in 0.3 ms, Dyck-1 depth 6 in
+// 9 ms, Dyck-2 depth 3 in 3.4 ms, STAIR_16 in 1.1 ms, STAIR_64 in 64 ms, 50
+// random 20-operation programs with predicates in 49 ms. On the LTL suite
+// of package exact/mona (φ1–φ4, STAIR_1..16, Dyck-1 depth 1..3, 100 random
+// formulas), FormulaDFA's median time is 0.4% of MONA's process CPU time
+// and 3.5% of MONA's time above its startup cost (MONA_TIMING=1 go test
+// ./exact/mona -run TestTiming -v).
 //
 // # Limits
 //
