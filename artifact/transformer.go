@@ -1,0 +1,102 @@
+package artifact
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/transformer"
+)
+
+func init() {
+	Register(KindInfo{Kind: KindTransformer, Exts: []string{".json", ".safetensors"}, Load: loadTransformer})
+	RegisterConverter(KindBRASP, KindTransformer, compileBRASP)
+}
+
+// Transformer is a masked hard-attention transformer (package transformer)
+// as an artifact. It runs words with the fast forward pass, through a
+// runner prepared once.
+type Transformer struct {
+	M *transformer.Model
+
+	once   sync.Once
+	runner *transformer.Runner
+	err    error
+}
+
+// NewTransformer wraps a model as an artifact.
+func NewTransformer(m *transformer.Model) *Transformer { return &Transformer{M: m} }
+
+// loadTransformer reads a .safetensors file by its extension, a .json file
+// otherwise; with --from transformer and another extension, a file whose
+// first non-blank byte is '{' is read as JSON.
+func loadTransformer(filename string, data []byte) (Artifact, error) {
+	var m *transformer.Model
+	var err error
+	ext := strings.ToLower(filepath.Ext(filename))
+	if ext == ".safetensors" || (ext != ".json" && !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))) {
+		m, err = transformer.DecodeSafetensors(data)
+	} else {
+		m, err = transformer.DecodeJSON(data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", filename, err)
+	}
+	return NewTransformer(m), nil
+}
+
+// Model returns the model (the decompiler reads it).
+func (t *Transformer) Model() *transformer.Model { return t.M }
+
+// Kind implements Artifact.
+func (t *Transformer) Kind() Kind { return KindTransformer }
+
+// Alphabet implements Artifact.
+func (t *Transformer) Alphabet() alphabet.Alphabet { return t.M.Alphabet }
+
+// Accepts implements Artifact with the fast forward pass (which falls back
+// to the dense pass if it meets too many distinct activation vectors).
+func (t *Transformer) Accepts(w []int) (bool, error) {
+	t.once.Do(func() { t.runner, t.err = transformer.NewRunner(t.M) })
+	if t.err != nil {
+		return false, t.err
+	}
+	return t.runner.Accepts(w)
+}
+
+// Format implements Artifact: the JSON encoding.
+func (t *Transformer) Format() ([]byte, error) { return transformer.EncodeJSON(t.M), nil }
+
+// Encode implements Encoder: safetensors for a .safetensors file name, JSON
+// otherwise.
+func (t *Transformer) Encode(filename string) ([]byte, error) {
+	if strings.EqualFold(filepath.Ext(filename), ".safetensors") {
+		return transformer.EncodeSafetensors(t.M)
+	}
+	return t.Format()
+}
+
+// Inspect implements Inspector: layers, heads, width, parameters, and what
+// each head and FFN reads and writes.
+func (t *Transformer) Inspect() string { return transformer.Describe(t.M) }
+
+// compileBRASP is Thm 4.1 (sequential) or, with --multihead, Thm C.4; with
+// --layernorm, the layer-norm encoding of §4.3.
+func compileBRASP(a Artifact, opts Options) (Artifact, error) {
+	p, ok := a.(*Program)
+	if !ok {
+		return nil, fmt.Errorf("internal error: %T is not a B-RASP program", a)
+	}
+	o := transformer.CompileOptions{MultiHead: opts.Multihead, LayerNorm: opts.LayerNorm}
+	if opts.Limit > 0 {
+		o.MaxFFNInputs = opts.Limit
+	}
+	m, err := transformer.Compile(p.Prog, o)
+	if err != nil {
+		return nil, err
+	}
+	return NewTransformer(m), nil
+}

@@ -1,0 +1,28 @@
+package transformer
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDescribeDyck(t *testing.T) {
+	p := examplePrograms(t)["dyck1_depth2.brasp"]
+	m, err := Compile(p, CompileOptions{MultiHead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Describe(m)
+	for _, want := range []string{
+		"3 layers (3 with attention)",
+		"head 1.1 [future, rightmost]",
+		"score: one(i)·one(j)",
+		"P_l.value.Q_l += Q_l",
+		"P_l.default_flag += −one",
+		"head 3.1 [none, rightmost]",
+		"output: accept iff Y − 0.5 ≥ 0",
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("Describe lacks %q:\n%s", want, d)
+		}
+	}
+}
