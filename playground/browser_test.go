@@ -289,6 +289,19 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("DFA panel: %d states drawn, classification %q", d.States, d.Class)
 		}
 	}
+	var auto bool
+	js(t, ctx, `!document.getElementById("automaton-box").hidden`, &auto)
+	if auto {
+		// A regular expression for L_{1,2} → classification → Krohn–Rhodes
+		// program → the editor.
+		js(t, ctx, `(() => { document.getElementById("auto-btn").click(); return true; })()`, &ok)
+		settle(t, ctx, `!document.getElementById("auto-load").disabled || document.getElementById("auto-errors").textContent !== ""`)
+		var class string
+		js(t, ctx, `document.getElementById("auto-class").textContent`, &class)
+		if !strings.Contains(class, "star-free: yes") {
+			t.Errorf("automaton panel: %q", class)
+		}
+	}
 	screenshot(t, ctx)
 
 	// A link reproduces the session.
@@ -308,6 +321,19 @@ func TestBrowser(t *testing.T) {
 	js(t, ctx, readGrid, &g)
 	if prog != custom || g.Badge != "accept" || g.Rows["Y"] != "001" {
 		t.Errorf("the link gave program %q, badge %q, Y %q", prog, g.Badge, g.Rows["Y"])
+	}
+
+	// The Krohn–Rhodes program of the expression, loaded into the editor.
+	if auto {
+		js(t, ctx, `(() => { document.getElementById("auto-btn").click(); return true; })()`, &ok)
+		settle(t, ctx, `!document.getElementById("auto-load").disabled`)
+		js(t, ctx, `(() => { document.getElementById("auto-load").click(); return true; })()`, &ok)
+		settle(t, ctx, `document.getElementById("badge").dataset.program === document.getElementById("program").value`)
+		for w, want := range map[string]string{"llrrlr": "accept", "lllrrr": "reject"} {
+			if g := typeWord(t, ctx, w); g.Badge != want {
+				t.Errorf("the Krohn–Rhodes program of L_{1,2} on %s: %q, want %q", w, g.Badge, want)
+			}
+		}
 	}
 
 	// Bad input through the page: invalid syntax, a huge program, malformed

@@ -9,6 +9,7 @@ import (
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/brasp"
 )
 
 // MaxDrawStates is the largest minimal DFA the playground draws.
@@ -62,9 +63,14 @@ func (s *Server) dfa(req *DFARequest) (any, *apiError) {
 	if err != nil {
 		return nil, badRequest("program", "dfa: %v", err)
 	}
+	return describeDFA(d)
+}
+
+// describeDFA minimises, classifies and draws an automaton.
+func describeDFA(d *automata.DFA) (*DFAResponse, *apiError) {
 	cls, err := automata.Classify(automata.Minimize(d), automata.Limits{})
 	if err != nil {
-		return nil, badRequest("program", "classify: %v", err)
+		return nil, badRequest("", "classify: %v", err)
 	}
 	min := cls.Minimal
 	res := &DFAResponse{
@@ -83,6 +89,76 @@ func (s *Server) dfa(req *DFARequest) (any, *apiError) {
 	} else {
 		res.Note = fmt.Sprintf("%d states are too many to draw (the limit is %d); the .dfa text is below", min.NumStates(), MaxDrawStates)
 	}
+	return res, nil
+}
+
+// AutomatonRequest is the body of POST /api/automaton: a regular
+// expression (.re: an alphabet line, then the expression) or an automaton
+// (.dfa text).
+type AutomatonRequest struct {
+	// Kind is "re" or "dfa".
+	Kind   string `json:"kind"`
+	Source string `json:"source"`
+}
+
+// AutomatonResponse is the answer of POST /api/automaton: the minimal DFA
+// and its classification, and the B-RASP program of the Krohn–Rhodes
+// construction (Lemmas B.6–B.8) when the language is star-free.
+type AutomatonResponse struct {
+	DFAResponse
+	// Program uses only rightmost strict future-masked attention.
+	Program string `json:"program,omitempty"`
+	// Cascade is the identity–reset cascade the program comes from.
+	Cascade string `json:"cascade,omitempty"`
+	// ProgramError says why there is no program (for example, the language
+	// is not star-free, with a witness).
+	ProgramError string `json:"programError,omitempty"`
+}
+
+func automatonAvailable() bool {
+	return artifact.CanConvert(artifact.KindRegex, artifact.KindDFA) && artifact.CanConvert(artifact.KindDFA, artifact.KindBRASP)
+}
+
+func (s *Server) automaton(req *AutomatonRequest) (any, *apiError) {
+	if !automatonAvailable() {
+		return nil, &apiError{Status: http.StatusNotImplemented, Message: "automaton: this build has no regular expression → DFA → B-RASP converters yet"}
+	}
+	var kind artifact.Kind
+	switch req.Kind {
+	case "re":
+		kind = artifact.KindRegex
+	case "dfa":
+		kind = artifact.KindDFA
+	default:
+		return nil, badRequest("kind", "kind: %q is not re or dfa", req.Kind)
+	}
+	if strings.TrimSpace(req.Source) == "" {
+		return nil, badRequest("source", "source: empty; write an alphabet line and then the %s", map[string]string{"re": "expression", "dfa": "start, accept and transition lines"}[req.Kind])
+	}
+	a, err := artifact.Load("input."+req.Kind, []byte(req.Source), kind)
+	if err != nil {
+		return nil, sourceErrors("source", err)
+	}
+	d, err := artifact.ToDFA(a, artifact.Options{})
+	if err != nil {
+		return nil, badRequest("source", "dfa: %v", err)
+	}
+	desc, e := describeDFA(d)
+	if e != nil {
+		return nil, e
+	}
+	res := &AutomatonResponse{DFAResponse: *desc}
+	if !desc.StarFree {
+		res.ProgramError = "no B-RASP program: the language is not star-free (Thm 5.1), see the witness above"
+		return res, nil
+	}
+	p, c, err := automata.DFAToBRASP(d, automata.Limits{})
+	if err != nil {
+		res.ProgramError = "Krohn–Rhodes: " + err.Error()
+		return res, nil
+	}
+	res.Program = brasp.Format(p)
+	res.Cascade = c.Format()
 	return res, nil
 }
 

@@ -33,7 +33,7 @@
 // Endpoints:
 //
 //	GET  /api/examples  [{"name","title","source","word"}...]: the presets.
-//	GET  /api/features  {"run","compile","ltl","dfa","decompile"}: which
+//	GET  /api/features  {"run","compile","ltl","dfa","decompile","automaton"}: which
 //	                    panels this build can back.
 //	POST /api/run       {"program","word"} → RunResponse: alphabet, word
 //	                    (one symbol per entry), vectors [{"name","kind",
@@ -64,6 +64,11 @@
 //	                    .dfa text, SVG drawn by DrawDFA), starFree,
 //	                    stutterInvariant, ac0, the classification text with
 //	                    its witnesses, and the transformer variants of §5.
+//	POST /api/automaton {"kind": "re"|"dfa", "source"} → the same for a
+//	                    regular expression or a .dfa automaton, plus the
+//	                    Krohn–Rhodes B-RASP "program" and its "cascade"
+//	                    (Lemmas B.6–B.8) when the language is star-free,
+//	                    otherwise "programError".
 //
 // Words are written as on the command line: one character per symbol when
 // every symbol has one character, otherwise separated by spaces. Words are
@@ -82,6 +87,6 @@
 // # The page
 //
 // The program and the word live in the URL's fragment (#p=...&w=...), so a
-// link reproduces a session. The compile, decompile, LTL and DFA panels
-// appear only when /api/features says the server can back them.
+// link reproduces a session. The compile, decompile, LTL, DFA and automaton
+// panels appear only when /api/features says the server can back them.
 package playground

@@ -66,6 +66,9 @@ type Features struct {
 	DFA     bool `json:"dfa"`
 	// Decompile: transformer → B-RASP (Thm 4.2) is in this build.
 	Decompile bool `json:"decompile"`
+	// Automaton: regular expressions and DFAs → classification and
+	// Krohn–Rhodes → B-RASP.
+	Automaton bool `json:"automaton"`
 }
 
 func currentFeatures() Features {
@@ -75,6 +78,7 @@ func currentFeatures() Features {
 		LTL:       true,
 		DFA:       artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA),
 		Decompile: decompileAvailable(),
+		Automaton: automatonAvailable(),
 	}
 }
 

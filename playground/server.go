@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,6 +106,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /api/ltl", post(s, s.ltl))
 	s.mux.HandleFunc("POST /api/dfa", post(s, s.dfa))
 	s.mux.HandleFunc("POST /api/decompile", post(s, s.decompile))
+	s.mux.HandleFunc("POST /api/automaton", post(s, s.automaton))
 	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Message: fmt.Sprintf("no API endpoint %s %s (see /api/features and the package documentation)", r.Method, r.URL.Path)})
 	}
@@ -172,7 +174,9 @@ func sourceErrors(field string, err error) *apiError {
 	case errors.As(err, &le):
 		e.Errors = append(e.Errors, SourceError{le.Pos.Line, le.Pos.Col, le.Msg})
 	default:
-		e.Errors = append(e.Errors, SourceError{Msg: err.Error()})
+		for _, line := range strings.Split(err.Error(), "\n") {
+			e.Errors = append(e.Errors, parseLocated(line))
+		}
 	}
 	n := len(e.Errors)
 	first := e.Errors[0]
@@ -185,6 +189,19 @@ func sourceErrors(field string, err error) *apiError {
 		e.Message += fmt.Sprintf(" (and %d more)", n-1)
 	}
 	return e
+}
+
+// parseLocated reads a message of the form "file:line:col: msg".
+func parseLocated(s string) SourceError {
+	parts := strings.SplitN(s, ":", 4)
+	if len(parts) == 4 {
+		line, err1 := strconv.Atoi(parts[1])
+		col, err2 := strconv.Atoi(parts[2])
+		if err1 == nil && err2 == nil && line > 0 {
+			return SourceError{line, col, strings.TrimSpace(parts[3])}
+		}
+	}
+	return SourceError{Msg: s}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

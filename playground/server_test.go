@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -669,4 +670,65 @@ func TestDecompile(t *testing.T) {
 	if !strings.Contains(e.Message, "transducer") {
 		t.Errorf("%q", e.Message)
 	}
+}
+
+func TestAutomaton(t *testing.T) {
+	s := New(Config{})
+	if !automatonAvailable() {
+		callErr(t, s, "/api/automaton", AutomatonRequest{Kind: "re", Source: "alphabet a\na"}, 501)
+		return
+	}
+	read := func(path string) string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	// L_{1,2} as an expression: star-free, so Krohn–Rhodes gives a program
+	// that accepts exactly its non-empty words.
+	var res AutomatonResponse
+	call(t, s, "/api/automaton", AutomatonRequest{Kind: "re", Source: read("../automata/regex/testdata/dyck12.re")}, &res)
+	if !res.StarFree || res.Program == "" || res.Cascade == "" || res.ProgramError != "" {
+		t.Fatalf("dyck12.re: %+v", res)
+	}
+	p, err := brasp.Parse("kr", []byte(res.Program))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := automata.Parse("min", []byte(res.DFA))
+	if err != nil {
+		t.Fatal(err)
+	}
+	brasptest.AllWords(2, 8, func(w []int) {
+		if len(w) > 0 && p.Accepts(w) != d.Accepts(w) {
+			t.Fatalf("the Krohn–Rhodes program and the DFA disagree on %v", w)
+		}
+	})
+	checkSVG(t, res.SVG)
+	// (aa)*: not star-free (no program, with the witness), but in AC0.
+	var aa AutomatonResponse
+	call(t, s, "/api/automaton", AutomatonRequest{Kind: "re", Source: read("../automata/regex/testdata/aa_star.re")}, &aa)
+	if aa.StarFree || !aa.AC0 || aa.Program != "" || !strings.Contains(aa.ProgramError, "not star-free") || !strings.Contains(aa.Classification, "witness") {
+		t.Errorf("(aa)*: %+v", aa)
+	}
+	var parity AutomatonResponse
+	call(t, s, "/api/automaton", AutomatonRequest{Kind: "re", Source: read("../automata/regex/testdata/parity.re")}, &parity)
+	if parity.AC0 {
+		t.Errorf("PARITY classified as AC0")
+	}
+	// The paper's A_3 as a .dfa.
+	var a3 AutomatonResponse
+	call(t, s, "/api/automaton", AutomatonRequest{Kind: "dfa", Source: read("../automata/testdata/a3.dfa")}, &a3)
+	if !a3.StarFree || a3.Program == "" {
+		t.Errorf("A_3: %+v", a3.Classification)
+	}
+	// Bad input.
+	e := callErr(t, s, "/api/automaton", AutomatonRequest{Kind: "re", Source: "alphabet a b\n(aa*\n"}, 422)
+	if e.Field != "source" || len(e.Errors) == 0 || e.Errors[0].Line != 2 {
+		t.Errorf("bad expression: %+v", e)
+	}
+	callErr(t, s, "/api/automaton", AutomatonRequest{Kind: "png", Source: "x"}, 422)
+	callErr(t, s, "/api/automaton", AutomatonRequest{Kind: "dfa", Source: ""}, 422)
+	callErr(t, s, "/api/automaton", AutomatonRequest{Kind: "dfa", Source: "alphabet a\nstart q0\nq0 b q1\n"}, 422)
 }

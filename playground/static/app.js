@@ -406,6 +406,35 @@ async function fromLTL() {
 
 // ---- DFA --------------------------------------------------------------------------
 
+// showClassification fills box with the three answers and the witnesses.
+function showClassification(box, d) {
+  const yn = (b) => el("span", { class: b ? "yes" : "no", text: b ? "yes" : "no" });
+  const ul = el("ul", {},
+    el("li", {}, "star-free: ", yn(d.starFree)),
+    el("li", {}, "stutter-invariant: ", yn(d.stutterInvariant)),
+    el("li", {}, "AC0: ", yn(d.ac0)),
+    el("li", { class: "muted", text: `${d.states} states` + (d.note ? " · " + d.note : "") }));
+  box.append(ul, el("pre", { class: "out", text: d.classification }));
+}
+
+async function automaton() {
+  for (const id of ["auto-errors", "auto-class", "auto-svg", "auto-perr", "auto-prog", "auto-cascade"]) $(id).textContent = "";
+  $("auto-load").disabled = true;
+  const r = await api("/api/automaton", { kind: $("auto-kind").value, source: $("auto-in").value });
+  if (!r.ok) {
+    const list = r.data.errors && r.data.errors.length ? r.data.errors : [{ line: 0, msg: r.data.error }];
+    for (const e of list) $("auto-errors").append(el("li", { text: (e.line > 0 ? `${e.line}:${e.col}: ` : "") + e.msg }));
+    return;
+  }
+  const d = r.data;
+  showClassification($("auto-class"), d);
+  if (d.svg) $("auto-svg").innerHTML = d.svg; // drawn by the server's Go code, names escaped
+  $("auto-perr").textContent = d.programError || "";
+  $("auto-prog").textContent = d.program || "";
+  $("auto-cascade").textContent = d.cascade || "";
+  $("auto-load").disabled = !d.program;
+}
+
 async function toDFA() {
   $("dfa-error").textContent = "";
   $("dfa-svg").textContent = "";
@@ -415,13 +444,7 @@ async function toDFA() {
   const r = await api("/api/dfa", { program: prog.value });
   if (!r.ok) { $("dfa-error").textContent = r.data.error; return; }
   const d = r.data;
-  $("dfa-meta").textContent = `${d.states} states` + (d.note ? " · " + d.note : "");
-  const yn = (b) => el("span", { class: b ? "yes" : "no", text: b ? "yes" : "no" });
-  const ul = el("ul", {},
-    el("li", {}, "star-free: ", yn(d.starFree)),
-    el("li", {}, "stutter-invariant: ", yn(d.stutterInvariant)),
-    el("li", {}, "AC0: ", yn(d.ac0)));
-  $("dfa-class").append(ul, el("pre", { class: "out", text: d.classification }));
+  showClassification($("dfa-class"), d);
   if (d.svg) $("dfa-svg").innerHTML = d.svg; // drawn by the server's Go code, names escaped
   $("dfa-text").textContent = d.dfa;
 }
@@ -473,6 +496,8 @@ async function start() {
   $("panel-ltl").hidden = !state.features.ltl;
   $("panel-dfa").hidden = !state.features.dfa;
   $("decompile-box").hidden = !state.features.decompile;
+  $("automaton-box").hidden = !state.features.automaton;
+  if (state.features.automaton) $("panel-dfa").hidden = false;
   if (!loadHash()) {
     const first = state.examples.find((e) => e.name === "dyck1_depth2.brasp") || state.examples[0];
     if (first) { sel.value = first.name; prog.value = first.source; $("word").value = first.word; }
@@ -511,6 +536,14 @@ $("ltl-load").addEventListener("click", () => {
 });
 $("dfa-btn").addEventListener("click", toDFA);
 $("decompile-btn").addEventListener("click", decompileNow);
+$("auto-btn").addEventListener("click", automaton);
+$("auto-load").addEventListener("click", () => {
+  prog.value = $("auto-prog").textContent;
+  $("preset").value = "";
+  clearDerived();
+  renderGutter();
+  runNow();
+});
 $("decompile-load").addEventListener("click", () => {
   prog.value = $("decompile-out").textContent;
   $("preset").value = "";
