@@ -153,36 +153,43 @@ func (r *Runner) AcceptsDense(w []int) (bool, error) {
 // embedFloat returns the float64 embedding of every position, or
 // errInexact.
 func (r *Runner) embedFloat(w []int) ([][]float64, error) {
-	m := r.m
-	n := len(w)
-	xs := make([][]float64, n)
+	xs := make([][]float64, len(w))
 	for i, s := range w {
-		if len(m.Position) == 0 {
-			xs[i] = append([]float64(nil), r.emb[s]...)
-			continue
-		}
-		k := keyOf(i+1, n, r.period)
-		r.mu.Lock()
-		pv, ok := r.posCache[k]
-		if !ok {
-			pv, _ = vecToFloats(m.positionVector(i+1, n))
-			r.posCache[k] = pv
-		}
-		r.mu.Unlock()
-		if pv == nil {
-			return nil, errInexact
-		}
-		var c checked
-		x := make([]float64, m.Width)
-		for j := range x {
-			x[j] = c.add(r.emb[s][j], pv[j])
-		}
-		if c.inexact {
-			return nil, errInexact
+		x, err := r.embedOne(s, i, len(w))
+		if err != nil {
+			return nil, err
 		}
 		xs[i] = x
 	}
 	return xs, nil
+}
+
+// embedOne returns emb(s) + θ_n(i+1) in float64, or errInexact.
+func (r *Runner) embedOne(s, i, n int) ([]float64, error) {
+	m := r.m
+	if len(m.Position) == 0 {
+		return append([]float64(nil), r.emb[s]...), nil
+	}
+	k := keyOf(i+1, n, r.period)
+	r.mu.Lock()
+	pv, ok := r.posCache[k]
+	if !ok {
+		pv, _ = vecToFloats(m.positionVector(i+1, n))
+		r.posCache[k] = pv
+	}
+	r.mu.Unlock()
+	if pv == nil {
+		return nil, errInexact
+	}
+	var c checked
+	x := make([]float64, m.Width)
+	for j := range x {
+		x[j] = c.add(r.emb[s][j], pv[j])
+	}
+	if c.inexact {
+		return nil, errInexact
+	}
+	return x, nil
 }
 
 // finishFloat applies norm, FFN and norm to the attention residual x (in
@@ -242,15 +249,29 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 		limit = DefaultMaxClasses
 	}
 	n := len(w)
-	xs, err := r.embedFloat(w)
-	if err != nil {
-		return nil, err
-	}
 	var vecs [][]float64
 	index := map[string]int32{}
 	cls := make([]int32, n)
 	var buf []byte
-	for i, x := range xs {
+	type embKey struct {
+		sym int
+		pos positionKey
+	}
+	embClass := map[embKey]int32{}
+	for i, s := range w {
+		var k embKey
+		k.sym = s
+		if len(m.Position) > 0 {
+			k.pos = keyOf(i+1, n, r.period)
+		}
+		if c, ok := embClass[k]; ok {
+			cls[i] = c
+			continue
+		}
+		x, err := r.embedOne(s, i, n)
+		if err != nil {
+			return nil, err
+		}
 		buf = floatKey(buf, x)
 		c, ok := index[string(buf)]
 		if !ok {
@@ -261,6 +282,7 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 			index[string(buf)] = c
 			vecs = append(vecs, x)
 		}
+		embClass[k] = c
 		cls[i] = c
 	}
 	var c checked
@@ -313,13 +335,37 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 		next := [][]float64{}
 		nextIndex := map[string]int32{}
 		newCls := make([]int32, n)
+		// With few classes, combinations (own class, attended classes) are
+		// numbered densely and looked up in a table instead of a map.
+		K := len(vecs)
+		var table []int32
+		if size := comboTableSize(K, H); size > 0 {
+			table = make([]int32, size)
+			for k := range table {
+				table[k] = -1
+			}
+		}
 		for i := range n {
+			slot := -1
+			if table != nil {
+				slot = int(cls[i])
+				for h := range H {
+					slot = slot*(K+1) + int(chosen[h][i]+1)
+				}
+				if id := table[slot]; id >= 0 {
+					newCls[i] = id
+					continue
+				}
+			}
 			binary.LittleEndian.PutUint32(key, uint32(cls[i]))
 			for h := range H {
 				binary.LittleEndian.PutUint32(key[4*(h+1):], uint32(chosen[h][i]))
 			}
 			if id, ok := combo[string(key)]; ok {
 				newCls[i] = id
+				if slot >= 0 {
+					table[slot] = id
+				}
 				continue
 			}
 			x := append([]float64(nil), vecs[cls[i]]...)
@@ -345,6 +391,9 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 				next = append(next, y)
 			}
 			combo[string(key)] = id
+			if slot >= 0 {
+				table[slot] = id
+			}
 			newCls[i] = id
 		}
 		vecs, cls = next, newCls
@@ -431,4 +480,16 @@ func scanHead(mask Mask, tb Tiebreak, rank [][]int32, cls []int32) []int32 {
 		}
 	}
 	return chosen
+}
+
+// comboTableSize returns K·(K+1)^H if it is at most 1<<16, else 0.
+func comboTableSize(K, H int) int {
+	size := K
+	for range H {
+		size *= K + 1
+		if size > 1<<16 {
+			return 0
+		}
+	}
+	return size
 }

@@ -1,0 +1,75 @@
+package transformer
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/brasp-dev/brasp/brasp"
+)
+
+// dyckBenchModel compiles the paper's Dyck-1 depth-2 program with the
+// depth-preserving construction and returns a runner and the program.
+func dyckBenchModel(b *testing.B) (*Runner, *brasp.Program) {
+	src, err := os.ReadFile(filepath.Join("..", "examples", "dyck1_depth2.brasp"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := brasp.Parse("dyck1_depth2.brasp", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := Compile(p, CompileOptions{MultiHead: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := NewRunner(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r, p
+}
+
+// dyckWord returns a word of L_{1,2} of length n (n even): repetitions of
+// "llrr" and "lr".
+func dyckWord(p *brasp.Program, n int) []int {
+	l, r := p.Alphabet.Index("l"), p.Alphabet.Index("r")
+	w := make([]int, 0, n)
+	for len(w)+4 <= n {
+		w = append(w, l, l, r, r)
+	}
+	for len(w) < n {
+		w = append(w, l, r)
+	}
+	return w
+}
+
+// BenchmarkDyckForward compares the fast (linear) and dense (quadratic)
+// forward passes on the compiled Dyck-1 depth-2 model. Dense runs up to
+// n = 10^5 (one iteration takes minutes there; use -benchtime=1x).
+func BenchmarkDyckForward(b *testing.B) {
+	r, p := dyckBenchModel(b)
+	for _, n := range []int{100, 1000, 10000, 100000, 1000000} {
+		w := dyckWord(p, n)
+		b.Run(fmt.Sprintf("fast/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				ok, err := r.Accepts(w)
+				if err != nil || !ok {
+					b.Fatalf("accepts = %v, %v", ok, err)
+				}
+			}
+		})
+		if n > 100000 {
+			continue
+		}
+		b.Run(fmt.Sprintf("dense/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				ok, err := r.AcceptsDense(w)
+				if err != nil || !ok {
+					b.Fatalf("accepts = %v, %v", ok, err)
+				}
+			}
+		})
+	}
+}
