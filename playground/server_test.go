@@ -732,3 +732,16 @@ func TestAutomaton(t *testing.T) {
 	callErr(t, s, "/api/automaton", AutomatonRequest{Kind: "dfa", Source: ""}, 422)
 	callErr(t, s, "/api/automaton", AutomatonRequest{Kind: "dfa", Source: "alphabet a\nstart q0\nq0 b q1\n"}, 422)
 }
+
+func TestParseLocated(t *testing.T) {
+	for in, want := range map[string]SourceError{
+		"input.re:2:5: expected ) to close the ( at input.re:2:1": {2, 5, "expected ) to close the ( at input.re:2:1"},
+		"no position here":             {0, 0, "no position here"},
+		"file: not:a: position":        {0, 0, "file: not:a: position"},
+		"x.dfa:12:1: unknown state q9": {12, 1, "unknown state q9"},
+	} {
+		if got := parseLocated(in); got != want {
+			t.Errorf("parseLocated(%q) = %+v, want %+v", in, got, want)
+		}
+	}
+}
