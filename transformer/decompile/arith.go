@@ -20,6 +20,87 @@ import (
 type arith struct {
 	ops   int64
 	limit int64
+	// floats caches the float64 form of each matrix (keyed by its first
+	// row's first entry), for the exact float64 fast path of matVec.
+	floats map[*big.Rat]*floatMatrix
+}
+
+// floatMatrix is a matrix in float64 with the columns of each row's
+// non-zero entries; ok is false if some entry is not a float64 exactly.
+type floatMatrix struct {
+	rows [][]float64
+	nz   [][]int
+	ok   bool
+}
+
+func (a *arith) floatsOf(m transformer.Matrix) *floatMatrix {
+	if len(m) == 0 || len(m[0]) == 0 {
+		return &floatMatrix{}
+	}
+	if a.floats == nil {
+		a.floats = map[*big.Rat]*floatMatrix{}
+	}
+	if f, ok := a.floats[m[0][0]]; ok {
+		return f
+	}
+	f := &floatMatrix{rows: make([][]float64, len(m)), nz: make([][]int, len(m)), ok: true}
+	for r, row := range m {
+		f.rows[r] = make([]float64, len(row))
+		for c, w := range row {
+			v, exact := w.Float64()
+			if !exact || math.IsInf(v, 0) {
+				f.ok = false
+			}
+			f.rows[r][c] = v
+			if v != 0 {
+				f.nz[r] = append(f.nz[r], c)
+			}
+		}
+	}
+	a.floats[m[0][0]] = f
+	return f
+}
+
+// exactMatVec computes m·x in float64 when every input is a float64 and no
+// product or sum rounds (checked with FMA and TwoSum, as the model's dense
+// pass does); it reports false otherwise.
+func (a *arith) exactMatVec(m transformer.Matrix, x transformer.Vec) (transformer.Vec, bool) {
+	f := a.floatsOf(m)
+	if !f.ok {
+		return nil, false
+	}
+	xf := make([]float64, len(x))
+	for k, v := range x {
+		var exact bool
+		if xf[k], exact = v.Float64(); !exact || math.IsInf(xf[k], 0) {
+			return nil, false
+		}
+	}
+	out := make(transformer.Vec, len(m))
+	n := 0
+	for r := range f.rows {
+		s := 0.0
+		for _, c := range f.nz[r] {
+			if xf[c] == 0 {
+				continue
+			}
+			w := f.rows[r][c]
+			p := w * xf[c]
+			if math.FMA(w, xf[c], -p) != 0 || math.IsInf(p, 0) || (p != 0 && math.Abs(p) < 0x1p-1000) {
+				return nil, false
+			}
+			t := s + p
+			bb := t - s
+			if (s-(t-bb))+(p-bb) != 0 || math.IsInf(t, 0) {
+				return nil, false
+			}
+			s = t
+			n++
+		}
+		out[r] = new(big.Rat).SetFloat64(s)
+	}
+	a.spend(n + len(m))
+	return out, true
 }
 
 // spend records n operations and reports whether the budget is exhausted.
@@ -30,6 +111,9 @@ func (a *arith) spend(n int) bool {
 
 // matVec returns m·x.
 func (a *arith) matVec(m transformer.Matrix, x transformer.Vec) transformer.Vec {
+	if out, ok := a.exactMatVec(m, x); ok {
+		return out
+	}
 	out := make(transformer.Vec, len(m))
 	t := new(big.Rat)
 	n := 0
