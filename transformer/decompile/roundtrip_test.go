@@ -152,6 +152,9 @@ func TestRoundTripRandom(t *testing.T) {
 		opts := brasptest.Options{Alphabet: 2 + k%2, Ops: 3 + k%3, Predicates: k%3 == 0}
 		p := brasptest.RandomProgram(rng, opts)
 		co := compileOptions[k%len(compileOptions)]
+		if k%3 != 0 {
+			co.LayerNorm = false // layer norm for a third of the programs (its sets are larger)
+		}
 		m, err := transformer.Compile(p, co)
 		if err != nil {
 			t.Fatalf("program %d: compile: %v\n%s", k, err, brasp.Format(p))
@@ -180,7 +183,7 @@ func TestRoundTripRandom(t *testing.T) {
 		}
 	}
 	t.Logf("%d random programs; %d layer-norm models over MaxClasses = 256", n, limited)
-	if limited > n/8 {
+	if limited > n/16 {
 		t.Errorf("%d of %d layer-norm models exceeded the limit", limited, n)
 	}
 }
