@@ -17,7 +17,9 @@ const equivUsage = "equiv [--limit N] A B"
 // equivCmd prints "equivalent" (exit 0) or
 // `not equivalent: "WORD" (A accepts, B rejects)` with a shortest such word
 // (exit 1). Before printing, the word is run on both inputs themselves, so
-// the verdict never rests on the DFA construction alone.
+// the verdict never rests on the DFA construction alone. Like diff, it exits
+// with 2 when it cannot decide (an unreadable input, a limit, a non-regular
+// or transducer input), so that scripts can tell that from "not equivalent".
 func equivCmd(e *env, args []string) error {
 	fs := newFlags(e, "equiv", equivUsage)
 	var opts artifact.Options
@@ -29,17 +31,18 @@ func equivCmd(e *env, args []string) error {
 	if len(pos) != 2 {
 		return &exitError{code: 2, msg: "equiv: want exactly two files (usage: brasp " + equivUsage + ")"}
 	}
+	trouble := func(err error) error { return &exitError{code: 2, msg: err.Error()} }
 	a, err := loadFile(pos[0], "")
 	if err != nil {
-		return err
+		return trouble(err)
 	}
 	b, err := loadFile(pos[1], "")
 	if err != nil {
-		return err
+		return trouble(err)
 	}
 	r, err := artifact.Equiv(a, b, opts)
 	if err != nil {
-		return fmt.Errorf("equiv: %v", err)
+		return trouble(fmt.Errorf("equiv: %v", err))
 	}
 	if r.Equal {
 		fmt.Fprintln(e.stdout, "equivalent")
@@ -48,8 +51,8 @@ func equivCmd(e *env, args []string) error {
 	accA, errA := acceptsIn(a, r.Alphabet, r.Word)
 	accB, errB := acceptsIn(b, r.Alphabet, r.Word)
 	if errA != nil || errB != nil || accA != r.FirstAccepts || accB == r.FirstAccepts {
-		return fmt.Errorf("equiv: internal error: the counterexample %s does not separate the inputs when run (%v, %v)",
-			automata.ShowWord(r.Alphabet, r.Word), errA, errB)
+		return &exitError{code: 3, msg: fmt.Sprintf("equiv: internal error: the counterexample %s does not separate the inputs when run (%v, %v)",
+			automata.ShowWord(r.Alphabet, r.Word), errA, errB)}
 	}
 	acc, rej := pos[0], pos[1]
 	if !r.FirstAccepts {
