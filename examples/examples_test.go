@@ -86,12 +86,13 @@ func TestStair(t *testing.T) {
 			t.Fatal(err)
 		}
 		count := 0
+		pAcc, fileAcc := accepter(p), accepter(file)
 		allWords(3, 8, func(w []int) {
 			want := InStair(w, k)
-			if got := p.Accepts(w); got != want {
+			if got := pAcc(w); got != want {
 				t.Fatalf("STAIR_%d program on %s: %v, want %v", k, StairAlphabet.FormatWord(w), got, want)
 			}
-			if got := file.Accepts(w); got != want {
+			if got := fileAcc(w); got != want {
 				t.Fatalf("stair%d.brasp on %s: %v, want %v", k, StairAlphabet.FormatWord(w), got, want)
 			}
 			count++
@@ -102,8 +103,9 @@ func TestStair(t *testing.T) {
 	}
 	// The simulator-style preset is STAIR_3 as well.
 	preset := MustProgram("stair3_preset.brasp")
+	presetAcc := accepter(preset)
 	allWords(3, 8, func(w []int) {
-		if got, want := preset.Accepts(w), InStair(w, 3); got != want {
+		if got, want := presetAcc(w), InStair(w, 3); got != want {
 			t.Fatalf("stair3_preset on %s: %v, want %v", StairAlphabet.FormatWord(w), got, want)
 		}
 	})
@@ -145,13 +147,14 @@ func TestDyckGenerator(t *testing.T) {
 				t.Errorf("Dyck-%d depth %d: attention depth %d, want %d", k, depth, d, depth+1)
 			}
 			maxLen := map[int]int{1: 12, 2: 8, 3: 6}[k]
+			acc := accepter(p)
 			accepted := 0
 			allWords(2*k, maxLen, func(w []int) {
 				want := InDyck(w, depth)
 				if want {
 					accepted++
 				}
-				if got := p.Accepts(w); got != want {
+				if got := acc(w); got != want {
 					t.Fatalf("Dyck-%d depth %d on %s: %v, want %v", k, depth, p.Alphabet.FormatWord(w), got, want)
 				}
 			})
@@ -160,7 +163,7 @@ func TestDyckGenerator(t *testing.T) {
 			}
 			for n := 0; n < 300; n++ {
 				w := randomDyckish(rng, k, depth, 2+rng.Intn(60))
-				if got, want := p.Accepts(w), InDyck(w, depth); got != want {
+				if got, want := acc(w), InDyck(w, depth); got != want {
 					t.Fatalf("Dyck-%d depth %d on %s: %v, want %v", k, depth, p.Alphabet.FormatWord(w), got, want)
 				}
 			}
@@ -176,11 +179,12 @@ func TestDyckGeneratorIsThePaperProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	paper := MustProgram(Dyck)
+	genAcc, paperAcc := accepter(gen), accepter(paper)
 	allWords(2, 14, func(w []int) {
-		if a, b := gen.Accepts(w), paper.Accepts(w); a != b {
+		if a, b := genAcc(w), paperAcc(w); a != b {
 			t.Fatalf("on %s: generated %v, paper %v", gen.Alphabet.FormatWord(w), a, b)
 		}
-		if a, b := paper.Accepts(w), InDyck(w, 2); a != b {
+		if a, b := paperAcc(w), InDyck(w, 2); a != b {
 			t.Fatalf("paper program on %s: %v, stack recognizer %v", gen.Alphabet.FormatWord(w), a, b)
 		}
 	})
@@ -221,6 +225,13 @@ func TestAssociativeRecall(t *testing.T) {
 	}
 }
 
+// accepter compiles p once for the fast interpreter and returns its
+// acceptance test.
+func accepter(p *brasp.Program) func([]int) bool {
+	r := brasp.NewRunner(p)
+	return func(w []int) bool { return r.Run(w).Accept() }
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -255,9 +266,10 @@ func TestSmallExamples(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := MustProgram(c.file)
+		acc := accepter(p)
 		allWords(c.alpha, 10, func(w []int) {
 			s := p.Alphabet.FormatWord(w)
-			if got, want := p.Accepts(w), c.lang(s); got != want {
+			if got, want := acc(w), c.lang(s); got != want {
 				t.Fatalf("%s on %s: %v, want %v", c.file, s, got, want)
 			}
 		})
@@ -265,8 +277,9 @@ func TestSmallExamples(t *testing.T) {
 	// Induction heads: output the symbol after the most recent earlier
 	// occurrence of the current symbol's ... predecessor match.
 	ih := MustProgram("induction_heads.brasp")
+	ihRunner := brasp.NewRunner(ih)
 	allWords(3, 7, func(w []int) {
-		out, err := ih.Transduce(w)
+		out, err := ihRunner.Run(w).Transduce()
 		if err != nil {
 			t.Fatalf("induction heads on %v: %v", w, err)
 		}
