@@ -175,12 +175,14 @@ func ProgramDFALimits(p *brasp.Program, lim Limits) (*automata.DFA, error) {
 	if p.IsTransducer() {
 		return nil, ErrTransducer
 	}
+	// Constants folded, dead operations and predicates dropped: Mid is
+	// refused only when the output depends on it.
+	p = brasp.Simplify(p)
 	for _, v := range p.Vectors {
 		if v.Kind == brasp.PredicateVector && v.Pred.Kind == brasp.Mid {
 			return nil, fmt.Errorf("vector %s: %w", v.Name, errMid)
 		}
 	}
-	p = brasp.Simplify(p)
 	b, steps, err := newBimachine(p, lim)
 	if err != nil {
 		return nil, err

@@ -73,6 +73,14 @@ func TestMidRefused(t *testing.T) {
 	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "Mid is not regular: {#a^m#b^m#} is definable with it") {
 		t.Fatalf("got %v", err)
 	}
+	// Declared but not read by the output: the language is regular.
+	p, err = brasp.Parse("dead.brasp", []byte("Q_a(i)\nQ_b(i)\nMid(i)\nX(i) := Mid(i)\nY(i) := Q_a(i)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := ProgramDFA(p); err != nil || !d.Accepts([]int{1, 0}) || d.Accepts([]int{0, 1}) {
+		t.Fatalf("dead Mid: %v", err)
+	}
 }
 
 // TestLimits: each limit stops the construction with an error naming it.
