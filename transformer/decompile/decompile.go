@@ -163,7 +163,8 @@ type decompiler struct {
 	g    *ir
 	info *Info
 	ar   *arith
-	live [][]bool // liveCoords
+	live   [][]bool // liveCoords
+	frozen [][]bool // frozenCoords, or nil
 	err  error    // an internal inconsistency met while synthesising
 }
 
@@ -199,8 +200,18 @@ type classes struct {
 	layer int
 }
 
-func (c *classes) intern(v transformer.Vec) (int, error) {
-	k := vecKey(v)
+// intern interns the vector x of level l: projected on its live
+// coordinates, or by its frozen key (keeping x itself as the representative
+// of its class).
+func (d *decompiler) intern(c *classes, x transformer.Vec, l int) (int, error) {
+	if d.frozen != nil {
+		return c.internKey(frozenKey(x, d.frozen[l]), x)
+	}
+	x = project(x, d.live[l])
+	return c.internKey(vecKey(x), x)
+}
+
+func (c *classes) internKey(k string, v transformer.Vec) (int, error) {
 	if id, ok := c.index[k]; ok {
 		return id, nil
 	}
@@ -217,7 +228,11 @@ func (c *classes) intern(v transformer.Vec) (int, error) {
 }
 
 func (d *decompiler) run() (*brasp.Program, error) {
-	d.live = liveCoords(d.m)
+	if fr, ok := frozenCoords(d.m); ok {
+		d.frozen = fr
+	} else {
+		d.live = liveCoords(d.m)
+	}
 	lv, err := d.embedding()
 	if err != nil {
 		return nil, err
@@ -390,7 +405,7 @@ func (d *decompiler) embedding() (*level, error) {
 				v.Mul(v, term.Scale)
 				x[term.Coord].Add(x[term.Coord], v)
 			}
-			c, err := cl.intern(project(x, d.live[0]))
+			c, err := d.intern(cl, x, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -673,12 +688,12 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 			key := vecKey(c)
 			id, ok := cache[key]
 			if !ok {
-				y := project(d.ar.finish(layer, c), d.live[l+1])
+				y := d.ar.finish(layer, c)
 				if err := d.work(); err != nil {
 					return err
 				}
 				var err error
-				if id, err = next.intern(y); err != nil {
+				if id, err = d.intern(next, y, l+1); err != nil {
 					return err
 				}
 				cache[key] = id

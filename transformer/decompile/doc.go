@@ -48,8 +48,16 @@
 // non-strict masks and no mask, !first(i) for strict future masking and
 // !last(i) for strict past masking. Multi-head layers (App. C) sum their
 // heads before the FFN, so each head contributes its own attended features.
-// Layer norm (§4.3) is a position-wise function and is simply evaluated
-// exactly. Position embeddings (§5.3) become position predicates: MOD_r_p
+// Layer norm (§4.3) is a position-wise function and is evaluated exactly.
+//
+// Coordinates the output cannot depend on are dropped before a vector is
+// interned (set to 0), so that the copies a head makes for the FFN after it
+// do not multiply the reachable sets. A layer norm reads every coordinate
+// through its mean and variance; when no later layer writes a dead
+// coordinate and the norms have one gain and bias on the dead coordinates
+// (as compiled models' norms do), vectors are interned by their other
+// coordinates plus the sum and sum of squares of the dead ones, which is
+// exact (see frozenCoords). Otherwise every coordinate before a norm counts. Position embeddings (§5.3) become position predicates: MOD_r_p
 // for sinusoids of rational frequency with denominator p and for MOD
 // terms, and first, last and Mid.
 //

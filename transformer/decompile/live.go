@@ -1,6 +1,11 @@
 package decompile
 
-import "github.com/brasp-dev/brasp/transformer"
+import (
+	"math/big"
+	"strings"
+
+	"github.com/brasp-dev/brasp/transformer"
+)
 
 // liveCoords computes, for the activation after the embedding (index 0) and
 // after each layer l (index l+1), which coordinates can influence the
@@ -16,7 +21,11 @@ import "github.com/brasp-dev/brasp/transformer"
 // reads, at i and at j, of a head whose value reaches a live coordinate). A
 // layer norm mixes all coordinates through its mean and variance, so
 // everything before it is live as soon as anything after it is.
-func liveCoords(m *transformer.Model) [][]bool {
+func liveCoords(m *transformer.Model) [][]bool { return liveCoordsMode(m, false) }
+
+// liveCoordsMode is liveCoords; with transparent set, layer norms are
+// treated as coordinate-wise (see frozenCoords).
+func liveCoordsMode(m *transformer.Model, transparent bool) [][]bool {
 	d := m.Width
 	L := len(m.Layers)
 	live := make([][]bool, L+1)
@@ -40,7 +49,7 @@ func liveCoords(m *transformer.Model) [][]bool {
 	for l := L - 1; l >= 0; l-- {
 		layer := &m.Layers[l]
 		ly := append([]bool(nil), live[l+1]...)
-		if layer.FFNNorm != nil {
+		if layer.FFNNorm != nil && !transparent {
 			ly = all(ly)
 		}
 		lc := append([]bool(nil), ly...)
@@ -63,7 +72,7 @@ func liveCoords(m *transformer.Model) [][]bool {
 				}
 			}
 		}
-		if layer.AttentionNorm != nil {
+		if layer.AttentionNorm != nil && !transparent {
 			lc = all(lc)
 		}
 		lx := append([]bool(nil), lc...)
@@ -105,4 +114,102 @@ func project(x transformer.Vec, live []bool) transformer.Vec {
 		}
 	}
 	return x
+}
+
+// frozenCoords handles layer norm without making every coordinate live.
+//
+// Call a coordinate frozen at level l if the coordinate-wise analysis (norms
+// treated as coordinate-wise) finds it dead there and no layer from l on
+// writes into it (no value row, FFN output row or FFN bias for it). A norm
+// reads frozen coordinates only through the mean and variance of the whole
+// vector, that is through s1 = Σ x_c and s2 = Σ x_c² over the frozen set F;
+// and when every norm has one gain and one bias on F, it maps each frozen
+// x_c to g·(x_c−μ)/σ + b, so the new s1 and s2 follow from the old ones and
+// μ, σ. Hence the rest of the computation depends on a vector only through
+// its non-frozen coordinates and (s1, s2): vectors that agree on these are
+// interchangeable. This is what makes compiled layer-norm models, whose
+// heads leave copies that no later layer reads, tractable.
+//
+// frozenCoords returns the frozen sets per level and true when the model
+// has a norm and every norm is uniform on the frozen set of its layer;
+// otherwise false (the caller then uses liveCoords).
+func frozenCoords(m *transformer.Model) ([][]bool, bool) {
+	hasNorm := false
+	for l := range m.Layers {
+		if m.Layers[l].AttentionNorm != nil || m.Layers[l].FFNNorm != nil {
+			hasNorm = true
+		}
+	}
+	if !hasNorm {
+		return nil, false
+	}
+	live := liveCoordsMode(m, true)
+	d, L := m.Width, len(m.Layers)
+	writtenFrom := make([]bool, d) // written by some layer ≥ l (filled from the top)
+	frozen := make([][]bool, L+1)
+	frozen[L] = make([]bool, d)
+	for c := range d {
+		frozen[L][c] = !live[L][c]
+	}
+	for l := L - 1; l >= 0; l-- {
+		layer := &m.Layers[l]
+		for c := range d {
+			for h := range layer.Heads {
+				for _, w := range layer.Heads[h].Value[c] {
+					if w.Sign() != 0 {
+						writtenFrom[c] = true
+					}
+				}
+			}
+			if f := layer.FFN; f != nil {
+				if f.B2[c].Sign() != 0 {
+					writtenFrom[c] = true
+				}
+				for _, w := range f.W2[c] {
+					if w.Sign() != 0 {
+						writtenFrom[c] = true
+					}
+				}
+			}
+		}
+		frozen[l] = make([]bool, d)
+		for c := range d {
+			frozen[l][c] = !live[l][c] && !writtenFrom[c]
+		}
+		for _, ln := range []*transformer.LayerNorm{layer.AttentionNorm, layer.FFNNorm} {
+			if ln == nil {
+				continue
+			}
+			first := -1
+			for c := range d {
+				if !frozen[l][c] {
+					continue
+				}
+				if first < 0 {
+					first = c
+				} else if ln.Gamma[c].Cmp(ln.Gamma[first]) != 0 || ln.Beta[c].Cmp(ln.Beta[first]) != 0 {
+					return nil, false
+				}
+			}
+		}
+	}
+	return frozen, true
+}
+
+// frozenKey is the interning key of x when frozen sets are used: the
+// non-frozen coordinates, and the sum and sum of squares of the frozen ones.
+func frozenKey(x transformer.Vec, frozen []bool) string {
+	var b strings.Builder
+	s1, s2, t := new(big.Rat), new(big.Rat), new(big.Rat)
+	for c, v := range x {
+		if !frozen[c] {
+			b.WriteString(v.RatString())
+			b.WriteByte(',')
+		} else if v.Sign() != 0 {
+			s1.Add(s1, v)
+			s2.Add(s2, t.Mul(v, v))
+		}
+	}
+	b.WriteString("|" + s1.RatString() + "|" + s2.RatString())
+	return b.String()
 }
