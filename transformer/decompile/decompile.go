@@ -158,14 +158,14 @@ type level struct {
 }
 
 type decompiler struct {
-	m    *transformer.Model
-	opts Options
-	g    *ir
-	info *Info
-	ar   *arith
+	m      *transformer.Model
+	opts   Options
+	g      *ir
+	info   *Info
+	ar     *arith
 	live   [][]bool // liveCoords
 	frozen [][]bool // frozenCoords, or nil
-	err  error    // an internal inconsistency met while synthesising
+	err    error    // an internal inconsistency met while synthesising
 }
 
 // synth synthesises a formula; a function the inputs do not determine is
