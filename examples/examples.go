@@ -15,18 +15,26 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 )
 
-//go:embed *.brasp
+//go:embed *.brasp *.ltl *.dfa *.re
 var files embed.FS
 
 // FS is the example files, at the root of the file system.
 var FS fs.FS = files
 
-// Names lists the example files, sorted.
-func Names() []string {
+// Names lists the example B-RASP programs (.brasp files), sorted.
+func Names() []string { return list(".brasp") }
+
+// AllNames lists every example file of every kind (.brasp, .ltl, .dfa,
+// .re), sorted.
+func AllNames() []string { return list("") }
+
+func list(ext string) []string {
 	entries, _ := fs.ReadDir(files, ".")
 	var out []string
 	for _, e := range entries {
-		out = append(out, e.Name())
+		if strings.HasSuffix(e.Name(), ext) {
+			out = append(out, e.Name())
+		}
 	}
 	sort.Strings(out)
 	return out

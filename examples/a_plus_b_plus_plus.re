@@ -1,0 +1,3 @@
+# (a+b+)+: star-free and stutter-invariant
+alphabet a b
+(a+b+)+

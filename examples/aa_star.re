@@ -1,0 +1,3 @@
+# (aa)*: not star-free, in AC0
+alphabet a b
+(aa)*

@@ -1,0 +1,3 @@
+# (ab)+: star-free, not stutter-invariant
+alphabet a b
+(ab)+
