@@ -482,10 +482,42 @@ func termValue(t *transformer.PositionTerm, k posKey) *big.Rat {
 func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls []int, varExpr func(int) brasp.Expr) {
 	m := d.m
 	seen := map[string]int{}
+	// The columns to encode: every coordinate, except frozen ones, whose
+	// values in a class's representative are arbitrary; the class depends on
+	// them only through their sum and sum of squares, encoded instead.
+	type column struct {
+		coord int // -1 for the frozen sums
+		label string
+		val   func(a int) *big.Rat
+	}
+	var cols []column
 	for c := 0; c < m.Width; c++ {
+		if d.frozen != nil && d.frozen[layer][c] {
+			continue
+		}
+		cols = append(cols, column{c, m.Labels[c], func(a int) *big.Rat { return lv.vecs[a][c] }})
+	}
+	if d.frozen != nil {
+		s1 := make([]*big.Rat, len(lv.vecs))
+		s2 := make([]*big.Rat, len(lv.vecs))
+		for a, x := range lv.vecs {
+			s1[a], s2[a] = new(big.Rat), new(big.Rat)
+			for c, v := range x {
+				if d.frozen[layer][c] {
+					s1[a].Add(s1[a], v)
+					s2[a].Add(s2[a], new(big.Rat).Mul(v, v))
+				}
+			}
+		}
+		cols = append(cols,
+			column{-1, fmt.Sprintf("L%d_frozen_sum", layer), func(a int) *big.Rat { return s1[a] }},
+			column{-1, fmt.Sprintf("L%d_frozen_sumsq", layer), func(a int) *big.Rat { return s2[a] }})
+	}
+	for _, col := range cols {
+		c := col.coord
 		var vals []*big.Rat
-		for _, x := range lv.vecs {
-			vals = append(vals, x[c])
+		for a := range lv.vecs {
+			vals = append(vals, col.val(a))
 		}
 		sort.Slice(vals, func(a, b int) bool { return vals[a].Cmp(vals[b]) < 0 })
 		var distinct []*big.Rat
@@ -501,21 +533,23 @@ func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls [
 			return sort.Search(len(distinct), func(k int) bool { return distinct[k].Cmp(v) >= 0 })
 		}
 		nb := bits.Len(uint(len(distinct) - 1))
-		base := sanitize(m.Labels[c])
+		base := sanitize(col.label)
 		if base == "" {
 			base = fmt.Sprintf("x%d", c)
 		}
 		for b := range nb {
-			col := make([]bool, len(lv.vecs))
-			key := make([]byte, len(col))
-			for a, x := range lv.vecs {
-				col[a] = rank(x[c])>>b&1 == 1
-				if col[a] {
+			bitCol := make([]bool, len(lv.vecs))
+			key := make([]byte, len(bitCol))
+			for a := range lv.vecs {
+				bitCol[a] = rank(col.val(a))>>b&1 == 1
+				if bitCol[a] {
 					key[a] = 1
 				}
 			}
 			if k, ok := seen[string(key)]; ok {
-				lv.feats[k].coords = append(lv.feats[k].coords, c)
+				if c >= 0 {
+					lv.feats[k].coords = append(lv.feats[k].coords, c)
+				}
 				continue
 			}
 			seen[string(key)] = len(lv.feats)
@@ -525,7 +559,11 @@ func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls [
 			} else if distinct[0].Sign() != 0 || distinct[1].Cmp(big.NewRat(1, 1)) != 0 {
 				name = fmt.Sprintf("%s_is_%s", base, ratName(distinct[1]))
 			}
-			lv.feats = append(lv.feats, feature{coords: []int{c}, coord: c, bit: b, name: name, col: col, node: -1})
+			f := feature{coord: c, bit: b, name: name, col: bitCol, node: -1}
+			if c >= 0 {
+				f.coords = []int{c}
+			}
+			lv.feats = append(lv.feats, f)
 		}
 	}
 	out := make([]bool, len(points))
@@ -842,6 +880,9 @@ func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
 // the head's value writes it to, when there is exactly one and it is
 // labelled ("" otherwise).
 func (d *decompiler) valueLabel(hd *transformer.Head, c int) string {
+	if c < 0 {
+		return ""
+	}
 	dst := -1
 	for r := range hd.Value {
 		if hd.Value[r][c].Sign() != 0 {

@@ -245,14 +245,19 @@ func (g *ir) program(out int) (*brasp.Program, error) {
 		idx[k] = b.SymbolVec(k)
 	}
 	rename := func(e brasp.Expr) brasp.Expr { return rebuild(e, b, idx) }
+	// Position predicates first, right after the symbols, as a person would
+	// declare them.
+	for k, nd := range g.nodes {
+		if live[k] && nd.kind == brasp.PredicateVector {
+			idx[k] = b.Predicate(nd.pred)
+		}
+	}
 	for k, nd := range g.nodes {
 		if !live[k] || subst[k] != nil {
 			continue
 		}
 		switch nd.kind {
-		case brasp.SymbolVector:
-		case brasp.PredicateVector:
-			idx[k] = b.Predicate(nd.pred)
+		case brasp.SymbolVector, brasp.PredicateVector:
 		case brasp.PositionwiseVector:
 			idx[k] = b.Positionwise(nd.name, rename(nd.expr))
 		case brasp.AttentionVector:
