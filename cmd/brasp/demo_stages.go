@@ -4,14 +4,23 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
 // The demo's later stages, one per representation, in pipeline order.
 func init() {
 	demoStages = append(demoStages,
 		demoStage{"LTL (Thm 3.3): the program as a formula with strict since/until", demoLTL},
+		demoStage{"Transformers (Thm 4.1, Thm C.4): the program compiled to masked hard-attention transformers", demoCompile},
+		demoStage{"Decompilation (Thm 4.2): the multi-head model back to B-RASP, exactly", demoDecompile},
+		demoStage{"The language: minimal DFA and classification (§5, App. B.4)", demoClassify},
+		demoStage{"Exact equivalence: program, compiled transformer, decompiled program and the L_{1,2} DFA", demoEquiv},
 	)
 }
 
@@ -40,4 +49,106 @@ func verdict(b bool) string {
 		return "accepts"
 	}
 	return "rejects"
+}
+
+func demoCompile(w io.Writer, p *brasp.Program) error {
+	fmt.Fprintf(w, "    %-28s %6s %5s %5s %10s\n", "construction", "layers", "heads", "width", "parameters")
+	for _, c := range []struct {
+		name string
+		opts transformer.CompileOptions
+	}{
+		{"sequential (Thm 4.1)", transformer.CompileOptions{}},
+		{"multi-head (Thm C.4)", transformer.CompileOptions{MultiHead: true}},
+		{"multi-head + layer norm", transformer.CompileOptions{MultiHead: true, LayerNorm: true}},
+	} {
+		m, err := transformer.Compile(p, c.opts)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "    %-28s %6d %5d %5d %10d\n", c.name, m.AttentionLayers(), m.NumHeads(), m.Width, m.NumParams())
+		for _, s := range demoWords {
+			word, _ := p.Alphabet.ParseWord(s)
+			acc, err := m.Accepts(word)
+			if err != nil {
+				return err
+			}
+			if acc != p.Accepts(word) {
+				return fmt.Errorf("%s: the model and the program disagree on %s", c.name, s)
+			}
+		}
+	}
+	for _, s := range demoWords {
+		word, _ := p.Alphabet.ParseWord(s)
+		fmt.Fprintf(w, "    %s: every model %s, as the program does\n", s, verdict(p.Accepts(word)))
+	}
+	return nil
+}
+
+// demoModel is the multi-head compilation of the demo program.
+func demoModel(p *brasp.Program) (*transformer.Model, error) {
+	return transformer.Compile(p, transformer.CompileOptions{MultiHead: true})
+}
+
+func demoDecompile(w io.Writer, p *brasp.Program) error {
+	m, err := demoModel(p)
+	if err != nil {
+		return err
+	}
+	q, err := decompile.Decompile(m, decompile.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "    %d vectors, attention depth %d (the model has %d layers)\n\n", len(q.Vectors), q.AttentionDepth(), m.AttentionLayers())
+	fmt.Fprint(w, indent(brasp.Format(q)))
+	return nil
+}
+
+func demoClassify(w io.Writer, p *brasp.Program) error {
+	d, err := exact.ProgramDFA(p)
+	if err != nil {
+		return err
+	}
+	c, err := automata.Classify(d, automata.Limits{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(w, indent(c.Format()))
+	return nil
+}
+
+func demoEquiv(w io.Writer, p *brasp.Program) error {
+	src, err := examples.Source("dyck1_depth2.dfa")
+	if err != nil {
+		return err
+	}
+	paper, err := automata.Parse("dyck1_depth2.dfa", src)
+	if err != nil {
+		return err
+	}
+	dp, err := exact.ProgramDFA(p)
+	if err != nil {
+		return err
+	}
+	m, err := demoModel(p)
+	if err != nil {
+		return err
+	}
+	dm, err := exact.ModelDFA(m, decompile.Options{}, exact.Limits{})
+	if err != nil {
+		return err
+	}
+	for _, other := range []struct {
+		name string
+		d    *automata.DFA
+	}{{"the compiled multi-head transformer", dm}, {"the DFA of L_{1,2} (Figure 2a)", paper}} {
+		eq, word, _, err := exact.Equivalent(dp, other.d)
+		if err != nil {
+			return err
+		}
+		if !eq {
+			return fmt.Errorf("the program and %s differ on %q", other.name, p.Alphabet.FormatWord(word))
+		}
+		fmt.Fprintf(w, "    the program and %s: equivalent (on all non-empty words)\n", other.name)
+	}
+	return nil
 }
