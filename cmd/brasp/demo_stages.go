@@ -6,8 +6,8 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
-	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/exact"
+	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/decompile"
