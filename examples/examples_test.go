@@ -9,29 +9,14 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated example files")
 
-// allWords calls f on every word over an alphabet of size k with length 1..n.
-func allWords(k, n int, f func([]int)) {
-	w := make([]int, 0, n)
-	var rec func()
-	rec = func() {
-		if len(w) > 0 {
-			f(w)
-		}
-		if len(w) == n {
-			return
-		}
-		for s := 0; s < k; s++ {
-			w = append(w, s)
-			rec()
-			w = w[:len(w)-1]
-		}
-	}
-	rec()
-}
+// allWords calls f on every word over an alphabet of size k with length 1..n
+// (the slice is reused between calls).
+func allWords(k, n int, f func([]int)) { brasptest.AllWords(k, n, f) }
 
 func TestExamplesParse(t *testing.T) {
 	for _, name := range Names() {
