@@ -94,7 +94,20 @@ func (g *modelGen) model(alpha, width, layers, maxHeads int, position, norm bool
 			l.FFN = &transformer.FFN{W1: g.matrix(h, width), B1: g.vec(h), W2: g.matrix(width, h), B2: g.vec(width)}
 		}
 		if norm {
-			l.FFNNorm = &transformer.LayerNorm{Gamma: g.vec(width), Beta: g.vec(width), Eps: big.NewRat(int64(g.rng.IntN(2)), 4)}
+			ln := &transformer.LayerNorm{Gamma: g.vec(width), Beta: g.vec(width), Eps: big.NewRat(int64(g.rng.IntN(2)), 4)}
+			if g.rng.IntN(2) == 0 {
+				// One gain and bias for every coordinate, as compiled
+				// models have: the frozen-coordinate encoding applies.
+				gamma, beta := g.num(), g.num()
+				for c := range width {
+					ln.Gamma[c], ln.Beta[c] = gamma, beta
+				}
+			}
+			if g.rng.IntN(2) == 0 {
+				l.FFNNorm = ln
+			} else {
+				l.AttentionNorm = ln
+			}
 		}
 		m.Layers = append(m.Layers, l)
 	}
@@ -168,4 +181,89 @@ func TestPositionAndNormModels(t *testing.T) {
 	checkRandomModels(t, "position+norm", 30, func(k int, g *modelGen) *transformer.Model {
 		return g.model(2, 3, 1+k%2, 2, true, k%2 == 0)
 	}, g)
+	// Wider models with norms, where some coordinates are dead.
+	frozen := 0
+	checkRandomModels(t, "norm", 30, func(k int, g *modelGen) *transformer.Model {
+		m := g.model(2, 5, 2, 2, false, true)
+		if k%2 == 0 {
+			scratch(m, g, 3)
+		}
+		if fr, ok := frozenCoords(m); ok {
+			// Count models where a norm sees at least two frozen coordinates.
+			for l := range m.Layers {
+				n := 0
+				for _, b := range fr[l] {
+					if b {
+						n++
+					}
+				}
+				if n >= 2 {
+					frozen++
+					break
+				}
+			}
+		}
+		return m
+	}, g)
+	t.Logf("%d norm models used the frozen-coordinate encoding", frozen)
+	if frozen == 0 {
+		t.Errorf("no model exercised the frozen-coordinate encoding")
+	}
+}
+
+// scratch turns coordinates from..Width-1 of a two-layer model into
+// scratch space: the first layer's heads write them, nothing reads them,
+// the second layer does not write them, and the second layer's norms have
+// one gain and bias — so they are frozen at the second layer's input,
+// where they reach the output only through its norm's mean and variance.
+func scratch(m *transformer.Model, g *modelGen, from int) {
+	d := m.Width
+	zeroCol := func(x transformer.Matrix, c int) {
+		for r := range x {
+			x[r][c] = new(big.Rat)
+		}
+	}
+	for l := range m.Layers {
+		layer := &m.Layers[l]
+		for h := range layer.Heads {
+			hd := &layer.Heads[h]
+			for c := from; c < d; c++ {
+				zeroCol(hd.Score, c)
+				hd.Score[c] = make(transformer.Vec, d)
+				for k := range d {
+					hd.Score[c][k] = new(big.Rat)
+				}
+				zeroCol(hd.Value, c)
+				if l == 0 {
+					hd.Value[c][0] = big.NewRat(int64(1+h), 1) // write the scratch
+				} else {
+					for k := range d {
+						hd.Value[c][k] = new(big.Rat)
+					}
+				}
+			}
+		}
+		if f := layer.FFN; f != nil {
+			for c := from; c < d; c++ {
+				zeroCol(f.W1, c)
+				if l > 0 {
+					f.B2[c] = new(big.Rat)
+					for k := range f.W2[c] {
+						f.W2[c][k] = new(big.Rat)
+					}
+				}
+			}
+		}
+		for _, ln := range []*transformer.LayerNorm{layer.AttentionNorm, layer.FFNNorm} {
+			if ln != nil && l > 0 {
+				gamma, beta := g.num(), g.num()
+				for c := range d {
+					ln.Gamma[c], ln.Beta[c] = gamma, beta
+				}
+			}
+		}
+	}
+	for c := from; c < d; c++ {
+		m.Output.Weight[c] = new(big.Rat)
+	}
 }
