@@ -20,6 +20,18 @@ type Cascade struct {
 	Delta     [][]int         // Delta[g][a]: the successor of global state g on symbol a
 	Phi       []int           // the homomorphism: Phi[g] is a state of Automaton
 	index     map[string]int
+	decode    []decodeEdge // how Phi reads a global state, one tile at a time
+	setState  map[int]int  // the DFA state of each singleton set reached by decode
+}
+
+// decodeEdge is one step of the homomorphism: a global state whose tile
+// chain passes through set Parent and whose level Level (0-based) is in state
+// Value continues the chain with set Child. Sets are numbered by the
+// decomposition; set 0 is the whole state set. The edges form a DAG whose
+// sinks are singletons, so Phi needs one test per chain step instead of one
+// per global state.
+type decodeEdge struct {
+	Parent, Level, Value, Child int
 }
 
 // CascadeLevel is one identity–reset automaton of a cascade.
@@ -58,7 +70,8 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cascade{Automaton: d, index: map[string]int{}}
+	c := &Cascade{Automaton: d, index: map[string]int{}, setState: map[int]int{}}
+	seenEdge := map[decodeEdge]bool{}
 	for l := range h.levels {
 		lv := &CascadeLevel{reset: map[string]int{}}
 		for _, ls := range h.levelStates[l] {
@@ -85,7 +98,17 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.Phi = append(c.Phi, h.sets[chain[len(chain)-1]][0])
+		last := chain[len(chain)-1]
+		c.Phi = append(c.Phi, h.sets[last][0])
+		c.setState[last] = h.sets[last][0]
+		for i := 0; i+1 < len(chain); i++ {
+			l := h.depthOf(chain[i]) - 1
+			e := decodeEdge{Parent: chain[i], Level: l, Value: c.States[g][l], Child: chain[i+1]}
+			if !seenEdge[e] {
+				seenEdge[e] = true
+				c.decode = append(c.decode, e)
+			}
+		}
 		row := make([]int, k)
 		for a := range k {
 			next, reset, err := h.step(c.States[g], a)

@@ -16,9 +16,12 @@ import (
 //     L<d>_<s>(i) := rightmost [j<i, reset_d(j)] resetTo_s(j) : [s initial],
 //     where reset_d(j) says that the symbol at j, read while levels 1..d-1
 //     are in the states of some reset of level d, resets it;
-//   - U<d>_<k>(i), the conjunction of the level states of a reachable prefix
-//     of global states (levels 1..d), shared by the levels below;
-//   - A_<x>(i): the DFA is in state x before position i (the homomorphism);
+//   - U_<s1>_…_<sd>(i), the conjunction of the level states of a reachable
+//     prefix of global states (levels 1..d), as reset conditions need them;
+//   - C_<P>(i): the tile chain of the global state passes through the set P,
+//     the homomorphism read one tile at a time (one vector per set on a
+//     chain, not one per global state);
+//   - A_<x>(i): the DFA is in state x before position i (C of {x});
 //   - Y(i): the DFA accepts after reading position i, the output vector.
 //
 // A level with a single reachable state needs no vector.
@@ -96,20 +99,62 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 		}
 	}
 
-	// The homomorphism: A_x(i) is the disjunction of the global states mapped
-	// to x.
-	stateVec := make([]brasp.Expr, d.NumStates())
-	byState := map[int][]brasp.Expr{}
-	var order []int
-	for g, tuple := range c.States {
-		x := c.Phi[g]
-		if _, ok := byState[x]; !ok {
-			order = append(order, x)
-		}
-		byState[x] = append(byState[x], atI(tuple))
+	// The homomorphism, one tile at a time: C_P(i) says that the tile chain
+	// of the global state before i passes through set P (C of the whole set
+	// is 1); the chain continues from P to the child chosen by the level of
+	// P. A_x(i) is C of the singleton {x}. This needs one vector per set on a
+	// chain rather than one per global state.
+	chainExpr := map[int]brasp.Expr{0: brasp.Bool(true)}
+	byChild := map[int][]decodeEdge{}
+	for _, e := range c.decode {
+		byChild[e.Child] = append(byChild[e.Child], e)
 	}
-	for _, x := range order {
-		stateVec[x] = b.I(b.Positionwise(stateVectorName(d, x), brasp.Or(byState[x]...)))
+	var resolve func(set int) brasp.Expr
+	resolve = func(set int) brasp.Expr {
+		if e, ok := chainExpr[set]; ok {
+			return e
+		}
+		var terms []brasp.Expr
+		for _, e := range byChild[set] {
+			step := brasp.Expr(brasp.Bool(true))
+			if v, ok := levelVec[e.Level][e.Value]; ok {
+				step = b.I(v)
+			}
+			terms = append(terms, and2(resolve(e.Parent), step))
+		}
+		state, single := c.setState[set]
+		if _, isRef := terms[0].(*brasp.Ref); len(terms) == 1 && isRef && !single {
+			chainExpr[set] = terms[0] // an alias: no vector needed
+			return terms[0]
+		}
+		name := "C_" + strconv.Itoa(set)
+		if single {
+			name = stateVectorName(d, state)
+		}
+		x := b.I(b.Positionwise(name, brasp.Or(terms...)))
+		chainExpr[set] = x
+		return x
+	}
+	// Singleton sets in the order of their DFA states.
+	singletonOf := make([]int, d.NumStates())
+	for q := range singletonOf {
+		singletonOf[q] = -1
+	}
+	for set, q := range c.setState {
+		singletonOf[q] = set
+	}
+	stateVec := make([]brasp.Expr, d.NumStates())
+	var order []int
+	for q, set := range singletonOf {
+		if set < 0 {
+			continue
+		}
+		order = append(order, q)
+		if levels == 0 {
+			stateVec[q] = brasp.Bool(true)
+		} else {
+			stateVec[q] = resolve(set)
+		}
 	}
 	var accept []brasp.Expr
 	for _, x := range order {
@@ -165,4 +210,15 @@ func DFAToBRASP(d *DFA, limits Limits) (*brasp.Program, *Cascade, error) {
 		return nil, nil, err
 	}
 	return p, c, nil
+}
+
+// and2 is x ∧ y without a literal 1 operand.
+func and2(x, y brasp.Expr) brasp.Expr {
+	if l, ok := x.(*brasp.Literal); ok && l.Value {
+		return y
+	}
+	if l, ok := y.(*brasp.Literal); ok && l.Value {
+		return x
+	}
+	return brasp.And(x, y)
 }
