@@ -37,7 +37,7 @@
 // An expression denotes a language over Σ*; it may contain ε (for example
 // `a*`), and complement is taken with respect to Σ* (so `~[]` is Σ*, ε
 // included). B-RASP programs, LTL formulas and transformers read only
-// non-empty words, so comparisons with them ignore ε (automata.SigmaPlus);
-// write `~[] a` style expressions, or intersect with `. ~[]` (that is, Σ⁺),
-// when ε matters.
+// non-empty words, so comparisons with them ignore ε (automata.SigmaPlus).
+// To exclude ε explicitly, intersect with `. ~[]`, which is Σ⁺ (one symbol
+// followed by anything).
 package regex
