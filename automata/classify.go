@@ -69,11 +69,15 @@ type Classification struct {
 	NotStutterBy     *StutterWitness  // when !StutterInvariant
 	AC0              bool             // quasi-aperiodic: the stable semigroup is aperiodic
 	NotAC0By         *CountingWitness // when !AC0; Word has length StabilityIndex
-	StabilityIndex   int              // s with T_s·T_s = T_s; 0 when not computed (star-free)
+	// AC0Undecided is set when the stable semigroup exceeded Limits.MaxMonoid;
+	// then AC0 is false and NotAC0By nil, and the other answers still hold.
+	AC0Undecided   *LimitError
+	StabilityIndex int // s with T_s·T_s = T_s; 0 when not computed (star-free)
 }
 
 // Classify minimises d and decides whether its language is star-free,
-// stutter-invariant and in AC0, with witnesses. Star-freeness is decided on
+// stutter-invariant and in AC0, with witnesses. When only the AC0 question
+// exceeds its limit, the answer is marked AC0Undecided instead of failing. Star-freeness is decided on
 // the image orbit (every word that maps an image onto itself must fix it
 // pointwise); AC0 on the stable semigroup T_s = η(Σ^s) of
 // Barrington–Compton–Straubing–Thérien, computed only when the language is
@@ -106,6 +110,10 @@ func Classify(d *DFA, limits Limits) (*Classification, error) {
 		return c, nil
 	}
 	s, elems, words, err := stableSemigroup(m, limits.MaxMonoid)
+	if le, ok := err.(*LimitError); ok {
+		c.AC0Undecided = le
+		return c, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +311,11 @@ func (c *Classification) Format() string {
 		fmt.Fprintf(&b, "  witness: u = %s, a = %s, v = %s: %s is accepted, %s is rejected\n",
 			ShowWord(alpha, w.Prefix), ShowWord(alpha, []int{w.Symbol}), ShowWord(alpha, w.Suffix), ShowWord(alpha, acc), ShowWord(alpha, rej))
 	}
-	fmt.Fprintf(&b, "ac0: %s\n", yes(c.AC0))
+	if c.AC0Undecided != nil {
+		fmt.Fprintf(&b, "ac0: unknown (%v)\n", c.AC0Undecided)
+	} else {
+		fmt.Fprintf(&b, "ac0: %s\n", yes(c.AC0))
+	}
 	if w := c.NotAC0By; w != nil {
 		fmt.Fprintf(&b, "  witness: %s\n", w.describe(alpha, fmt.Sprintf(" (|w| = %d, the stability index: w^n stays in the stable semigroup, where it generates a group of order %d)", c.StabilityIndex, w.Period)))
 	}

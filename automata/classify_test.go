@@ -244,3 +244,16 @@ func layerOfMonoid(mon *Monoid, m *DFA, l int) map[int]bool {
 	}
 	return layer
 }
+
+func TestClassifyAC0Limit(t *testing.T) {
+	c, err := Classify(loadDFA(t, "tomita5.dfa"), Limits{MaxMonoid: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AC0Undecided == nil || c.AC0 || c.StarFree {
+		t.Fatalf("%+v", c)
+	}
+	if out := c.Format(); !strings.Contains(out, "ac0: unknown (stable semigroup exceeds the limit max-monoid=1)") {
+		t.Errorf("Format:\n%s", out)
+	}
+}
