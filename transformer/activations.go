@@ -71,6 +71,9 @@ func (a *Activations) SameAt(i int, b *Activations, j int) bool {
 
 // decide applies the output layer to x: accept iff Weight·x + Bias ≥ 0.
 func (m *Model) decide(x Vec) bool {
+	if m.Output.Weight == nil {
+		return false
+	}
 	s := new(big.Rat).Set(m.Output.Bias)
 	t := new(big.Rat)
 	for k, w := range m.Output.Weight {

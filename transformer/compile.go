@@ -3,6 +3,7 @@ package transformer
 import (
 	"fmt"
 	"math/big"
+	"sort"
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
@@ -10,7 +11,7 @@ import (
 
 // DefaultMaxFFNInputs is the default limit on the number of residual
 // coordinates one compiled Boolean function may read.
-const DefaultMaxFFNInputs = 14
+const DefaultMaxFFNInputs = 20
 
 // CompileOptions selects the construction used by Compile.
 type CompileOptions struct {
@@ -26,8 +27,9 @@ type CompileOptions struct {
 	// constant, so the norms are set to compute the identity.
 	LayerNorm bool
 	// MaxFFNInputs bounds the number of coordinates a Boolean function
-	// computed by an FFN may read: its full DNF has up to 2^MaxFFNInputs
-	// hidden units (DefaultMaxFFNInputs if 0).
+	// computed by an FFN may read: the compiler tabulates it (2^MaxFFNInputs
+	// rows) and its DNF may have as many hidden units (DefaultMaxFFNInputs
+	// if 0).
 	MaxFFNInputs int
 }
 
@@ -36,7 +38,8 @@ type CompileOptions struct {
 // opts.MultiHead). Position predicates become position embeddings: first,
 // last and Mid as finite-image predicate terms, MOD_r_m as a rational
 // sinusoid of frequency 1/m from which an FFN computes the predicate exactly
-// (the construction of Cor. 5.4). Transducers are refused.
+// (the construction of Cor. 5.4). A transducer compiles to a model with a
+// Transduction output layer reading its output vectors Y_γ (±1/2 each).
 //
 // Each attention operation P(i) := tb [M, S] V : D becomes one head with
 // mask M and tie-break tb whose score is Σ_g α_g(i)·β_g(j) = S(i,j) ∈ {0,1}
@@ -47,9 +50,6 @@ type CompileOptions struct {
 // is unmasked. This makes value functions linear in x_j without first
 // rewriting V with Prop. B.1.
 func Compile(p *brasp.Program, opts CompileOptions) (*Model, error) {
-	if p.IsTransducer() {
-		return nil, fmt.Errorf("compile: %s is a transducer; only acceptors compile to transformers (the model format has a single accept output)", describeProgram(p))
-	}
 	if opts.MaxFFNInputs <= 0 {
 		opts.MaxFFNInputs = DefaultMaxFFNInputs
 	}
@@ -60,12 +60,6 @@ func Compile(p *brasp.Program, opts CompileOptions) (*Model, error) {
 	return c.model(), nil
 }
 
-func describeProgram(p *brasp.Program) string {
-	if p.File != "" {
-		return p.File
-	}
-	return "the program"
-}
 
 // slot is the residual coordinate(s) holding one truth value: pos holds
 // the value; with layer norm, neg holds its complement (else -1).
@@ -205,8 +199,10 @@ func (c *compiler) run() error {
 	if err != nil {
 		return err
 	}
-	if _, ok := c.avail[p.Output.Accept]; !ok {
-		return fmt.Errorf("internal error: output vector %s was not computed", p.Vectors[p.Output.Accept].Name)
+	for _, k := range outputVectors(p) {
+		if _, ok := c.avail[k]; !ok {
+			return fmt.Errorf("internal error: output vector %s was not computed", p.Vectors[k].Name)
+		}
 	}
 	return nil
 }
@@ -253,7 +249,10 @@ func (c *compiler) multiHead() error {
 	L := p.AttentionDepth()
 	// Vectors that must sit in a slot: attention results, what attention
 	// reads at j (the head copies it), and the output.
-	keep := map[int]bool{p.Output.Accept: true}
+	keep := map[int]bool{}
+	for _, k := range outputVectors(p) {
+		keep[k] = true
+	}
 	for k, v := range p.Vectors {
 		if !live[k] || v.Kind != brasp.AttentionVector {
 			continue
@@ -413,6 +412,24 @@ func (c *compiler) exprFn(e brasp.Expr, atJ func(vec int) boolFn) boolFn {
 		return func(get func(int) bool) bool { a, b := x(get), y(get); return a || b }
 	}
 	panic("transformer: unknown expression type")
+}
+
+// supportByUse returns the coordinates fn reads, most-read first (ties in
+// first-read order): inputs shared by several subformulas (such as the
+// query-side vectors of several heads' scores) come first, which keeps the
+// Shannon expansion of emitLayer small.
+func supportByUse(fn boolFn) []int {
+	count := map[int]int{}
+	var order []int
+	fn(func(coord int) bool {
+		if count[coord] == 0 {
+			order = append(order, coord)
+		}
+		count[coord]++
+		return false
+	})
+	sort.SliceStable(order, func(a, b int) bool { return count[order[a]] > count[order[b]] })
+	return order
 }
 
 // support returns the coordinates fn reads, in first-read order.
@@ -589,8 +606,14 @@ func (c *compiler) exprFnFixed(e brasp.Expr, fixed map[int]bool, atJ func(int) b
 // 0s and 1s indexed by assignment, and the support.
 func (c *compiler) truthTable(fn boolFn, name string) (string, []int, error) {
 	sup := support(fn)
+	table, err := c.truthTableOver(fn, sup, name)
+	return table, sup, err
+}
+
+// truthTableOver is truthTable with the inputs in the given order.
+func (c *compiler) truthTableOver(fn boolFn, sup []int, name string) (string, error) {
 	if len(sup) > c.opts.MaxFFNInputs {
-		return "", nil, fmt.Errorf("%s reads %d coordinates, more than MaxFFNInputs = %d (its full DNF would need up to 2^%d hidden units)", name, len(sup), c.opts.MaxFFNInputs, len(sup))
+		return "", fmt.Errorf("%s reads %d coordinates, more than MaxFFNInputs = %d (its truth table has 2^%d rows)", name, len(sup), c.opts.MaxFFNInputs, len(sup))
 	}
 	idx := map[int]int{}
 	for x, coord := range sup {
@@ -604,38 +627,51 @@ func (c *compiler) truthTable(fn boolFn, name string) (string, []int, error) {
 			b[asg] = '0'
 		}
 	}
-	return string(b), sup, nil
+	return string(b), nil
 }
 
 // emitLayer appends a layer with the given heads whose FFN computes the
-// targets, each in full DNF (Lemma 4.1's FFN construction): one hidden unit
-// ReLU(Σ_{x=1} x − Σ_{x=0} x − (#ones − 1)) per satisfying assignment
-// (or per falsifying one, subtracted from a constant 1, when fewer).
+// targets (Lemma 4.1's FFN construction). Each target's truth table is
+// split by Shannon expansion on its inputs in order, skipping inputs the
+// remaining function does not depend on and stopping where it is constant;
+// every 1-leaf (or, when fewer, every
+// 0-leaf, subtracted from a constant 1) is a conjunction of literals and
+// becomes one hidden unit ReLU(Σ_{x=1} x − Σ_{x=0} x − (#ones − 1)). The
+// leaves are disjoint, so the units' sum is the function: this is the full
+// DNF of Lemma 4.1 with the terms that differ only in irrelevant inputs
+// merged.
 func (c *compiler) emitLayer(heads []absHead, targets []target) error {
 	layer := absLayer{heads: heads, bias: map[int]*big.Rat{}}
 	for _, t := range targets {
-		table, sup, err := c.truthTable(t.fn, t.name)
-		if err != nil {
-			return err
+		// Expand in two input orders and keep the smaller network.
+		var leaves map[byte][][]int8
+		var sup []int
+		for _, order := range [][]int{support(t.fn), supportByUse(t.fn)} {
+			table, err := c.truthTableOver(t.fn, order, t.name)
+			if err != nil {
+				return err
+			}
+			l := map[byte][][]int8{}
+			splitTable(table, make([]int8, len(order)), 0, l)
+			if leaves == nil || min(len(l['0']), len(l['1'])) < min(len(leaves['0']), len(leaves['1'])) {
+				leaves, sup = l, order
+			}
 		}
-		ones := strings.Count(table, "1")
 		want, sign := byte('1'), int64(1)
-		if ones > len(table)-ones {
+		if len(leaves['0']) < len(leaves['1']) {
 			want, sign = '0', -1
 			layer.addBias(t.dst, 1)
 		}
-		for asg := range len(table) {
-			if table[asg] != want {
-				continue
-			}
+		for _, lits := range leaves[want] {
 			u := unit{in: map[int]int64{}, out: map[int]*big.Rat{}}
 			pos := int64(0)
-			for x, coord := range sup {
-				if asg>>x&1 == 1 {
-					u.in[coord] = 1
+			for x, v := range lits {
+				switch v {
+				case 1:
+					u.in[sup[x]] = 1
 					pos++
-				} else {
-					u.in[coord] = -1
+				case -1:
+					u.in[sup[x]] = -1
 				}
 			}
 			u.bias = 1 - pos
@@ -650,6 +686,30 @@ func (c *compiler) emitLayer(heads []absHead, targets []target) error {
 	return nil
 }
 
+// splitTable records the leaves of the Shannon expansion of table (entry a
+// is the value under assignment a, input x being bit x of a relative to
+// depth x): lits[x] is 1 or -1 for inputs fixed on the path, 0 otherwise.
+func splitTable(table string, lits []int8, x int, leaves map[byte][][]int8) {
+	if strings.Count(table, table[:1]) == len(table) {
+		leaves[table[0]] = append(leaves[table[0]], append([]int8(nil), lits...))
+		return
+	}
+	var zero, one strings.Builder
+	for a := 0; a < len(table); a += 2 {
+		zero.WriteByte(table[a])
+		one.WriteByte(table[a+1])
+	}
+	if zero.String() == one.String() { // the function does not depend on input x here
+		splitTable(zero.String(), lits, x+1, leaves)
+		return
+	}
+	lits[x] = -1
+	splitTable(zero.String(), lits, x+1, leaves)
+	lits[x] = 1
+	splitTable(one.String(), lits, x+1, leaves)
+	lits[x] = 0
+}
+
 func (l *absLayer) addBias(s slot, v int64) {
 	add := func(coord int, x int64) {
 		if l.bias[coord] == nil {
@@ -661,4 +721,13 @@ func (l *absLayer) addBias(s slot, v int64) {
 	if s.neg >= 0 {
 		add(s.neg, -v)
 	}
+}
+
+// outputVectors returns the vectors a program outputs: its accept vector,
+// or a transducer's Y_γ.
+func outputVectors(p *brasp.Program) []int {
+	if p.IsTransducer() {
+		return p.Output.Vectors
+	}
+	return []int{p.Output.Accept}
 }

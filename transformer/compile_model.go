@@ -230,6 +230,15 @@ func (c *compiler) model() *Model {
 		}
 		m.Layers = append(m.Layers, layer)
 	}
+	if c.p.IsTransducer() {
+		t := &Transduction{Symbols: c.p.Output.Symbols, Weight: zeroMatrix(len(c.p.Output.Symbols), d), Bias: zeros(len(c.p.Output.Symbols))}
+		for g, k := range c.p.Output.Vectors {
+			t.Weight[g][c.avail[k].pos].SetInt64(1)
+			t.Bias[g].SetFrac64(-1, 2)
+		}
+		m.Transduction = t
+		return m
+	}
 	m.Output = Output{Weight: zeros(d), Bias: big.NewRat(-1, 2)}
 	out := c.avail[c.p.Output.Accept]
 	m.Output.Weight[out.pos].SetInt64(1)

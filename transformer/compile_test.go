@@ -61,6 +61,14 @@ func checkAgreement(t *testing.T, name string, p *brasp.Program, m *Model, maxLe
 		t.Fatalf("%s: %v", name, err)
 	}
 	check := func(w []int, dense bool) {
+		if p.IsTransducer() {
+			want, errP := p.Transduce(w)
+			got, errM := r.Transduce(w)
+			if (errP != nil) != (errM != nil) || fmt.Sprint(want) != fmt.Sprint(got) {
+				t.Fatalf("%s: on %q the program outputs %v (%v), the model %v (%v)", name, p.Alphabet.FormatWord(w), want, errP, got, errM)
+			}
+			return
+		}
 		want := p.Accepts(w)
 		a, err := r.Forward(w, FastOptions{})
 		if err != nil {
@@ -95,9 +103,6 @@ func checkAgreement(t *testing.T, name string, p *brasp.Program, m *Model, maxLe
 func TestCompileExamples(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, p := range examplePrograms(t) {
-		if p.IsTransducer() {
-			continue
-		}
 		for _, o := range constructions {
 			m, err := Compile(p, o)
 			if err != nil {
@@ -109,7 +114,7 @@ func TestCompileExamples(t *testing.T) {
 			if o.MultiHead && m.AttentionLayers() != p.AttentionDepth() {
 				t.Errorf("%s %s: %d attention layers, want the attention depth %d", name, optName(o), m.AttentionLayers(), p.AttentionDepth())
 			}
-			checkAgreement(t, name+" "+optName(o), p, m, 6, 40, rng)
+			checkAgreement(t, name+" "+optName(o), p, m, exhaustiveLen(len(p.Alphabet), 6, 3000), 40, rng)
 		}
 	}
 }
@@ -144,4 +149,18 @@ func TestCompileRandomPrograms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// exhaustiveLen returns the largest length L ≤ maxLen such that there are at
+// most budget words of length 1..L over k symbols (at least 1).
+func exhaustiveLen(k, maxLen, budget int) int {
+	total, pow := 0, 1
+	for L := 1; L <= maxLen; L++ {
+		pow *= k
+		total += pow
+		if total > budget {
+			return max(L-1, 1)
+		}
+	}
+	return maxLen
 }

@@ -217,3 +217,12 @@ func (m *Model) Accepts(w []int) (bool, error) {
 }
 
 func sqrtFloat(f float64) float64 { return math.Sqrt(f) }
+
+// Transduce runs a transducer model on w (see Runner.Transduce).
+func (m *Model) Transduce(w []int) ([]int, error) {
+	r, err := NewRunner(m)
+	if err != nil {
+		return nil, err
+	}
+	return r.Transduce(w)
+}

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+
+	"github.com/brasp-dev/brasp/alphabet"
 )
 
 // Describe returns a human-readable summary of m, like a disassembler:
@@ -107,7 +109,14 @@ func Describe(m *Model) string {
 			fmt.Fprintf(&b, "  layernorm after ffn (eps %s)\n", norm.Eps.RatString())
 		}
 	}
-	fmt.Fprintf(&b, "output: accept iff %s ≥ 0\n", affine(m.Output.Weight, m.Output.Bias, label))
+	if m.Output.Weight != nil {
+		fmt.Fprintf(&b, "output: accept iff %s ≥ 0\n", affine(m.Output.Weight, m.Output.Bias, label))
+	}
+	if t := m.Transduction; t != nil {
+		for g, s := range t.Symbols {
+			fmt.Fprintf(&b, "output symbol %s where %s ≥ 0\n", alphabet.Quote(s), affine(t.Weight[g], t.Bias[g], label))
+		}
+	}
 	return b.String()
 }
 

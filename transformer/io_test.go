@@ -99,9 +99,6 @@ func TestRoundTrip(t *testing.T) {
 	progs := examplePrograms(t)
 	progs["mod"] = mustParse(t, modProgram)
 	for name, p := range progs {
-		if p.IsTransducer() {
-			continue
-		}
 		for _, o := range constructions {
 			m, err := Compile(p, o)
 			if err != nil {

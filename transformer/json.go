@@ -26,6 +26,14 @@ type jsonModel struct {
 	Position  json.RawMessage              `json:"position"`
 	Layers    []jsonLayer                  `json:"layers"`
 	Output    *jsonOutput                  `json:"output"`
+	// Transduction is an extension: the output layer of a transducer.
+	Transduction *jsonTransduction `json:"transduction,omitempty"`
+}
+
+type jsonTransduction struct {
+	Symbols []string            `json:"symbols"`
+	Weight  [][]json.RawMessage `json:"weight"`
+	Bias    []json.RawMessage   `json:"bias"`
 }
 
 type jsonLayer struct {
@@ -163,6 +171,23 @@ func (jm *jsonModel) model() (*Model, error) {
 			return nil, err
 		}
 		m.Layers = append(m.Layers, layer)
+	}
+	if jt := jm.Transduction; jt != nil {
+		syms, err := alphabet.New(jt.Symbols...)
+		if err != nil || len(syms) == 0 {
+			return nil, fmt.Errorf("transduction.symbols: %v", orEmpty(err))
+		}
+		t := &Transduction{Symbols: syms}
+		if t.Weight, err = matrixFromJSON(jt.Weight, len(syms), d, "transduction.weight"); err != nil {
+			return nil, err
+		}
+		if t.Bias, err = vecFromJSON(jt.Bias, len(syms), "transduction.bias"); err != nil {
+			return nil, err
+		}
+		m.Transduction = t
+		if jm.Output == nil {
+			return m, nil
+		}
 	}
 	if jm.Output == nil {
 		return nil, fmt.Errorf("output: missing")
@@ -419,7 +444,17 @@ func EncodeJSON(m *Model) []byte {
 	if len(m.Layers) > 0 {
 		b.WriteString("\n  ")
 	}
-	fmt.Fprintf(&b, "],\n  \"output\": {\"weight\": %s, \"bias\": %s}\n}\n", vecJSON(m.Output.Weight), numJSON(m.Output.Bias))
+	b.WriteString("],\n  \"output\": ")
+	if m.Output.Weight != nil {
+		fmt.Fprintf(&b, "{\"weight\": %s, \"bias\": %s}", vecJSON(m.Output.Weight), numJSON(m.Output.Bias))
+	} else {
+		b.WriteString("null")
+	}
+	if t := m.Transduction; t != nil {
+		fmt.Fprintf(&b, ",\n  \"transduction\": {\"symbols\": %s,\n    \"weight\": %s,\n    \"bias\": %s}",
+			strs(t.Symbols), matrixJSON(t.Weight, "     "), vecJSON(t.Bias))
+	}
+	b.WriteString("\n}\n")
 	return b.Bytes()
 }
 

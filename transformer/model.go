@@ -36,9 +36,27 @@ type Model struct {
 	// Layers are applied in order to the embedded word.
 	Layers []Layer
 	// Output is the acceptor's output layer: accept iff
-	// Weight·x_n + Bias ≥ 0, where x_n is the last position's final activation.
+	// Weight·x_n + Bias ≥ 0, where x_n is the last position's final
+	// activation. A transducer may leave it empty (nil Weight and Bias).
 	Output Output
+	// Transduction, if not nil, makes the model a length-preserving
+	// transducer (§3.1): it outputs at every position a symbol of
+	// Transduction.Symbols.
+	Transduction *Transduction
 }
+
+// Transduction is a transducer's output layer: the output at position i is
+// the symbol γ whose score Weight[γ]·x_i + Bias[γ] is ≥ 0; exactly one must
+// be (as exactly one output vector Y_γ of a B-RASP transducer is 1).
+type Transduction struct {
+	Symbols alphabet.Alphabet
+	Weight  Matrix // |Symbols| × d
+	Bias    Vec    // |Symbols|
+}
+
+// IsTransducer reports whether the model outputs a word rather than
+// accepting or rejecting.
+func (m *Model) IsTransducer() bool { return m.Transduction != nil }
 
 // Vec is a vector of exact rationals. Entries are never nil in a valid model.
 type Vec []*big.Rat
@@ -195,7 +213,13 @@ func parseTiebreak(s string) (Tiebreak, bool) {
 // output layer (position embedding terms count their scale).
 func (m *Model) NumParams() int {
 	d := m.Width
-	n := len(m.Embedding)*d + len(m.Position) + d + 1
+	n := len(m.Embedding)*d + len(m.Position)
+	if m.Output.Weight != nil {
+		n += d + 1
+	}
+	if t := m.Transduction; t != nil {
+		n += len(t.Symbols) * (d + 1)
+	}
 	for _, l := range m.Layers {
 		n += len(l.Heads) * 2 * d * d
 		if l.FFN != nil {

@@ -3,6 +3,7 @@ package transformer
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"sync"
@@ -120,6 +121,9 @@ func (r *Runner) ForwardDense(w []int) (*Activations, error) {
 // Accepts runs the fast pass and the output layer, falling back to the
 // dense pass if the fast one meets too many distinct activation vectors.
 func (r *Runner) Accepts(w []int) (bool, error) {
+	if r.m.Output.Weight == nil {
+		return false, errNoAccept
+	}
 	a, err := r.Forward(w, FastOptions{})
 	var cle *ClassLimitError
 	if errors.As(err, &cle) {
@@ -133,6 +137,9 @@ func (r *Runner) Accepts(w []int) (bool, error) {
 
 // AcceptsDense runs the dense pass and the output layer.
 func (r *Runner) AcceptsDense(w []int) (bool, error) {
+	if r.m.Output.Weight == nil {
+		return false, errNoAccept
+	}
 	if r.floatOK {
 		xs, err := r.denseFloat(w)
 		if err == nil {
@@ -492,4 +499,59 @@ func comboTableSize(K, H int) int {
 		}
 	}
 	return size
+}
+
+// errNoAccept is returned when an acceptor verdict is asked of a transducer
+// without acceptor output.
+var errNoAccept = errors.New("the model is a transducer without an accept output (use Transduce)")
+
+// Transduce runs the fast pass (falling back to the dense one if it meets
+// too many distinct activation vectors) and the transducer's output layer:
+// the output symbol at each position, as indices into
+// Model().Transduction.Symbols.
+func (r *Runner) Transduce(w []int) ([]int, error) {
+	t := r.m.Transduction
+	if t == nil {
+		return nil, fmt.Errorf("the model is an acceptor, not a transducer")
+	}
+	a, err := r.Forward(w, FastOptions{})
+	var cle *ClassLimitError
+	if errors.As(err, &cle) {
+		a, err = r.ForwardDense(w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return transduce(t, a)
+}
+
+// transduce applies the transducer output layer to every position.
+func transduce(t *Transduction, a *Activations) ([]int, error) {
+	out := make([]int, a.Len())
+	byClass := map[int]int{}
+	for i := range out {
+		c := a.ClassOf(i)
+		if g, ok := byClass[c]; ok {
+			out[i] = g
+			continue
+		}
+		x := a.At(i)
+		g := -1
+		for k := range t.Symbols {
+			s := dot(t.Weight[k], x)
+			if s.Add(s, t.Bias[k]).Sign() < 0 {
+				continue
+			}
+			if g >= 0 {
+				return nil, fmt.Errorf("position %d: output symbols %s and %s both score ≥ 0", i+1, t.Symbols[g], t.Symbols[k])
+			}
+			g = k
+		}
+		if g < 0 {
+			return nil, fmt.Errorf("position %d: no output symbol scores ≥ 0", i+1)
+		}
+		byClass[c] = g
+		out[i] = g
+	}
+	return out, nil
 }

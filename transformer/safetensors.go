@@ -27,8 +27,10 @@ import (
 //	layers.L.ffn.b2                [d]
 //	layers.L.layernorm.attention.gamma / .beta   [d]
 //	layers.L.layernorm.ffn.gamma / .beta         [d]
-//	output.weight                  [d]
+//	output.weight                  [d]      (absent for a transducer without acceptor output)
 //	output.bias                    [1]
+//	transduction.weight            [|Γ|, d] (transducers only)
+//	transduction.bias              [|Γ|]
 //
 // __metadata__ (every value a string, JSON-encoded where structured):
 //
@@ -40,6 +42,7 @@ import (
 //	           {"attention": [{"mask": M, "tiebreak": T}, ...], "ffn": true|false,
 //	            "layernorm": {"attention": {"eps": E} | null, "ffn": {"eps": E} | null} | null}
 //	position   JSON array of position terms exactly as in the JSON format (or "null")
+//	transduction  JSON array of the output symbols (transducers only)
 
 // EncodeSafetensors writes m as a safetensors file. Every parameter must be
 // exactly representable as a float64 (true of all dyadic rationals of
@@ -109,7 +112,15 @@ func EncodeSafetensors(m *Model) ([]byte, error) {
 		}
 		metaLayers = append(metaLayers, ml)
 	}
-	ts = append(ts, tensor{"output.weight", []int{d}, m.Output.Weight}, tensor{"output.bias", []int{1}, []*big.Rat{m.Output.Bias}})
+	if m.Output.Weight != nil {
+		ts = append(ts, tensor{"output.weight", []int{d}, m.Output.Weight}, tensor{"output.bias", []int{1}, []*big.Rat{m.Output.Bias}})
+	}
+	transduction := ""
+	if t := m.Transduction; t != nil {
+		ts = append(ts, tensor{"transduction.weight", []int{len(t.Symbols), d}, flat(t.Weight)}, tensor{"transduction.bias", []int{len(t.Symbols)}, t.Bias})
+		b, _ := json.Marshal([]string(t.Symbols))
+		transduction = string(b)
+	}
 
 	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	meta := map[string]string{
@@ -119,6 +130,9 @@ func EncodeSafetensors(m *Model) ([]byte, error) {
 		"width":    strconv.Itoa(d),
 		"layers":   js(metaLayers),
 		"position": strings.Join(strings.Fields(positionJSON(m.Position)), " "),
+	}
+	if transduction != "" {
+		meta["transduction"] = transduction
 	}
 	header := map[string]any{"__metadata__": meta}
 	var data bytes.Buffer
@@ -392,15 +406,36 @@ func DecodeSafetensors(file []byte) (*Model, error) {
 		}
 		m.Layers = append(m.Layers, layer)
 	}
-	w, err := get("output.weight", d)
-	if err != nil {
-		return nil, err
+	if ts, ok := meta["transduction"]; ok {
+		var syms []string
+		if err := json.Unmarshal([]byte(ts), &syms); err != nil {
+			return nil, fmt.Errorf("safetensors: __metadata__.transduction: %v", err)
+		}
+		out, err := alphabet.New(syms...)
+		if err != nil || len(out) == 0 {
+			return nil, fmt.Errorf("safetensors: __metadata__.transduction: %v", orEmpty(err))
+		}
+		w, err := get("transduction.weight", len(out), d)
+		if err != nil {
+			return nil, err
+		}
+		b, err := get("transduction.bias", len(out))
+		if err != nil {
+			return nil, err
+		}
+		m.Transduction = &Transduction{Symbols: out, Weight: rows(w, len(out), d), Bias: b}
 	}
-	b, err := get("output.bias", 1)
-	if err != nil {
-		return nil, err
+	if _, ok := tensors["output.weight"]; ok || m.Transduction == nil {
+		w, err := get("output.weight", d)
+		if err != nil {
+			return nil, err
+		}
+		b, err := get("output.bias", 1)
+		if err != nil {
+			return nil, err
+		}
+		m.Output = Output{Weight: w, Bias: b[0]}
 	}
-	m.Output = Output{Weight: w, Bias: b[0]}
 	var extra []string
 	for name := range tensors {
 		if !used[name] {

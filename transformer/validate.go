@@ -62,6 +62,27 @@ func (m *Model) Validate() error {
 			return fmt.Errorf("layers[%d].%v", l, err)
 		}
 	}
+	if t := m.Transduction; t != nil {
+		if len(t.Symbols) == 0 {
+			return fmt.Errorf("transduction.symbols: empty")
+		}
+		seen := map[string]bool{}
+		for _, s := range t.Symbols {
+			if s == "" || seen[s] {
+				return fmt.Errorf("transduction.symbols: empty or duplicate symbol %q", s)
+			}
+			seen[s] = true
+		}
+		if err := checkMatrix(t.Weight, len(t.Symbols), d); err != nil {
+			return fmt.Errorf("transduction.weight: %v", err)
+		}
+		if err := checkVec(t.Bias, len(t.Symbols)); err != nil {
+			return fmt.Errorf("transduction.bias: %v", err)
+		}
+		if m.Output.Weight == nil && m.Output.Bias == nil {
+			return nil
+		}
+	}
 	if err := checkVec(m.Output.Weight, d); err != nil {
 		return fmt.Errorf("output.weight: %v", err)
 	}
