@@ -60,7 +60,6 @@ func Compile(p *brasp.Program, opts CompileOptions) (*Model, error) {
 	return c.model(), nil
 }
 
-
 // slot is the residual coordinate(s) holding one truth value: pos holds
 // the value; with layer norm, neg holds its complement (else -1).
 type slot struct{ pos, neg int }
