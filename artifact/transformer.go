@@ -100,3 +100,19 @@ func compileBRASP(a Artifact, opts Options) (Artifact, error) {
 	}
 	return NewTransformer(m), nil
 }
+
+// IsTransducer implements Transducer.
+func (t *Transformer) IsTransducer() bool { return t.M.IsTransducer() }
+
+// Transduce implements Transducer: the output symbol at every position.
+func (t *Transformer) Transduce(w []int) ([]int, alphabet.Alphabet, error) {
+	t.once.Do(func() { t.runner, t.err = transformer.NewRunner(t.M) })
+	if t.err != nil {
+		return nil, nil, t.err
+	}
+	out, err := t.runner.Transduce(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, t.M.Transduction.Symbols, nil
+}
