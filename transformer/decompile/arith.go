@@ -171,6 +171,10 @@ func (a *arith) finish(l *transformer.Layer, c transformer.Vec) transformer.Vec 
 		c = a.norm(l.AttentionNorm, c)
 	}
 	if f := l.FFN; f != nil {
+		if y, ok := a.exactFFN(f, c); ok {
+			c = y
+			goto norm
+		}
 		h := a.matVec(f.W1, c)
 		for k := range h {
 			h[k].Add(h[k], f.B1[k])
@@ -185,6 +189,7 @@ func (a *arith) finish(l *transformer.Layer, c transformer.Vec) transformer.Vec 
 		}
 		c = y
 	}
+norm:
 	if l.FFNNorm != nil {
 		c = a.norm(l.FFNNorm, c)
 	}
@@ -243,4 +248,93 @@ func vecKey(v transformer.Vec) string {
 		b.WriteByte(',')
 	}
 	return b.String()
+}
+
+// checkedMul and checkedAdd are float64 operations that report whether they
+// were exact (no rounding, overflow or underflow).
+func checkedMul(a, b float64) (float64, bool) {
+	p := a * b
+	return p, math.FMA(a, b, -p) == 0 && !math.IsInf(p, 0) && (p == 0 || math.Abs(p) >= 0x1p-1000)
+}
+
+func checkedAdd(a, b float64) (float64, bool) {
+	s := a + b
+	bb := s - a
+	return s, (a-(s-bb))+(b-bb) == 0 && !math.IsInf(s, 0)
+}
+
+// floatVec converts v to float64, reporting whether every entry is exact.
+func floatVec(v transformer.Vec) ([]float64, bool) {
+	out := make([]float64, len(v))
+	for k, x := range v {
+		f, exact := x.Float64()
+		if !exact || math.IsInf(f, 0) {
+			return nil, false
+		}
+		out[k] = f
+	}
+	return out, true
+}
+
+// floatMatVec computes m·x + b in checked float64.
+func floatMatVec(m *floatMatrix, x, b []float64) ([]float64, int, bool) {
+	out := make([]float64, len(m.rows))
+	n := 0
+	for r := range m.rows {
+		s := b[r]
+		for _, c := range m.nz[r] {
+			if x[c] == 0 {
+				continue
+			}
+			p, ok1 := checkedMul(m.rows[r][c], x[c])
+			t, ok2 := checkedAdd(s, p)
+			if !ok1 || !ok2 {
+				return nil, 0, false
+			}
+			s = t
+			n++
+		}
+		out[r] = s
+	}
+	return out, n, true
+}
+
+// exactFFN computes c + W2·ReLU(W1·c + B1) + B2 in checked float64, when
+// every input is a float64 and nothing rounds; it reports false otherwise
+// (the caller then computes with rationals).
+func (a *arith) exactFFN(f *transformer.FFN, c transformer.Vec) (transformer.Vec, bool) {
+	w1, w2 := a.floatsOf(f.W1), a.floatsOf(f.W2)
+	if !w1.ok || !w2.ok || len(f.B1) == 0 {
+		return nil, false
+	}
+	if a.floats == nil {
+		a.floats = map[*big.Rat]*floatMatrix{}
+	}
+	b1, ok1 := floatVec(f.B1)
+	b2, ok2 := floatVec(f.B2)
+	x, ok3 := floatVec(c)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, false
+	}
+	h, n1, ok := floatMatVec(w1, x, b1)
+	if !ok {
+		return nil, false
+	}
+	for k := range h {
+		h[k] = max(h[k], 0)
+	}
+	y, n2, ok := floatMatVec(w2, h, b2)
+	if !ok {
+		return nil, false
+	}
+	out := make(transformer.Vec, len(y))
+	for k := range y {
+		v, ok := checkedAdd(y[k], x[k])
+		if !ok {
+			return nil, false
+		}
+		out[k] = new(big.Rat).SetFloat64(v)
+	}
+	a.spend(n1 + n2 + len(h) + len(y))
+	return out, true
 }
