@@ -150,10 +150,8 @@ func (r *Runner) denseFloat(w []int) ([][]float64, error) {
 					}
 				}
 				best, bestScore := -1, 0.0
-				for j := range n {
-					if !hd.Mask.Allows(i, j) {
-						continue
-					}
+				lo, hi := maskRange(hd.Mask, i, n)
+				for j := lo; j < hi; j++ {
 					s := 0.0
 					kj := keys[j]
 					for _, k := range nzq {
@@ -322,4 +320,20 @@ func normAny(ln *LayerNorm, x Vec) Vec {
 		}
 	}
 	return applyNorm(ln, x)
+}
+
+// maskRange returns the positions [lo, hi) that mask lets position i (0-based)
+// attend to in a word of length n.
+func maskRange(mask Mask, i, n int) (lo, hi int) {
+	switch mask {
+	case MaskFuture:
+		return 0, i
+	case MaskFutureOrSelf:
+		return 0, i + 1
+	case MaskPast:
+		return i + 1, n
+	case MaskPastOrSelf:
+		return i, n
+	}
+	return 0, n
 }
