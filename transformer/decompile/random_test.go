@@ -116,7 +116,7 @@ func (g *modelGen) model(alpha, width, layers, maxHeads int, position, norm bool
 }
 
 // checkRandomModels decompiles n random models and compares them with the
-// dense forward pass on every word up to length 6 (5 for three symbols).
+// dense forward pass on every word up to length 6.
 // Models whose enumeration exceeds the (test-sized) limits are counted; at
 // most a third may be skipped that way, and a limit error must name its
 // limit.
@@ -138,11 +138,7 @@ func checkRandomModels(t *testing.T, name string, n int, gen func(k int, g *mode
 			skipped++
 			continue
 		}
-		maxLen := 6
-		if len(m.Alphabet) > 2 {
-			maxLen = 5
-		}
-		agree(t, fmt.Sprintf("%s %d (smaller=%v)", name, k, smaller), m, p, maxLen, 10, g.rng)
+		agree(t, fmt.Sprintf("%s %d (smaller=%v)", name, k, smaller), m, p, 6, 10, g.rng)
 		if !smaller && p.AttentionDepth() > m.AttentionLayers() {
 			t.Fatalf("%s %d: depth %d > layers %d", name, k, p.AttentionDepth(), m.AttentionLayers())
 		}

@@ -163,11 +163,7 @@ func TestRoundTripRandom(t *testing.T) {
 			t.Fatalf("program %d (%s): %v\n%s", k, optName(co, smaller), err, brasp.Format(p))
 		}
 		name := fmt.Sprintf("random program %d (%s)", k, optName(co, smaller))
-		maxLen := 6
-		if len(p.Alphabet) > 2 {
-			maxLen = 5
-		}
-		agreeProgram(t, name, p, q, maxLen, 10, rng)
+		agreeProgram(t, name, p, q, 6, 10, rng)
 		if !smaller && q.AttentionDepth() > m.AttentionLayers() {
 			t.Fatalf("%s: depth %d > %d layers", name, q.AttentionDepth(), m.AttentionLayers())
 		}
