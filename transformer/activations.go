@@ -3,6 +3,7 @@ package transformer
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 )
@@ -220,7 +221,8 @@ func applyNorm(ln *LayerNorm, x Vec) Vec {
 
 // normSigma returns the model's σ = sqrt(v): exact when v is the square of
 // a rational, otherwise the correctly rounded float64 square root of the
-// float64 nearest to v.
+// float64 nearest to v (or, when v is outside the float64 range, its square
+// root rounded to 53 bits).
 func normSigma(v *big.Rat) *big.Rat {
 	if v.Sign() == 0 {
 		return new(big.Rat)
@@ -230,5 +232,12 @@ func normSigma(v *big.Rat) *big.Rat {
 		return new(big.Rat).SetFrac(n, d)
 	}
 	f, _ := v.Float64()
-	return new(big.Rat).SetFloat64(sqrtFloat(f))
+	if s := sqrtFloat(f); f != 0 && !math.IsInf(f, 0) && s != 0 && !math.IsInf(s, 0) {
+		return new(big.Rat).SetFloat64(s)
+	}
+	// v is outside the float64 range: its square root rounded to 53 bits.
+	s := new(big.Float).SetPrec(53).SetRat(v)
+	s.Sqrt(s)
+	r, _ := s.Rat(nil)
+	return r
 }

@@ -115,8 +115,9 @@ func (f *FFN) Hidden() int { return len(f.B1) }
 // where var is the population variance. Because σ is in general irrational,
 // the model's σ is defined as the exact rational root when var+Eps is the
 // square of a rational, and otherwise as the float64 math.Sqrt of the
-// float64 nearest to var+Eps (IEEE, correctly rounded, as in NumPy). When
-// σ = 0 the normalised vector is taken to be 0 (LN(x) = Beta).
+// float64 nearest to var+Eps (IEEE, correctly rounded, as in NumPy; beyond
+// the float64 range, the square root rounded to 53 bits). When σ = 0 the
+// normalised vector is taken to be 0 (LN(x) = Beta).
 type LayerNorm struct {
 	Gamma Vec
 	Beta  Vec
