@@ -2,12 +2,10 @@ package transformer
 
 import (
 	"bytes"
-	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
