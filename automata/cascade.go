@@ -20,8 +20,12 @@ type Cascade struct {
 	Delta     [][]int         // Delta[g][a]: the successor of global state g on symbol a
 	Phi       []int           // the homomorphism: Phi[g] is a state of Automaton
 	index     map[string]int
-	decode    []decodeEdge // how Phi reads a global state, one tile at a time
-	setState  map[int]int  // the DFA state of each singleton set reached by decode
+	// trie numbers the reachable prefixes of global states: trie[l] maps
+	// (id of a prefix of length l, state of level l+1) to the id of the
+	// prefix of length l+1; the empty prefix has id 0.
+	trie     []map[[2]int]int
+	decode   []decodeEdge // how Phi reads a global state, one tile at a time
+	setState map[int]int  // the DFA state of each singleton set reached by decode
 }
 
 // decodeEdge is one step of the homomorphism: a global state whose tile
@@ -39,7 +43,7 @@ type CascadeLevel struct {
 	States  []string       // state names (the tiles they stand for)
 	Initial int            // the state at the start
 	Resets  []CascadeReset // the inputs that reset the level; every other input leaves it unchanged
-	reset   map[string]int // key(Above, Symbol) → index in Resets
+	reset   map[[2]int]int // (prefix id of Above, Symbol) → index in Resets
 }
 
 // CascadeReset says that level d is reset to Target when it reads Symbol
@@ -50,8 +54,21 @@ type CascadeReset struct {
 	Target int
 }
 
-func resetKey(above []int, a int) string {
-	return transformationKey(append(slices.Clone(above), a))
+// prefixIDs returns the ids of the prefixes of tuple of lengths 0..len(tuple)
+// (-1 from the first prefix that is not reachable).
+func (c *Cascade) prefixIDs(tuple []int) []int {
+	ids := make([]int, len(tuple)+1)
+	for l, s := range tuple {
+		id, ok := -1, false
+		if ids[l] >= 0 {
+			id, ok = c.trie[l][[2]int{ids[l], s}]
+		}
+		if !ok {
+			id = -1
+		}
+		ids[l+1] = id
+	}
+	return ids
 }
 
 // Decompose returns the holonomy decomposition of d into a cascade of
@@ -70,10 +87,13 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cascade{Automaton: d, index: map[string]int{}, setState: map[int]int{}}
+	c := &Cascade{Automaton: d, index: map[string]int{}, setState: map[int]int{}, trie: make([]map[[2]int]int, h.levels)}
+	for l := range c.trie {
+		c.trie[l] = map[[2]int]int{}
+	}
 	seenEdge := map[decodeEdge]bool{}
 	for l := range h.levels {
-		lv := &CascadeLevel{reset: map[string]int{}}
+		lv := &CascadeLevel{reset: map[[2]int]int{}}
 		for _, ls := range h.levelStates[l] {
 			r, k := ls[0], ls[1]
 			name := h.setName(h.tiles[r][k])
@@ -110,6 +130,7 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 			}
 		}
 		row := make([]int, k)
+		ids := c.prefixIDs(c.States[g])
 		for a := range k {
 			next, reset, err := h.step(c.States[g], a)
 			if err != nil {
@@ -119,7 +140,7 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 				if !reset[l] {
 					continue
 				}
-				key := resetKey(c.States[g][:l], a)
+				key := [2]int{ids[l], a}
 				if i, ok := lv.reset[key]; ok {
 					if lv.Resets[i].Target != next[l] {
 						return nil, fmt.Errorf("internal error: level %d is reset to two states on one input", l+1)
@@ -163,6 +184,15 @@ func (h *holonomy) setName(p int) string {
 }
 
 func (c *Cascade) add(tuple []int) int {
+	id := 0
+	for l, s := range tuple {
+		next, ok := c.trie[l][[2]int{id, s}]
+		if !ok {
+			next = len(c.trie[l])
+			c.trie[l][[2]int{id, s}] = next
+		}
+		id = next
+	}
 	c.index[transformationKey(tuple)] = len(c.States)
 	c.States = append(c.States, tuple)
 	return len(c.States) - 1
@@ -173,8 +203,12 @@ func (c *Cascade) add(tuple []int) int {
 // resets and unchanged otherwise. This is the cascade product itself.
 func (c *Cascade) StepLevels(tuple []int, a int) []int {
 	next := slices.Clone(tuple)
+	ids := c.prefixIDs(tuple)
 	for l, lv := range c.Levels {
-		if i, ok := lv.reset[resetKey(tuple[:l], a)]; ok {
+		if ids[l] < 0 {
+			break // an unreachable prefix: no reset is listed below it
+		}
+		if i, ok := lv.reset[[2]int{ids[l], a}]; ok {
 			next[l] = lv.Resets[i].Target
 		}
 	}

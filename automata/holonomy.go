@@ -41,6 +41,10 @@ type holonomy struct {
 	// level states: levelStates[d-1][k] = (representative, tile position)
 	levelStates [][][2]int
 	levelIndex  []map[[2]int]int
+	// memoised steps of coordinate and decode
+	coordMemo  map[[2]int][2]int // (set, tile) → (level, level state)
+	decodeMemo map[[2]int]int    // (set, level state) → child set
+	tileMemo   map[[2]int]int    // (set q, target s ⊊ q) → the tile of q the dominating chain takes
 }
 
 // NotCounterFreeError refuses to decompose a DFA whose transition monoid is
@@ -216,6 +220,9 @@ func (h *holonomy) computeLevels() {
 // coordinate returns the level state that records tile t of the set p: the
 // tile t·toRep_p of p's representative.
 func (h *holonomy) coordinate(p, t int) (level, state int, err error) {
+	if v, ok := h.coordMemo[[2]int{p, t}]; ok {
+		return v[0], v[1], nil
+	}
 	r := h.o.rep[p]
 	ti, ok := h.index[setKey(image(h.sets[t], h.o.to[p]))]
 	if !ok {
@@ -226,15 +233,28 @@ func (h *holonomy) coordinate(p, t int) (level, state int, err error) {
 		return 0, 0, fmt.Errorf("internal error: toRep does not map a tile to a tile")
 	}
 	d := h.depthOf(p) - 1
-	return d, h.levelIndex[d][[2]int{r, k}], nil
+	v := h.levelIndex[d][[2]int{r, k}]
+	if h.coordMemo == nil {
+		h.coordMemo = map[[2]int][2]int{}
+	}
+	h.coordMemo[[2]int{p, t}] = [2]int{d, v}
+	return d, v, nil
 }
 
 // decode returns the tile chain of a coordinate tuple, ending in a singleton.
 func (h *holonomy) decode(c []int) ([]int, error) {
 	chain := []int{0}
 	p := 0
+	if h.decodeMemo == nil {
+		h.decodeMemo = map[[2]int]int{}
+	}
 	for len(h.sets[p]) > 1 {
 		d := h.depthOf(p) - 1
+		if t, ok := h.decodeMemo[[2]int{p, c[d]}]; ok {
+			p = t
+			chain = append(chain, p)
+			continue
+		}
 		ls := h.levelStates[d][c[d]]
 		r := h.o.rep[p]
 		if ls[0] != r {
@@ -244,6 +264,7 @@ func (h *holonomy) decode(c []int) ([]int, error) {
 		if !ok {
 			return nil, fmt.Errorf("internal error: fromRep does not map a tile into E")
 		}
+		h.decodeMemo[[2]int{p, c[d]}] = t
 		p = t
 		chain = append(chain, p)
 	}
@@ -301,15 +322,22 @@ func (h *holonomy) step(c []int, a int) ([]int, []bool, error) {
 			return nil, nil, fmt.Errorf("internal error: no target below a chain set")
 		}
 		s := targets[i]
-		qn := s
-		if _, isTile := h.tileOf[q][s]; !isTile {
-			qn = -1
-			for _, t := range h.tiles[q] {
-				if h.subset(s, t) {
-					qn = t
-					break
+		qn, ok := h.tileMemo[[2]int{q, s}]
+		if !ok {
+			qn = s
+			if _, isTile := h.tileOf[q][s]; !isTile {
+				qn = -1
+				for _, t := range h.tiles[q] {
+					if h.subset(s, t) {
+						qn = t
+						break
+					}
 				}
 			}
+			if h.tileMemo == nil {
+				h.tileMemo = map[[2]int]int{}
+			}
+			h.tileMemo[[2]int{q, s}] = qn
 		}
 		d, v, err := h.coordinate(q, qn)
 		if err != nil {
