@@ -114,7 +114,7 @@ func TestCompileExamples(t *testing.T) {
 			if o.MultiHead && m.AttentionLayers() != p.AttentionDepth() {
 				t.Errorf("%s %s: %d attention layers, want the attention depth %d", name, optName(o), m.AttentionLayers(), p.AttentionDepth())
 			}
-			checkAgreement(t, name+" "+optName(o), p, m, exhaustiveLen(len(p.Alphabet), 6, 3000), 40, rng)
+			checkAgreement(t, name+" "+optName(o), p, m, exhaustiveLen(len(p.Alphabet), 6, 1500), 25, rng)
 		}
 	}
 }
