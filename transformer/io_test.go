@@ -448,3 +448,27 @@ func tame(m *Model) bool {
 	}
 	return true
 }
+
+// TestMidProgram compiles the paper's Mid example (§5.3): #a^m#b^m# with a
+// position predicate that depends on the word length (x stands for #).
+func TestMidProgram(t *testing.T) {
+	p := mustParse(t, `Q_a(i)
+Q_b(i)
+Q_x(i)
+Mid(i)
+first(i)
+B(i) := rightmost [j<i, !Q_b(j)] Q_x(j) & Mid(j) : 0
+A(i) := rightmost [j<i, !Q_a(j)] Q_x(j) & first(j) : 0
+MA(i) := Mid(i) & Q_x(i) & A(i)
+SeenMA(i) := rightmost [j<i, MA(j)] 1 : 0
+Y(i) := Q_x(i) & B(i) & SeenMA(i)
+`)
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, o := range constructions {
+		m, err := Compile(p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAgreement(t, "mid "+optName(o), p, m, 5, 20, rng)
+	}
+}
