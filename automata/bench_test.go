@@ -125,6 +125,9 @@ func BenchmarkDecompose(b *testing.B) {
 		}
 		k := float64(min(len(dfas), b.N) - over)
 		b.ReportMetric(float64(over), "over-limit")
+		if k == 0 {
+			return
+		}
 		b.ReportMetric(float64(levels)/k, "levels")
 		b.ReportMetric(float64(size)/k, "level-states")
 		b.ReportMetric(float64(global)/k, "global-states")
