@@ -1,6 +1,7 @@
 package automata
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/brasp-dev/brasp/alphabet"
@@ -81,9 +82,9 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 		}
 		var any []brasp.Expr
 		byTarget := map[int][]brasp.Expr{}
-		for _, r := range lv.Resets {
+		for _, r := range c.compressedResets(l) {
 			cond := brasp.Expr(b.J(b.SymbolVec(r.Symbol)))
-			if l > 0 {
+			if len(r.Above) > 0 {
 				cond = brasp.And(jOf(atI(r.Above)), cond)
 			}
 			any = append(any, cond)
@@ -221,4 +222,82 @@ func and2(x, y brasp.Expr) brasp.Expr {
 		return x
 	}
 	return brasp.And(x, y)
+}
+
+// compressedResets returns the resets of level l (0-based) with each
+// condition on the levels above cut down to the shortest prefix of level
+// states all of whose reachable extensions behave alike on the symbol (all
+// reset to the same target). Only reachable global states occur in runs, so
+// the shorter condition is equivalent and needs fewer prefix vectors.
+func (c *Cascade) compressedResets(l int) []CascadeReset {
+	lv := c.Levels[l]
+	if l == 0 {
+		return lv.Resets
+	}
+	// Trie nodes: ids per prefix length, with parent links and children.
+	type link struct{ parent, value int }
+	up := make([]map[int]link, l+1)
+	down := make([]map[int][]int, l+1)
+	for m := range l + 1 {
+		up[m], down[m] = map[int]link{}, map[int][]int{}
+	}
+	for m := range l {
+		for key, id := range c.trie[m] {
+			up[m+1][id] = link{key[0], key[1]}
+			down[m][key[0]] = append(down[m][key[0]], id)
+		}
+	}
+	for m := range down {
+		for _, ids := range down[m] {
+			slices.Sort(ids)
+		}
+	}
+	prefix := func(m, id int) []int {
+		p := make([]int, m)
+		for ; m > 0; m-- {
+			e := up[m][id]
+			p[m-1] = e.value
+			id = e.parent
+		}
+		return p
+	}
+	const identity, mixed = -1, -2
+	var out []CascadeReset
+	for a := range c.Automaton.Alphabet {
+		outcome := make([]map[int]int, l+1)
+		for m := range outcome {
+			outcome[m] = map[int]int{}
+		}
+		for id := range up[l] {
+			outcome[l][id] = identity
+			if i, ok := lv.reset[[2]int{id, a}]; ok {
+				outcome[l][id] = lv.Resets[i].Target
+			}
+		}
+		for m := l - 1; m >= 0; m-- {
+			for id, kids := range down[m] {
+				o := outcome[m+1][kids[0]]
+				for _, kid := range kids[1:] {
+					if outcome[m+1][kid] != o {
+						o = mixed
+						break
+					}
+				}
+				outcome[m][id] = o
+			}
+		}
+		var emit func(m, id int)
+		emit = func(m, id int) {
+			switch o := outcome[m][id]; {
+			case o == mixed:
+				for _, kid := range down[m][id] {
+					emit(m+1, kid)
+				}
+			case o >= 0:
+				out = append(out, CascadeReset{Above: prefix(m, id), Symbol: a, Target: o})
+			}
+		}
+		emit(0, 0)
+	}
+	return out
 }
