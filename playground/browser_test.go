@@ -83,7 +83,7 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 func settle(t *testing.T, ctx context.Context, cond string) {
 	t.Helper()
 	expr := fmt.Sprintf(`document.body && document.body.dataset.pending === "0" && (%s)`, cond)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
 		if err == nil {
@@ -145,7 +145,7 @@ func TestBrowser(t *testing.T) {
 	start := time.Now()
 	srv := httptest.NewServer(New(Config{MaxBody: 64 << 10}))
 	defer srv.Close()
-	ctx := browser(t, 60*time.Second)
+	ctx := browser(t, 240*time.Second)
 	do(t, ctx, chromedp.Navigate(srv.URL+"/"))
 	t.Logf("browser started and page loaded in %v", time.Since(start))
 	settle(t, ctx, `document.body.dataset.ready === "1" && document.getElementById("badge").dataset.word !== undefined`)
