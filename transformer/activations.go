@@ -189,6 +189,11 @@ func applyFFN(f *FFN, c Vec) Vec {
 	return y
 }
 
+// Apply returns LN(x) exactly, with σ as documented on LayerNorm. The
+// forward passes and the decompiler share it, so that they agree on every
+// value, including variances outside the float64 range.
+func (ln *LayerNorm) Apply(x Vec) Vec { return applyNorm(ln, x) }
+
 // applyNorm returns LN(x) exactly, with σ as documented on LayerNorm.
 func applyNorm(ln *LayerNorm, x Vec) Vec {
 	d := int64(len(x))

@@ -196,48 +196,10 @@ norm:
 	return c
 }
 
-// norm is transformer.LayerNorm applied to x.
+// norm is transformer.LayerNorm applied to x, charged to the work budget.
 func (a *arith) norm(ln *transformer.LayerNorm, x transformer.Vec) transformer.Vec {
-	d := int64(len(x))
 	a.spend(4 * len(x))
-	mean := new(big.Rat)
-	for _, v := range x {
-		mean.Add(mean, v)
-	}
-	mean.Quo(mean, big.NewRat(d, 1))
-	variance := new(big.Rat)
-	t := new(big.Rat)
-	for _, v := range x {
-		t.Sub(v, mean)
-		variance.Add(variance, new(big.Rat).Mul(t, t))
-	}
-	variance.Quo(variance, big.NewRat(d, 1))
-	variance.Add(variance, ln.Eps)
-	sigma := sigmaOf(variance)
-	out := make(transformer.Vec, len(x))
-	for k, v := range x {
-		y := new(big.Rat)
-		if sigma.Sign() != 0 {
-			y.Sub(v, mean)
-			y.Mul(y, ln.Gamma[k])
-			y.Quo(y, sigma)
-		}
-		out[k] = y.Add(y, ln.Beta[k])
-	}
-	return out
-}
-
-// sigmaOf is the model's σ = sqrt(v) (see transformer.LayerNorm).
-func sigmaOf(v *big.Rat) *big.Rat {
-	if v.Sign() == 0 {
-		return new(big.Rat)
-	}
-	n, d := new(big.Int).Sqrt(v.Num()), new(big.Int).Sqrt(v.Denom())
-	if new(big.Int).Mul(n, n).Cmp(v.Num()) == 0 && new(big.Int).Mul(d, d).Cmp(v.Denom()) == 0 {
-		return new(big.Rat).SetFrac(n, d)
-	}
-	f, _ := v.Float64()
-	return new(big.Rat).SetFloat64(math.Sqrt(f))
+	return ln.Apply(x)
 }
 
 // vecKey is an exact canonical string for a vector.
