@@ -23,38 +23,25 @@ var ErrFutureOperator = errors.New("formula uses a future operator")
 // Gabbay's separation theorem, which this package does not implement.
 func StrictPast(f *Formula) (*Formula, error) {
 	p := f.pool
-	memo := map[*Formula]*Formula{}
-	for _, g := range f.Nodes() {
-		var x, y *Formula
-		if g.X != nil {
-			x = memo[g.X]
-		}
-		if g.Y != nil {
-			y = memo[g.Y]
-		}
-		var r *Formula
+	return rebuild(f, func(g, x, y *Formula) (*Formula, error) {
 		switch g.Op {
 		case OpUntil, OpUntilNS, OpNext, OpWeakNext, OpEventually, OpGlobally:
 			return nil, fmt.Errorf("%w: %s in %s", ErrFutureOperator, g.Op, abbreviated(g))
 		case OpSinceNS:
-			r = p.Binary(OpOr, y, p.Binary(OpAnd, x, p.Binary(OpSince, x, y)))
+			return p.Binary(OpOr, y, p.Binary(OpAnd, x, p.Binary(OpSince, x, y))), nil
 		case OpOnce:
-			r = p.Binary(OpOr, x, p.Binary(OpSince, p.True(), x))
+			return p.Binary(OpOr, x, p.Binary(OpSince, p.True(), x)), nil
 		case OpHistorically:
-			r = p.Binary(OpAnd, x, p.Unary(OpNot, p.Binary(OpSince, p.True(), p.Unary(OpNot, x))))
-		default:
-			switch g.Op.Arity() {
-			case 0:
-				r = g
-			case 1:
-				r = p.Unary(g.Op, x)
-			default:
-				r = p.Binary(g.Op, x, y)
-			}
+			return p.Binary(OpAnd, x, p.Unary(OpNot, p.Binary(OpSince, p.True(), p.Unary(OpNot, x)))), nil
 		}
-		memo[g] = r
-	}
-	return memo[f], nil
+		switch g.Op.Arity() {
+		case 0:
+			return g, nil
+		case 1:
+			return p.Unary(g.Op, x), nil
+		}
+		return p.Binary(g.Op, x, y), nil
+	})
 }
 
 // abbreviated prints f for an error message, cut to a readable length.

@@ -143,6 +143,30 @@ func (p *Pool) Temporal(op Op, x, y *Formula) *Formula {
 // becomes ¬x ∨ y. The result is equivalent to f.
 func Simplify(f *Formula) *Formula {
 	p := f.pool
+	r, _ := rebuild(f, func(g, x, y *Formula) (*Formula, error) {
+		switch g.Op {
+		case OpFalse, OpTrue, OpSymbol, OpPredicate:
+			return g, nil
+		case OpNot:
+			return p.Not(x), nil
+		case OpAnd:
+			return p.And(x, y), nil
+		case OpOr:
+			return p.Or(x, y), nil
+		case OpImplies:
+			return p.Implies(x, y), nil
+		case OpIff:
+			return p.Iff(x, y), nil
+		}
+		return p.Temporal(g.Op, x, y), nil
+	})
+	return r
+}
+
+// rebuild rewrites the DAG of f bottom-up, once per shared node: node calls
+// build with the node and the rewritten operands (nil where the node has
+// none). It stops at the first error.
+func rebuild(f *Formula, build func(g, x, y *Formula) (*Formula, error)) (*Formula, error) {
 	memo := map[*Formula]*Formula{}
 	for _, g := range f.Nodes() {
 		var x, y *Formula
@@ -152,24 +176,11 @@ func Simplify(f *Formula) *Formula {
 		if g.Y != nil {
 			y = memo[g.Y]
 		}
-		var r *Formula
-		switch g.Op {
-		case OpFalse, OpTrue, OpSymbol, OpPredicate:
-			r = g
-		case OpNot:
-			r = p.Not(x)
-		case OpAnd:
-			r = p.And(x, y)
-		case OpOr:
-			r = p.Or(x, y)
-		case OpImplies:
-			r = p.Implies(x, y)
-		case OpIff:
-			r = p.Iff(x, y)
-		default:
-			r = p.Temporal(g.Op, x, y)
+		r, err := build(g, x, y)
+		if err != nil {
+			return nil, err
 		}
 		memo[g] = r
 	}
-	return memo[f]
+	return memo[f], nil
 }
