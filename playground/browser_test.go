@@ -40,20 +40,19 @@ func chromium(t *testing.T) string {
 // context for chromedp actions, bounded by timeout.
 func browser(t *testing.T, timeout time.Duration) context.Context {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
+	// chromedp's defaults are Puppeteer's: among them disable-dev-shm-usage,
+	// without which Chromium hangs once it fills a container's small
+	// /dev/shm (64 MB under Docker, where CI runs), and no throttling of
+	// background timers, which the page's debounced requests rely on.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
-		chromedp.Headless,
-		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
 		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1400, 1000),
-	}
+	)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	tctx, cancelT := context.WithTimeout(ctx, timeout)
@@ -80,21 +79,47 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 }
 
 // settle waits until the page has no request in flight and cond holds.
+// A step that takes long is logged, and a step that never settles fails
+// with a snapshot of the page's status fields, so that a failure on a
+// loaded CI machine says what the page was showing.
 func settle(t *testing.T, ctx context.Context, cond string) {
 	t.Helper()
 	expr := fmt.Sprintf(`document.body && document.body.dataset.pending === "0" && (%s)`, cond)
-	deadline := time.Now().Add(60 * time.Second)
+	start := time.Now()
+	deadline := start.Add(60 * time.Second)
+	retries := 0
 	for {
 		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
 		if err == nil {
+			if d := time.Since(start); d > 2*time.Second {
+				t.Logf("slow step (%v, %d retries): %s", d, retries, cond)
+			}
 			return
 		}
 		// A poll does not survive a navigation; poll again in the new page.
 		if time.Now().After(deadline) || ctx.Err() != nil || !strings.Contains(err.Error(), "context") {
-			t.Fatalf("waiting for %s: %v", cond, err)
+			t.Fatalf("waiting for %s: %v (after %v, %d retries)\npage: %s", cond, err, time.Since(start), retries, pageSnapshot(ctx))
 		}
+		retries++
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// pageSnapshot returns the page's status fields as JSON, read with a fresh
+// deadline so that it works after the test's own context has expired.
+func pageSnapshot(ctx context.Context) string {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(sctx, chromedp.Evaluate[string](`JSON.stringify((() => {
+	  const t = id => { const e = document.getElementById(id); return e ? e.textContent.slice(0, 200) : null; };
+	  return {pending: document.body.dataset.pending, badge: t("badge"), badgeWord: (document.getElementById("badge") || {dataset: {}}).dataset.word,
+	    status: t("status"), wordError: t("word-error"), compileState: (document.getElementById("compile-result") || {dataset: {}}).dataset.state,
+	    compileError: t("compile-error"), layers: t("c-layers"), ltlOut: t("ltl-out"), ltlError: t("ltl-error"), href: location.href.slice(0, 200)};
+	})())`))
+	if err != nil {
+		return "(unreadable: " + err.Error() + ")"
+	}
+	return v
 }
 
 // gridState is what the page shows after a run.
