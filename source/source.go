@@ -1,0 +1,133 @@
+// Package source holds the source positions and error lists shared by the
+// toolkit's text parsers (the B-RASP parser and checker in package brasp and
+// the LTL parser in package ltl), in the style of go/token.Position and
+// go/scanner.ErrorList.
+//
+// It exists so that every parser locates and reports problems the same way:
+// each problem prints as file:line:col: message, a parser collects all of its
+// problems rather than stopping at the first, and the list comes back sorted
+// by position, one problem per line. Packages brasp and ltl re-export these
+// types under their own names (brasp.Pos, ltl.ErrorList, ...) as aliases, so
+// that errors.As with either package's types matches errors of both.
+package source
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a position in a source file: 1-based line and column, where columns
+// count bytes, as go/token.Position does. The zero Pos means "no position",
+// for problems that belong to a whole file or to a program built in Go
+// rather than parsed.
+type Pos struct {
+	Line, Col int
+}
+
+// IsValid reports whether p is a real source position (its line is at
+// least 1).
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String writes p as line:col, or "-" when p is not valid.
+func (p Pos) String() string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return fmt.Sprintf("%d:%d", p.Line, p.Col)
+}
+
+// Before reports whether p comes before q in a file: an earlier line, or the
+// same line and an earlier column. The zero Pos comes before every valid one.
+func (p Pos) Before(q Pos) bool {
+	return p.Line < q.Line || (p.Line == q.Line && p.Col < q.Col)
+}
+
+// Error is one problem found in a source, located at File:Pos. Err, when not
+// nil, is a named (sentinel) error saying which kind of problem it is, such
+// as a parser limit that was hit, so that callers can test for it with
+// errors.Is without matching on Msg; Msg alone is what the error prints.
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+	Err  error // a named error that e wraps, or nil
+}
+
+// Error writes the problem as file:line:col: msg. Without a file it writes
+// line:col: msg; without a valid position, file: msg; without either, msg.
+func (e *Error) Error() string {
+	switch {
+	case e.File != "" && e.Pos.IsValid():
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+	case e.Pos.IsValid():
+		return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg)
+	case e.File != "":
+		return e.File + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// Unwrap returns the named error behind e, or nil, for errors.Is and
+// errors.As.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorList collects every problem found in a source, so that a user sees all
+// of them at once rather than one per run. Its Err method returns the list
+// sorted by position, and it prints one problem per line. It collects
+// without a cap: the parsers that use it bound their input instead.
+type ErrorList []*Error
+
+// Add appends a problem at file:pos with the message fmt.Sprintf(format,
+// args...).
+func (l *ErrorList) Add(file string, pos Pos, format string, args ...any) {
+	l.AddErr(file, pos, nil, format, args...)
+}
+
+// AddErr is Add for a problem of a named kind: the appended Error unwraps to
+// err, so that errors.Is(list, err) holds.
+func (l *ErrorList) AddErr(file string, pos Pos, err error, format string, args ...any) {
+	*l = append(*l, &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...), Err: err})
+}
+
+// Sort orders the problems by position, keeping the order in which they
+// were added among problems at the same position. Problems without a
+// position come first.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool { return l[i].Pos.Before(l[j].Pos) })
+}
+
+// Err returns l, sorted, as an error, or nil when l is empty, so that a
+// parser can end with return l.Err().
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	l.Sort()
+	return l
+}
+
+// Error writes one problem per line, or "no errors" for an empty list.
+func (l ErrorList) Error() string {
+	if len(l) == 0 {
+		return "no errors"
+	}
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the problems of the list, so that errors.Is and errors.As
+// look into each of them (for a named error, or for the first *Error).
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
