@@ -107,7 +107,7 @@ func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) 
 		c.prog.Vectors = append(c.prog.Vectors, v)
 	}
 	if len(symbols) == 0 && !c.syntaxErrors {
-		c.errorf(Pos{1, 1}, "empty alphabet: declare each input symbol σ with a line Q_σ(i)")
+		c.errorf(Pos{Line: 1, Col: 1}, "empty alphabet: declare each input symbol σ with a line Q_σ(i)")
 	} else if a, err := alphabet.New(symbols...); err == nil {
 		c.prog.Alphabet = a
 	}
@@ -167,7 +167,7 @@ func (c *checker) resolveOutput(out *stmt) {
 			}
 		}
 		if len(p.Vectors) > 0 && len(*c.errs) == 0 {
-			c.errorf(Pos{1, 1}, "the program has no operations; its output is its last operation (or name one with an output line)")
+			c.errorf(Pos{Line: 1, Col: 1}, "the program has no operations; its output is its last operation (or name one with an output line)")
 		}
 		return
 	}

@@ -285,7 +285,7 @@ output P_"(?"
 	}
 	// Positions of names, operators and operands are recorded.
 	v := p.Vectors[p.Lookup("M2")]
-	if v.NamePos != (Pos{11, 1}) || v.Att.TiebreakPos != (Pos{11, 10}) || v.Att.MaskPos != (Pos{11, 20}) || v.Att.Value.Pos() != (Pos{11, 28}) {
+	if v.NamePos != (Pos{Line: 11, Col: 1}) || v.Att.TiebreakPos != (Pos{Line: 11, Col: 10}) || v.Att.MaskPos != (Pos{Line: 11, Col: 20}) || v.Att.Value.Pos() != (Pos{Line: 11, Col: 28}) {
 		t.Errorf("M2 positions: %v %v %v %v", v.NamePos, v.Att.TiebreakPos, v.Att.MaskPos, v.Att.Value.Pos())
 	}
 }

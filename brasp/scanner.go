@@ -84,7 +84,7 @@ func (s *scanner) next() (token, Pos, string) {
 		}
 		break
 	}
-	pos := Pos{s.line, s.col}
+	pos := Pos{Line: s.line, Col: s.col}
 	r, size := s.peekRune()
 	switch {
 	case r < 0:
@@ -149,7 +149,7 @@ func (s *scanner) name(pos Pos) (token, Pos, string) {
 			continue
 		case r == '"':
 			start := s.off
-			qpos := Pos{s.line, s.col}
+			qpos := Pos{Line: s.line, Col: s.col}
 			s.advance(1)
 			for {
 				if s.off >= len(s.src) || s.src[s.off] == '\n' {

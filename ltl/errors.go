@@ -2,9 +2,8 @@ package ltl
 
 import (
 	"errors"
-	"fmt"
-	"sort"
-	"strings"
+
+	"github.com/brasp-dev/brasp/source"
 )
 
 // Named errors for the parser's limits and the converters' limits; a returned
@@ -20,70 +19,16 @@ var (
 	ErrSizeLimit = errors.New("formula size limit exceeded")
 )
 
-// Pos is a 1-based line and byte column in a source file.
-type Pos struct {
-	Line, Col int
-}
+// Pos is a 1-based line and byte column in a source file. It is source.Pos,
+// shared with the other parsers of the toolkit.
+type Pos = source.Pos
 
-// String writes the position as line:col.
-func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
-
-// Error is one problem found in a formula, at File:Pos.
-type Error struct {
-	File string
-	Pos  Pos
-	Msg  string
-	Err  error // a named error such as ErrNesting, or nil
-}
-
-// Error writes file:line:col: message.
-func (e *Error) Error() string {
-	if e.File != "" {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
-	}
-	return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg)
-}
-
-// Unwrap returns the named error behind e, if any.
-func (e *Error) Unwrap() error { return e.Err }
+// Error is one problem found in a formula, at File:Pos, printed as
+// file:line:col: message; it unwraps to a named error such as ErrNesting, or
+// to nil. It is source.Error, so errors.As with *ltl.Error also matches the
+// errors of the other parsers (such as *brasp.Error).
+type Error = source.Error
 
 // ErrorList is every problem found in one source, sorted by position and
-// printed one per line (like go/scanner.ErrorList).
-type ErrorList []*Error
-
-// Error writes one error per line.
-func (l ErrorList) Error() string {
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
-}
-
-// Unwrap returns the errors of the list, so errors.Is sees named errors.
-func (l ErrorList) Unwrap() []error {
-	out := make([]error, len(l))
-	for i, e := range l {
-		out[i] = e
-	}
-	return out
-}
-
-func (l *ErrorList) add(file string, pos Pos, named error, format string, args ...any) {
-	*l = append(*l, &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...), Err: named})
-}
-
-// err returns the sorted list as an error, or nil when empty.
-func (l ErrorList) err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	sort.SliceStable(l, func(i, j int) bool {
-		a, b := l[i].Pos, l[j].Pos
-		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
-	})
-	return l
-}
+// printed one per line (like go/scanner.ErrorList). It is source.ErrorList.
+type ErrorList = source.ErrorList

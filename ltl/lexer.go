@@ -56,7 +56,7 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 	i := 0
 	for i < len(src) {
 		c := src[i]
-		pos := Pos{line, i - lineStart + 1}
+		pos := Pos{Line: line, Col: i - lineStart + 1}
 		switch {
 		case c == '\n':
 			line++
@@ -113,7 +113,7 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 				j++
 			}
 			if j >= len(src) || src[j] != '"' {
-				errs.add(file, pos, nil, "unterminated quoted symbol")
+				errs.Add(file, pos, "unterminated quoted symbol")
 				toks = append(toks, token{tBad, string(src[i:j]), pos})
 				i = j
 				continue
@@ -121,10 +121,10 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 			s, err := strconv.Unquote(string(src[i : j+1]))
 			switch {
 			case err != nil:
-				errs.add(file, pos, nil, "bad quoted symbol %s", src[i:j+1])
+				errs.Add(file, pos, "bad quoted symbol %s", src[i:j+1])
 				toks = append(toks, token{tBad, string(src[i : j+1]), pos})
 			case s == "":
-				errs.add(file, pos, nil, "empty quoted symbol")
+				errs.Add(file, pos, "empty quoted symbol")
 				toks = append(toks, token{tBad, `""`, pos})
 			default:
 				toks = append(toks, token{tString, s, pos})
@@ -134,9 +134,9 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 			r, size := utf8.DecodeRune(src[i:])
 			if !alphabet.IsNameRune(r) {
 				if r == utf8.RuneError && size == 1 {
-					errs.add(file, pos, nil, "invalid UTF-8")
+					errs.Add(file, pos, "invalid UTF-8")
 				} else {
-					errs.add(file, pos, nil, "unexpected character %q", r)
+					errs.Add(file, pos, "unexpected character %q", r)
 				}
 				toks = append(toks, token{tBad, string(src[i : i+size]), pos})
 				i += size
@@ -154,7 +154,7 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 			i = j
 		}
 	}
-	toks = append(toks, token{tEOF, "", Pos{line, i - lineStart + 1}})
+	toks = append(toks, token{tEOF, "", Pos{Line: line, Col: i - lineStart + 1}})
 	return toks
 }
 

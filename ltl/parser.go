@@ -69,11 +69,11 @@ func ParseFileLimits(filename string, src []byte, lim Limits) (*Formula, error) 
 	p := newParser(filename, src, lim)
 	alpha := p.alphabetLine()
 	if alpha == nil {
-		return nil, p.errs.err()
+		return nil, p.errs.Err()
 	}
 	p.pool = NewPool(alpha)
 	f := p.formula()
-	if err := p.errs.err(); err != nil {
+	if err := p.errs.Err(); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -90,7 +90,7 @@ func ParseLimits(pool *Pool, filename string, src []byte, lim Limits) (*Formula,
 	p := newParser(filename, src, lim)
 	p.pool = pool
 	f := p.formula()
-	if err := p.errs.err(); err != nil {
+	if err := p.errs.Err(); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -112,7 +112,7 @@ func newParser(file string, src []byte, lim Limits) *parser {
 	p := &parser{file: file, lim: lim, lets: map[string]*Formula{}}
 	p.toks = lex(file, src, &p.errs)
 	if len(p.toks) > lim.MaxTokens {
-		p.errs.add(file, p.toks[lim.MaxTokens].pos, ErrTooLarge,
+		p.errs.AddErr(file, p.toks[lim.MaxTokens].pos, ErrTooLarge,
 			"%v: more than %d tokens (limit MaxTokens)", ErrTooLarge, lim.MaxTokens)
 		p.toks = []token{{kind: tEOF, pos: p.toks[lim.MaxTokens].pos}}
 		p.stopped = true
@@ -139,7 +139,7 @@ func (p *parser) syntaxError(pos Pos, format string, args ...any) {
 		}
 	}
 	if !p.stopped {
-		p.errs.add(p.file, pos, nil, format, args...)
+		p.errs.Add(p.file, pos, format, args...)
 		p.stopped = true
 	}
 }
@@ -157,24 +157,24 @@ func (p *parser) alphabetLine() alphabet.Alphabet {
 		s := p.next()
 		if s.kind != tIdent && s.kind != tString {
 			if s.kind != tBad {
-				p.errs.add(p.file, s.pos, nil, "expected a symbol in the alphabet, found %v", s)
+				p.errs.Add(p.file, s.pos, "expected a symbol in the alphabet, found %v", s)
 			}
 			continue
 		}
 		if seen[s.text] {
-			p.errs.add(p.file, s.pos, nil, "duplicate symbol %s in the alphabet", alphabet.Quote(s.text))
+			p.errs.Add(p.file, s.pos, "duplicate symbol %s in the alphabet", alphabet.Quote(s.text))
 			continue
 		}
 		seen[s.text] = true
 		syms = append(syms, s.text)
 	}
 	if len(syms) == 0 {
-		p.errs.add(p.file, t.pos, nil, "empty alphabet")
+		p.errs.Add(p.file, t.pos, "empty alphabet")
 		return nil
 	}
 	a, err := alphabet.New(syms...)
 	if err != nil {
-		p.errs.add(p.file, t.pos, nil, "%v", err)
+		p.errs.Add(p.file, t.pos, "%v", err)
 		return nil
 	}
 	return a
@@ -196,7 +196,7 @@ func (p *parser) enter(pos Pos) bool {
 	p.nesting++
 	if p.nesting > p.lim.MaxNesting {
 		if !p.stopped {
-			p.errs.add(p.file, pos, ErrNesting, "%v: more than %d levels (limit MaxNesting)", ErrNesting, p.lim.MaxNesting)
+			p.errs.AddErr(p.file, pos, ErrNesting, "%v: more than %d levels (limit MaxNesting)", ErrNesting, p.lim.MaxNesting)
 			p.stopped = true
 		}
 		return false
@@ -226,7 +226,7 @@ func (p *parser) let() *Formula {
 		p.syntaxError(name.pos, "%s is a keyword and cannot be a let name", name.text)
 		return nil
 	case p.pool.alpha.Index(name.text) >= 0:
-		p.errs.add(p.file, name.pos, nil, "let name %s is a symbol of the alphabet", name.text)
+		p.errs.Add(p.file, name.pos, "let name %s is a symbol of the alphabet", name.text)
 	}
 	if eq := p.next(); eq.kind != tEquals {
 		p.syntaxError(eq.pos, "expected '=' after let name, found %v", eq)
@@ -398,7 +398,7 @@ func (p *parser) atom() *Formula {
 		if _, ok := parseMod(t.text); ok {
 			pr, ok := brasp.ParsePredicate(t.text)
 			if !ok {
-				p.errs.add(p.file, t.pos, nil, "bad predicate %s: MOD_r_m needs 0 <= r < m <= %d, written without leading zeros", t.text, 1<<20)
+				p.errs.Add(p.file, t.pos, "bad predicate %s: MOD_r_m needs 0 <= r < m <= %d, written without leading zeros", t.text, 1<<20)
 				return p.pool.False()
 			}
 			return p.pool.Predicate(pr)
@@ -431,6 +431,6 @@ func (p *parser) symbol(t token) *Formula {
 		p.pool.alpha.Index(t.text[1:]) >= 0 {
 		hint = fmt.Sprintf(" (write operators apart from their operand: %c %s)", t.text[0], t.text[1:])
 	}
-	p.errs.add(p.file, t.pos, nil, "unknown symbol %s: not in the alphabet {%s}%s", alphabet.Quote(t.text), p.pool.alpha, hint)
+	p.errs.Add(p.file, t.pos, "unknown symbol %s: not in the alphabet {%s}%s", alphabet.Quote(t.text), p.pool.alpha, hint)
 	return p.pool.False()
 }
