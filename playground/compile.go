@@ -2,8 +2,6 @@ package playground
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 	"net/http"
 
 	"github.com/brasp-dev/brasp/brasp"
@@ -69,7 +67,9 @@ type HeadInfo struct {
 	ValueReads []string `json:"valueReads"`
 	Writes     []string `json:"writes"`
 	// Attended[i-1] is the 1-based position the head attends to at
-	// position i, 0 when every position is masked. Omitted for long words.
+	// position i, 0 when every position is masked, as the model's dense
+	// forward pass computes it (transformer.Model.AttentionPattern).
+	// Omitted for long words (Config.MaxPatternWord) and large models.
 	Attended []int `json:"attended,omitempty"`
 }
 
@@ -118,13 +118,10 @@ func (s *Server) compile(req *CompileRequest) (any, *apiError) {
 	case m.NumHeads()*len(w)*len(w)*m.Width > patternBudget:
 		res.Note = "the model and the word are too large for the playground to show the attention pattern"
 	default:
-		var final []transformer.Vec
-		pattern, final = AttentionPattern(m, w)
-		// The pattern is recomputed here for display; show it only if it
-		// leads to the model's own activations.
-		if dense, err := m.ForwardDense(w); err != nil || !sameActivations(dense, final) {
-			pattern = nil
-			res.Note = "the attention pattern is not available for this model"
+		// The positions the model's own dense forward pass attended to.
+		var err error
+		if pattern, _, err = m.AttentionPattern(w); err != nil {
+			res.Note = "the attention pattern is not available for this model: " + err.Error()
 		}
 	}
 	for l := range m.Layers {
@@ -191,190 +188,6 @@ func label(labels []string, k int) string {
 		return labels[k]
 	}
 	return fmt.Sprintf("x%d", k)
-}
-
-func sameActivations(a *transformer.Activations, final []transformer.Vec) bool {
-	if a.Len() != len(final) {
-		return false
-	}
-	for i, x := range final {
-		y := a.At(i)
-		for k := range x {
-			if x[k].Cmp(y[k]) != 0 {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// AttentionPattern runs m on w as the definition of §4.1 states it, in exact
-// arithmetic, and returns, for every layer l, head h and 0-based position i,
-// the 0-based position pattern[l][h][i] the head attends to (-1 when every
-// position is masked), and the final activations. It is quadratic in len(w)
-// and meant for short words; callers check the final activations against
-// the transformer package's own forward pass.
-func AttentionPattern(m *transformer.Model, w []int) (pattern [][][]int, final []transformer.Vec) {
-	n, d := len(w), m.Width
-	xs := make([]transformer.Vec, n)
-	for i, s := range w {
-		x := copyVec(m.Embedding[s])
-		for k := range m.Position {
-			t := &m.Position[k]
-			v := t.Value(i+1, n)
-			v.Mul(v, t.Scale)
-			x[t.Coord].Add(x[t.Coord], v)
-		}
-		xs[i] = x
-	}
-	pattern = make([][][]int, len(m.Layers))
-	for l := range m.Layers {
-		layer := &m.Layers[l]
-		cs := make([]transformer.Vec, n)
-		for i := range cs {
-			cs[i] = copyVec(xs[i])
-		}
-		pattern[l] = make([][]int, len(layer.Heads))
-		for h := range layer.Heads {
-			hd := &layer.Heads[h]
-			keys := make([]transformer.Vec, n)
-			vals := make([]transformer.Vec, n)
-			for j := range n {
-				keys[j] = matVec(hd.Score, xs[j], d)
-				vals[j] = matVec(hd.Value, xs[j], d)
-			}
-			att := make([]int, n)
-			for i := range n {
-				best := -1
-				var bestScore *big.Rat
-				for j := range n {
-					if !hd.Mask.Allows(i, j) {
-						continue
-					}
-					s := dot(xs[i], keys[j])
-					if best < 0 || s.Cmp(bestScore) > 0 || (s.Cmp(bestScore) == 0 && hd.Tiebreak == transformer.Rightmost) {
-						best, bestScore = j, s
-					}
-				}
-				att[i] = best
-				if best >= 0 {
-					addInto(cs[i], vals[best])
-				}
-			}
-			pattern[l][h] = att
-		}
-		for i := range n {
-			c := cs[i]
-			if layer.AttentionNorm != nil {
-				c = applyNorm(layer.AttentionNorm, c)
-			}
-			if layer.FFN != nil {
-				c = applyFFN(layer.FFN, c)
-			}
-			if layer.FFNNorm != nil {
-				c = applyNorm(layer.FFNNorm, c)
-			}
-			xs[i] = c
-		}
-	}
-	return pattern, xs
-}
-
-func copyVec(v transformer.Vec) transformer.Vec {
-	out := make(transformer.Vec, len(v))
-	for k, x := range v {
-		out[k] = new(big.Rat).Set(x)
-	}
-	return out
-}
-
-func matVec(m transformer.Matrix, x transformer.Vec, d int) transformer.Vec {
-	out := make(transformer.Vec, len(m))
-	t := new(big.Rat)
-	for r, row := range m {
-		s := new(big.Rat)
-		for c, w := range row {
-			if c < d && w.Sign() != 0 && x[c].Sign() != 0 {
-				s.Add(s, t.Mul(w, x[c]))
-			}
-		}
-		out[r] = s
-	}
-	return out
-}
-
-func dot(x, y transformer.Vec) *big.Rat {
-	s, t := new(big.Rat), new(big.Rat)
-	for k := range x {
-		if k < len(y) && x[k].Sign() != 0 && y[k].Sign() != 0 {
-			s.Add(s, t.Mul(x[k], y[k]))
-		}
-	}
-	return s
-}
-
-func addInto(x, y transformer.Vec) {
-	for k := range x {
-		if k < len(y) && y[k].Sign() != 0 {
-			x[k].Add(x[k], y[k])
-		}
-	}
-}
-
-func applyFFN(f *transformer.FFN, c transformer.Vec) transformer.Vec {
-	h := matVec(f.W1, c, len(c))
-	for k := range h {
-		h[k].Add(h[k], f.B1[k])
-		if h[k].Sign() < 0 {
-			h[k].SetInt64(0)
-		}
-	}
-	y := matVec(f.W2, h, len(h))
-	for k := range y {
-		y[k].Add(y[k], f.B2[k])
-		y[k].Add(y[k], c[k])
-	}
-	return y
-}
-
-// applyNorm is layer normalisation with σ as transformer.LayerNorm
-// documents it: the exact root when var+ε is a rational square, otherwise
-// the float64 square root.
-func applyNorm(ln *transformer.LayerNorm, x transformer.Vec) transformer.Vec {
-	d := big.NewRat(int64(len(x)), 1)
-	mean := new(big.Rat)
-	for _, v := range x {
-		mean.Add(mean, v)
-	}
-	mean.Quo(mean, d)
-	variance, t := new(big.Rat), new(big.Rat)
-	for _, v := range x {
-		t.Sub(v, mean)
-		variance.Add(variance, new(big.Rat).Mul(t, t))
-	}
-	variance.Quo(variance, d)
-	variance.Add(variance, ln.Eps)
-	sigma := new(big.Rat)
-	if variance.Sign() != 0 {
-		n, q := new(big.Int).Sqrt(variance.Num()), new(big.Int).Sqrt(variance.Denom())
-		if new(big.Int).Mul(n, n).Cmp(variance.Num()) == 0 && new(big.Int).Mul(q, q).Cmp(variance.Denom()) == 0 {
-			sigma.SetFrac(n, q)
-		} else {
-			f, _ := variance.Float64()
-			sigma.SetFloat64(math.Sqrt(f))
-		}
-	}
-	out := make(transformer.Vec, len(x))
-	for k, v := range x {
-		y := new(big.Rat)
-		if sigma.Sign() != 0 {
-			y.Sub(v, mean)
-			y.Mul(y, ln.Gamma[k])
-			y.Quo(y, sigma)
-		}
-		out[k] = y.Add(y, ln.Beta[k])
-	}
-	return out
 }
 
 // handleModel answers POST /api/model with the compiled model as a file.

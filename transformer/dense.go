@@ -115,7 +115,12 @@ func (c *checked) matVec(m floatMatrix, x []float64) []float64 {
 
 // denseFloat is the dense pass in checked float64 arithmetic. It returns
 // errInexact as soon as some operation would round.
-func (r *Runner) denseFloat(w []int) ([][]float64, error) {
+func (r *Runner) denseFloat(w []int) ([][]float64, error) { return r.denseFloatPattern(w, nil) }
+
+// denseFloatPattern is denseFloat; when pattern is not nil (as newPattern
+// makes it) it also records in pattern[l][h][i] the position head h of
+// layer l attends to at position i, -1 when the mask leaves none.
+func (r *Runner) denseFloatPattern(w []int, pattern [][][]int) ([][]float64, error) {
 	m := r.m
 	if err := m.checkWord(w); err != nil {
 		return nil, err
@@ -163,6 +168,9 @@ func (r *Runner) denseFloat(w []int) ([][]float64, error) {
 						best, bestScore = j, s
 					}
 				}
+				if pattern != nil {
+					pattern[l][h][i] = best
+				}
 				if best >= 0 {
 					for k, v := range vals[best] {
 						att[i][k] = c.add(att[i][k], v)
@@ -189,7 +197,11 @@ func (r *Runner) denseFloat(w []int) ([][]float64, error) {
 }
 
 // denseExact is the dense pass in exact rational arithmetic.
-func (m *Model) denseExact(w []int) (*Activations, error) {
+func (m *Model) denseExact(w []int) (*Activations, error) { return m.denseExactPattern(w, nil) }
+
+// denseExactPattern is denseExact, recording the attended positions in
+// pattern as denseFloatPattern does.
+func (m *Model) denseExactPattern(w []int, pattern [][][]int) (*Activations, error) {
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
@@ -229,6 +241,9 @@ func (m *Model) denseExact(w []int) (*Activations, error) {
 						best, bestScore = j, s
 					}
 				}
+				if pattern != nil {
+					pattern[l][h][i] = best
+				}
 				if best >= 0 {
 					addInto(cs[i], matVec(hd.Value, xs[best]))
 				}
@@ -238,11 +253,7 @@ func (m *Model) denseExact(w []int) (*Activations, error) {
 			xs[i] = m.finishLayer(layer, cs[i])
 		}
 	}
-	class := make([]int, n)
-	for i := range class {
-		class[i] = i
-	}
-	return newActivations(class, nil, xs), nil
+	return newActivations(identityClasses(n), nil, xs), nil
 }
 
 // floatNorm is a layer norm's parameters in float64; ok is false when some
