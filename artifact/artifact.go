@@ -88,6 +88,13 @@ type Options struct {
 	// Limit bounds exponential constructions (states, operations, formula
 	// size); 0 means each construction's default.
 	Limit int
+	// NormalForm asks B-RASP output for a normal form of App. B (unary
+	// values, unary scores or both); empty for none. See normalform.go.
+	NormalForm NormalForm
+	// Simplify asks B-RASP output to have constants folded and the
+	// operations the output does not depend on removed (brasp.Simplify),
+	// after any NormalForm.
+	Simplify bool
 }
 
 // Converter turns an artifact into one of another kind.
@@ -176,8 +183,21 @@ var ErrNoConversion = errors.New("no conversion")
 // Convert turns a into an artifact of kind to, through the shortest chain of
 // registered converters. Converting to the artifact's own kind returns it
 // unchanged unless a converter from the kind to itself is registered (as the
-// future-only normalisation of B-RASP is).
+// future-only normalisation of B-RASP is). B-RASP output then gets
+// opts.NormalForm and opts.Simplify, whatever the input kind.
 func Convert(a Artifact, to Kind, opts Options) (Artifact, error) {
+	b, err := convert(a, to, opts)
+	if err != nil {
+		return nil, err
+	}
+	if to == KindBRASP {
+		return normalize(b, opts)
+	}
+	return b, nil
+}
+
+// convert is Convert without the B-RASP normal forms.
+func convert(a Artifact, to Kind, opts Options) (Artifact, error) {
 	if a.Kind() == to {
 		if c, ok := converters[to][to]; ok {
 			return c(a, opts)

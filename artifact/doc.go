@@ -30,4 +30,5 @@
 //	automata.go           .dfa and .re, Classify (issue 6)
 //	transformer.go        .json and .safetensors models (issues 4, 5)
 //	exact.go              any kind → DFA, Equiv (issue 7)
+//	normalform.go         B-RASP normal forms of App. B on B-RASP output
 package artifact

@@ -11,7 +11,7 @@ func init() {
 	register(&command{name: "convert", summary: "convert between representations (--to brasp|ltl|transformer|dfa)", run: convertCmd})
 }
 
-const convertUsage = "convert [--from KIND] --to KIND [-o OUT] [--multihead] [--layernorm] [--future-only] [--smaller] [--limit N] FILE"
+const convertUsage = "convert [--from KIND] --to KIND [-o OUT] [--multihead] [--layernorm] [--future-only] [--smaller] [--normal-form FORM] [--simplify] [--limit N] FILE"
 
 func convertCmd(e *env, args []string) error {
 	fs := newFlags(e, "convert", convertUsage)
@@ -23,7 +23,9 @@ func convertCmd(e *env, args []string) error {
 	fs.BoolVar(&opts.LayerNorm, "layernorm", false, "transformer: compile with layer normalisation (§4.3)")
 	fs.BoolVar(&opts.FutureOnly, "future-only", false, "brasp: use only rightmost strict future-masked attention (Thm 5.1)")
 	fs.BoolVar(&opts.Smaller, "smaller", false, "decompile with the smaller (bitwise) translation instead of the depth-preserving one")
-	fs.IntVar(&opts.Limit, "limit", 0, "bound on exponential constructions (0: each construction's default)")
+	normalForm := fs.String("normal-form", "", "brasp: rewrite to a normal form of App. B: `FORM` is "+normalFormList()+" (unary: unary-value, then unary-score)")
+	fs.BoolVar(&opts.Simplify, "simplify", false, "brasp: fold constants and drop operations the output does not use (after --normal-form)")
+	fs.IntVar(&opts.Limit, "limit", 0, "bound on exponential constructions, e.g. the operations unary-score creates (0: each construction's default)")
 	pos, err := parseFlags(e, fs, convertUsage, args)
 	if err != nil {
 		return err
@@ -37,6 +39,12 @@ func convertCmd(e *env, args []string) error {
 	kind, err := artifact.ParseKind(*to)
 	if err != nil {
 		return err
+	}
+	if opts.NormalForm, err = artifact.ParseNormalForm(*normalForm); err != nil {
+		return &exitError{code: 2, msg: "convert: --normal-form: " + err.Error()}
+	}
+	if (opts.NormalForm != "" || opts.Simplify) && kind != artifact.KindBRASP {
+		return &exitError{code: 2, msg: "convert: --normal-form and --simplify apply only to --to brasp"}
 	}
 	a, err := loadFile(pos[0], *from)
 	if err != nil {

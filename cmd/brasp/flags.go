@@ -79,3 +79,12 @@ func kindList() string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// normalFormList is the known B-RASP normal forms for help texts.
+func normalFormList() string {
+	var s []string
+	for _, f := range artifact.NormalForms() {
+		s = append(s, string(f))
+	}
+	return strings.Join(s, ", ")
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -15,10 +16,19 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end CLI tests in testdata/script/*.txtar
 // (go test ./cmd/brasp -run TestScripts/NAME runs one; -update rewrites
-// their golden outputs where a cmp target is in the archive).
+// their golden outputs where a cmp target is in the archive). Scripts find
+// the repository's example files in $EXAMPLES.
 func TestScripts(t *testing.T) {
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("EXAMPLES", examples)
+			return nil
+		},
 	})
 }

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConvertNormalFormExit checks the exit statuses of --normal-form:
+// 2 for usage errors (like a bad flag), 1 for a limit hit (like any failed
+// conversion), never 3 (a panic), and 0 otherwise.
+func TestConvertNormalFormExit(t *testing.T) {
+	recall := filepath.Join("..", "..", "examples", "associative_recall.brasp")
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "unary"}, 0, ""},
+		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "unary-value", "--simplify"}, 0, ""},
+		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "nope"}, 2, `unknown normal form "nope"`},
+		{[]string{"convert", recall, "--to", "brasp", "--normal-form"}, 2, "flag needs an argument"},
+		{[]string{"convert", recall, "--to", "ltl", "--normal-form", "unary"}, 2, "apply only to --to brasp"},
+		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "unary-score", "--limit", "7"}, 1, "more than the limit 7"},
+		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "unary", "--limit", "23"}, 1, "more than the limit 23"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Main(c.args, strings.NewReader(""), &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.msg) {
+			t.Errorf("brasp %s: exit %d, stderr %q; want exit %d and %q", strings.Join(c.args, " "), code, stderr.String(), c.code, c.msg)
+		}
+		if code != 0 && stdout.Len() > 0 {
+			t.Errorf("brasp %s failed but wrote %q", strings.Join(c.args, " "), stdout.String())
+		}
+	}
+}
