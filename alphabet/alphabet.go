@@ -144,22 +144,15 @@ func splitSymbols(s string) ([]string, error) {
 		case unicode.IsSpace(r):
 			i += size
 		case r == '"':
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(s) {
+			end, u, err := ScanQuoted(s, i)
+			if err == ErrUnterminated {
 				return nil, fmt.Errorf("unterminated quoted symbol at offset %d", i)
 			}
-			u, err := strconv.Unquote(s[i : j+1])
 			if err != nil || u == "" {
-				return nil, fmt.Errorf("bad quoted symbol %s at offset %d", s[i:j+1], i)
+				return nil, fmt.Errorf("bad quoted symbol %s at offset %d", s[i:end], i)
 			}
 			out = append(out, u)
-			i = j + 1
+			i = end
 		default:
 			j := i
 			for j < len(s) {

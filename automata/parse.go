@@ -238,8 +238,8 @@ func tokenizeDFA(filename string, src []byte, errs *scanner.ErrorList) [][]dfaTo
 			case r == '#':
 				i = len(text)
 			case r == '"':
-				j, s, ok := scanQuoted(text, i)
-				if !ok {
+				j, s, err := alphabet.ScanQuoted(text, i)
+				if err != nil {
 					errs.Add(pos(i), "malformed quoted string")
 					i = len(text)
 					continue
@@ -273,24 +273,4 @@ func tokenizeDFA(filename string, src []byte, errs *scanner.ErrorList) [][]dfaTo
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-// scanQuoted scans the Go double-quoted string starting at text[i] and
-// returns the offset after it and its value.
-func scanQuoted(text string, i int) (end int, value string, ok bool) {
-	j := i + 1
-	for j < len(text) && text[j] != '"' {
-		if text[j] == '\\' {
-			j++
-		}
-		j++
-	}
-	if j >= len(text) {
-		return len(text), "", false
-	}
-	s, err := strconv.Unquote(text[i : j+1])
-	if err != nil || !utf8.ValidString(s) {
-		return j + 1, "", false
-	}
-	return j + 1, s, true
 }

@@ -150,25 +150,14 @@ func (s *scanner) name(pos Pos) (token, Pos, string) {
 		case r == '"':
 			start := s.off
 			qpos := Pos{Line: s.line, Col: s.col}
-			s.advance(1)
-			for {
-				if s.off >= len(s.src) || s.src[s.off] == '\n' {
-					s.errs.Add(s.file, qpos, "unterminated quoted name")
-					return tIllegal, pos, ""
-				}
-				c := s.src[s.off]
-				s.advance(1)
-				if c == '\\' && s.off < len(s.src) && s.src[s.off] != '\n' {
-					s.advance(1)
-					continue
-				}
-				if c == '"' {
-					break
-				}
+			end, u, err := alphabet.ScanQuoted(s.src, start)
+			s.advance(end - start) // a quoted name does not span lines
+			if err == alphabet.ErrUnterminated {
+				s.errs.Add(s.file, qpos, "unterminated quoted name")
+				return tIllegal, pos, ""
 			}
-			u, err := strconv.Unquote(string(s.src[start:s.off]))
-			if err != nil || u == "" || !utf8.ValidString(u) {
-				s.errs.Add(s.file, qpos, "invalid quoted name %s", s.src[start:s.off])
+			if err != nil || u == "" {
+				s.errs.Add(s.file, qpos, "invalid quoted name %s", s.src[start:end])
 				return tIllegal, pos, ""
 			}
 			text = append(text, u...)

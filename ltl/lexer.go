@@ -105,31 +105,21 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 			toks = append(toks, token{tEquals, "=", pos})
 			i++
 		case c == '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' && src[j] != '\n' {
-				if src[j] == '\\' && j+1 < len(src) {
-					j++
-				}
-				j++
-			}
-			if j >= len(src) || src[j] != '"' {
-				errs.Add(file, pos, "unterminated quoted symbol")
-				toks = append(toks, token{tBad, string(src[i:j]), pos})
-				i = j
-				continue
-			}
-			s, err := strconv.Unquote(string(src[i : j+1]))
+			end, s, err := alphabet.ScanQuoted(src, i)
 			switch {
+			case err == alphabet.ErrUnterminated:
+				errs.Add(file, pos, "unterminated quoted symbol")
+				toks = append(toks, token{tBad, string(src[i:end]), pos})
 			case err != nil:
-				errs.Add(file, pos, "bad quoted symbol %s", src[i:j+1])
-				toks = append(toks, token{tBad, string(src[i : j+1]), pos})
+				errs.Add(file, pos, "bad quoted symbol %s", src[i:end])
+				toks = append(toks, token{tBad, string(src[i:end]), pos})
 			case s == "":
 				errs.Add(file, pos, "empty quoted symbol")
 				toks = append(toks, token{tBad, `""`, pos})
 			default:
 				toks = append(toks, token{tString, s, pos})
 			}
-			i = j + 1
+			i = end
 		default:
 			r, size := utf8.DecodeRune(src[i:])
 			if !alphabet.IsNameRune(r) {

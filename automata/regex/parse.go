@@ -142,27 +142,19 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 		case r == '#':
 			i = len(text)
 		case r == '"':
-			j := i + 1
-			for j < len(text) && text[j] != '"' {
-				if text[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(text) {
+			end, s, err := alphabet.ScanQuoted(text, i)
+			switch {
+			case err == alphabet.ErrUnterminated:
 				errs.Add(pos(i), "unterminated quoted symbol")
 				return toks
-			}
-			s, err := strconv.Unquote(text[i : j+1])
-			switch {
-			case err != nil || !utf8.ValidString(s):
+			case err != nil:
 				errs.Add(pos(i), "malformed quoted symbol")
 			case s == "":
 				errs.Add(pos(i), "empty quoted symbol")
 			default:
-				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i), width: j + 1 - i})
+				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i), width: end - i})
 			}
-			i = j + 1
+			i = end
 		case bare(r):
 			j := i
 			for j < len(text) {
