@@ -38,7 +38,7 @@ func convertCmd(e *env, args []string) error {
 	}
 	kind, err := artifact.ParseKind(*to)
 	if err != nil {
-		return err
+		return &exitError{code: 2, msg: "convert: --to: " + err.Error()}
 	}
 	if opts.NormalForm, err = artifact.ParseNormalForm(*normalForm); err != nil {
 		return &exitError{code: 2, msg: "convert: --normal-form: " + err.Error()}

@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// TestConvertNormalFormExit checks the exit statuses of --normal-form:
+// TestConvertNormalFormExit checks the exit statuses of --normal-form and
+// of unknown kinds:
 // 2 for usage errors (like a bad flag), 1 for a limit hit (like any failed
 // conversion), never 3 (a panic), and 0 otherwise.
 func TestConvertNormalFormExit(t *testing.T) {
@@ -24,6 +25,8 @@ func TestConvertNormalFormExit(t *testing.T) {
 		{[]string{"convert", recall, "--to", "ltl", "--normal-form", "unary"}, 2, "apply only to --to brasp"},
 		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "unary-score", "--limit", "7"}, 1, "more than the limit 7"},
 		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "unary", "--limit", "23"}, 1, "more than the limit 23"},
+		{[]string{"convert", recall, "--to", "nfa"}, 2, `convert: --to: unknown kind "nfa"`},
+		{[]string{"run", "--from", "nfa", recall, "ab"}, 2, `--from: unknown kind "nfa"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := Main(c.args, strings.NewReader(""), &stdout, &stderr)

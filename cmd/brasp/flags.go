@@ -58,7 +58,7 @@ func loadFile(path, from string) (artifact.Artifact, error) {
 	if from != "" {
 		k, err := artifact.ParseKind(from)
 		if err != nil {
-			return nil, err
+			return nil, &exitError{code: 2, msg: "--from: " + err.Error()}
 		}
 		kind = k
 	} else if _, err := artifact.KindOf(path); err != nil {
