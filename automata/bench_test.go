@@ -119,7 +119,7 @@ func BenchmarkDecompose(b *testing.B) {
 			if i < len(dfas) {
 				levels += len(c.Levels)
 				size += c.Size()
-				global += len(c.States)
+				global += c.Contexts()
 				vectors += len(p.Vectors)
 			}
 		}
@@ -130,7 +130,7 @@ func BenchmarkDecompose(b *testing.B) {
 		}
 		b.ReportMetric(float64(levels)/k, "levels")
 		b.ReportMetric(float64(size)/k, "level-states")
-		b.ReportMetric(float64(global)/k, "global-states")
+		b.ReportMetric(float64(global)/k, "contexts")
 		b.ReportMetric(float64(vectors)/k, "vectors")
 	}
 	for _, n := range benchSizes {

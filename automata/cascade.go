@@ -10,74 +10,80 @@ import (
 // Cascade is a cascade product B_1 ∘ B_2 ∘ … ∘ B_k of identity–reset automata
 // with a homomorphism onto a DFA (paper, Thm B.5 and Lemmas B.6–B.8). Level d
 // reads the input symbol and the current states of levels 1..d-1; on each
-// such input it either keeps its state or resets to a fixed state. Only the
-// global states reachable from the start are listed.
+// such input it either keeps its state or resets to a fixed state.
+//
+// The levels' resets are kept in context form (Rules): the levels above
+// enter only through the tile chain they determine, and a rule names one
+// edge of that chain (see ChainEdge and kr_context.go). This is polynomial in
+// the number of holonomy sets. The reachable global states (tuples of level
+// states) can be exponentially many; they are enumerated only on demand
+// (Global, Verify, Format), up to Limits.MaxCascade.
 type Cascade struct {
 	Automaton *DFA            // the DFA the cascade emulates
 	Levels    []*CascadeLevel // Levels[0] is level 1, which reads only the input
-	States    [][]int         // reachable global states: one level-state index per level
-	Start     int             // index in States of the start state
-	Delta     [][]int         // Delta[g][a]: the successor of global state g on symbol a
-	Phi       []int           // the homomorphism: Phi[g] is a state of Automaton
-	index     map[string]int
-	// trie numbers the reachable prefixes of global states: trie[l] maps
-	// (id of a prefix of length l, state of level l+1) to the id of the
-	// prefix of length l+1; the empty prefix has id 0.
-	trie     []map[[2]int]int
-	decode   []decodeEdge // how Phi reads a global state, one tile at a time
-	setState map[int]int  // the DFA state of each singleton set reached by decode
+	Start     []int           // the start state: one level state per level
+	Sets      [][]int         // the holonomy sets (sorted DFA states) that Edges refer to; Sets[0] is every state
+	Edges     []ChainEdge     // the chain edges of the reachable global states: the homomorphism, one tile at a time
+	limits    Limits
+	h         *holonomy
+	cx        *contexts
+	global    *GlobalStates // the reachable global states, once enumerated
+	numGlobal int           // the number of reachable global states, when Decompose's check saw them all (else -1)
 }
 
-// decodeEdge is one step of the homomorphism: a global state whose tile
-// chain passes through set Parent and whose level Level (0-based) is in state
-// Value continues the chain with set Child. Sets are numbered by the
-// decomposition; set 0 is the whole state set. The edges form a DAG whose
-// sinks are singletons, so Phi needs one test per chain step instead of one
-// per global state.
-type decodeEdge struct {
-	Parent, Level, Value, Child int
-}
-
-// CascadeLevel is one identity–reset automaton of a cascade.
+// CascadeLevel is one identity–reset automaton of a cascade, in context
+// form: the inputs in Keep leave the level unchanged, those of Rules reset
+// it to their targets, and every other input resets it to state 0.
 type CascadeLevel struct {
-	States  []string       // state names (the tiles they stand for)
-	Initial int            // the state at the start
-	Resets  []CascadeReset // the inputs that reset the level; every other input leaves it unchanged
-	reset   map[[2]int]int // (prefix id of Above, Symbol) → index in Resets
+	States  []string      // state names (the tiles they stand for)
+	Initial int           // the state at the start
+	Keep    []CascadeKeep // the identity inputs
+	Rules   []CascadeRule // the inputs that reset the level to a state other than 0
 }
 
 // CascadeReset says that level d is reset to Target when it reads Symbol
-// while levels 1..d-1 are in states Above.
+// while levels 1..d-1 are in states Above: a reset in the explicit form of the
+// paper's Figure, listed by GlobalStates.
 type CascadeReset struct {
 	Above  []int
 	Symbol int
 	Target int
 }
 
-// prefixIDs returns the ids of the prefixes of tuple of lengths 0..len(tuple)
-// (-1 from the first prefix that is not reachable).
-func (c *Cascade) prefixIDs(tuple []int) []int {
-	ids := make([]int, len(tuple)+1)
-	for l, s := range tuple {
-		id, ok := -1, false
-		if ids[l] >= 0 {
-			id, ok = c.trie[l][[2]int{ids[l], s}]
-		}
-		if !ok {
-			id = -1
-		}
-		ids[l+1] = id
-	}
-	return ids
+// GlobalStates lists the reachable global states of a cascade, with their
+// transitions and the homomorphism, and the levels' resets in explicit form
+// (one per reachable tuple of the levels above and symbol).
+type GlobalStates struct {
+	States [][]int          // reachable global states: one level-state index per level
+	Start  int              // index in States of the start state
+	Delta  [][]int          // Delta[g][a]: the successor of global state g on symbol a (-1: not enumerated)
+	Phi    []int            // the homomorphism: Phi[g] is a state of the automaton
+	Resets [][]CascadeReset // Resets[d]: the resets of level d+1 in explicit form
+	index  map[string]int
+	// trie numbers the reachable prefixes of global states: trie[l] maps
+	// (id of a prefix of length l, state of level l+1) to the id of the
+	// prefix of length l+1; the empty prefix has id 0.
+	trie     []map[[2]int]int
+	reset    []map[[2]int]int // (prefix id of Above, Symbol) → index in Resets[d]
+	decode   []ChainEdge      // the chain edges the states use, in order of discovery
+	setState map[int]int      // the DFA state of each singleton set reached by decode
 }
 
+// DecomposeCheck is the number of reachable global states, in breadth-first
+// order from the start, on which Decompose checks the cascade by emulation
+// (at most Limits.MaxCascade). Verify checks all of them.
+const DecomposeCheck = 1 << 12
+
 // Decompose returns the holonomy decomposition of d into a cascade of
-// identity–reset automata, built lazily over the global states reachable from
-// the start, and checked with Verify. d must be counter-free (its transition
-// monoid aperiodic; minimise first to decompose a star-free language whose
-// given DFA has counters): otherwise Decompose returns a *NotCounterFreeError
-// with the witness. Limits.MaxImages bounds the image orbit and
-// Limits.MaxCascade the number of reachable global states (*LimitError).
+// identity–reset automata. The levels and their resets are built in context
+// form, without enumerating global states; the cascade is then checked by
+// emulation on its first reachable global states (DecomposeCheck; Verify
+// checks them all). d must be counter-free (its transition monoid aperiodic;
+// minimise first to decompose a star-free language whose given DFA has
+// counters): otherwise Decompose returns a *NotCounterFreeError with the
+// witness. Limits.MaxImages bounds the image orbit (*LimitError);
+// Limits.MaxCascade bounds the enumeration of global states by Global,
+// Verify and Format.
 func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 	limits = limits.withDefaults()
 	if err := d.Validate(); err != nil {
@@ -87,13 +93,13 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cascade{Automaton: d, index: map[string]int{}, setState: map[int]int{}, trie: make([]map[[2]int]int, h.levels)}
-	for l := range c.trie {
-		c.trie[l] = map[[2]int]int{}
+	cx, err := newContexts(h)
+	if err != nil {
+		return nil, err
 	}
-	seenEdge := map[decodeEdge]bool{}
+	c := &Cascade{Automaton: d, Start: cx.start, Sets: h.sets, Edges: cx.edges, limits: limits, h: h, cx: cx}
 	for l := range h.levels {
-		lv := &CascadeLevel{reset: map[[2]int]int{}}
+		lv := &CascadeLevel{Initial: cx.start[l], Keep: cx.keep[l], Rules: cx.rules[l]}
 		for _, ls := range h.levelStates[l] {
 			r, k := ls[0], ls[1]
 			name := h.setName(h.tiles[r][k])
@@ -104,65 +110,16 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 		}
 		c.Levels = append(c.Levels, lv)
 	}
-	start, err := h.initial(d.Start)
+	g, complete, err := c.enumerate(min(limits.MaxCascade, DecomposeCheck), false)
 	if err != nil {
 		return nil, err
 	}
-	for l, lv := range c.Levels {
-		lv.Initial = start[l]
-	}
-	c.add(start)
-	k := len(d.Alphabet)
-	for g := 0; g < len(c.States); g++ {
-		chain, err := h.decode(c.States[g])
-		if err != nil {
-			return nil, err
-		}
-		last := chain[len(chain)-1]
-		c.Phi = append(c.Phi, h.sets[last][0])
-		c.setState[last] = h.sets[last][0]
-		for i := 0; i+1 < len(chain); i++ {
-			l := h.depthOf(chain[i]) - 1
-			e := decodeEdge{Parent: chain[i], Level: l, Value: c.States[g][l], Child: chain[i+1]}
-			if !seenEdge[e] {
-				seenEdge[e] = true
-				c.decode = append(c.decode, e)
-			}
-		}
-		row := make([]int, k)
-		ids := c.prefixIDs(c.States[g])
-		for a := range k {
-			next, reset, err := h.step(c.States[g], a)
-			if err != nil {
-				return nil, err
-			}
-			for l, lv := range c.Levels {
-				if !reset[l] {
-					continue
-				}
-				key := [2]int{ids[l], a}
-				if i, ok := lv.reset[key]; ok {
-					if lv.Resets[i].Target != next[l] {
-						return nil, fmt.Errorf("internal error: level %d is reset to two states on one input", l+1)
-					}
-					continue
-				}
-				lv.reset[key] = len(lv.Resets)
-				lv.Resets = append(lv.Resets, CascadeReset{Above: slices.Clone(c.States[g][:l]), Symbol: a, Target: next[l]})
-			}
-			j, ok := c.index[transformationKey(next)]
-			if !ok {
-				if len(c.States) >= limits.MaxCascade {
-					return nil, &LimitError{Name: "max-cascade", Limit: limits.MaxCascade, What: "Krohn–Rhodes cascade"}
-				}
-				j = c.add(next)
-			}
-			row[a] = j
-		}
-		c.Delta = append(c.Delta, row)
-	}
-	if err := c.Verify(); err != nil {
+	if err := c.check(g, complete); err != nil {
 		return nil, err
+	}
+	c.numGlobal = -1
+	if complete {
+		c.numGlobal = len(g.States)
 	}
 	return c, nil
 }
@@ -183,84 +140,219 @@ func (h *holonomy) setName(p int) string {
 	return "{" + strings.Join(names, ",") + "}"
 }
 
-func (c *Cascade) add(tuple []int) int {
+// Global enumerates the reachable global states breadth-first from the
+// start (once; the result is kept). It fails with a *LimitError when there
+// are more than Limits.MaxCascade.
+func (c *Cascade) Global() (*GlobalStates, error) {
+	if c.global != nil {
+		return c.global, nil
+	}
+	g, complete, err := c.enumerate(c.limits.MaxCascade, true)
+	if err != nil {
+		return nil, err
+	}
+	if !complete {
+		return nil, c.limitError()
+	}
+	c.global = g
+	return g, nil
+}
+
+func (c *Cascade) limitError() error {
+	return &LimitError{Name: "max-cascade", Limit: c.limits.MaxCascade, What: "Krohn–Rhodes cascade"}
+}
+
+// enumerate lists the reachable global states breadth-first, at most limit
+// of them; complete reports whether that is all of them. Successors beyond
+// the limit have Delta -1. With explicit, it also lists the levels' resets
+// in explicit form and what the explicit program needs (trie, decode edges).
+func (c *Cascade) enumerate(limit int, explicit bool) (*GlobalStates, bool, error) {
+	levels := len(c.Levels)
+	g := &GlobalStates{index: map[string]int{}, setState: map[int]int{},
+		trie: make([]map[[2]int]int, levels), reset: make([]map[[2]int]int, levels), Resets: make([][]CascadeReset, levels)}
+	for l := range levels {
+		g.trie[l], g.reset[l] = map[[2]int]int{}, map[[2]int]int{}
+	}
+	seenEdge := map[int]bool{}
+	g.add(c.Start, explicit)
+	complete := true
+	k := len(c.Automaton.Alphabet)
+	for i := 0; i < len(g.States); i++ {
+		tuple := g.States[i]
+		edges, ok := c.cx.chain(tuple)
+		if !ok {
+			return nil, false, fmt.Errorf("internal error: a reachable global state leaves the chain edges")
+		}
+		last := 0
+		for _, e := range edges {
+			if explicit && !seenEdge[e] {
+				seenEdge[e] = true
+				g.decode = append(g.decode, c.Edges[e])
+			}
+			last = c.Edges[e].Child
+		}
+		g.Phi = append(g.Phi, c.Sets[last][0])
+		g.setState[last] = c.Sets[last][0]
+		var ids []int
+		if explicit {
+			ids = g.prefixIDs(tuple)
+		}
+		row := make([]int, k)
+		for a := range k {
+			next, reset, _ := c.cx.step(tuple, a)
+			for l := range levels {
+				if !explicit {
+					break
+				}
+				if !reset[l] {
+					continue
+				}
+				key := [2]int{ids[l], a}
+				if j, ok := g.reset[l][key]; ok {
+					if g.Resets[l][j].Target != next[l] {
+						return nil, false, fmt.Errorf("internal error: level %d is reset to two states on one input", l+1)
+					}
+					continue
+				}
+				g.reset[l][key] = len(g.Resets[l])
+				g.Resets[l] = append(g.Resets[l], CascadeReset{Above: slices.Clone(tuple[:l]), Symbol: a, Target: next[l]})
+			}
+			j, ok := g.index[transformationKey(next)]
+			if !ok {
+				if len(g.States) >= limit {
+					complete = false
+					j = -1
+				} else {
+					j = g.add(next, explicit)
+				}
+			}
+			row[a] = j
+		}
+		g.Delta = append(g.Delta, row)
+	}
+	return g, complete, nil
+}
+
+func (g *GlobalStates) add(tuple []int, explicit bool) int {
 	id := 0
 	for l, s := range tuple {
-		next, ok := c.trie[l][[2]int{id, s}]
+		if !explicit {
+			break
+		}
+		next, ok := g.trie[l][[2]int{id, s}]
 		if !ok {
-			next = len(c.trie[l])
-			c.trie[l][[2]int{id, s}] = next
+			next = len(g.trie[l])
+			g.trie[l][[2]int{id, s}] = next
 		}
 		id = next
 	}
-	c.index[transformationKey(tuple)] = len(c.States)
-	c.States = append(c.States, tuple)
-	return len(c.States) - 1
+	g.index[transformationKey(tuple)] = len(g.States)
+	g.States = append(g.States, tuple)
+	return len(g.States) - 1
+}
+
+// prefixIDs returns the ids of the prefixes of tuple of lengths 0..len(tuple)
+// (-1 from the first prefix that is not reachable).
+func (g *GlobalStates) prefixIDs(tuple []int) []int {
+	ids := make([]int, len(tuple)+1)
+	for l, s := range tuple {
+		id, ok := -1, false
+		if ids[l] >= 0 {
+			id, ok = g.trie[l][[2]int{ids[l], s}]
+		}
+		if !ok {
+			id = -1
+		}
+		ids[l+1] = id
+	}
+	return ids
 }
 
 // StepLevels applies symbol a to a tuple of level states using only the
-// level tables: level d is reset if (states of levels 1..d-1, a) is one of its
-// resets and unchanged otherwise. This is the cascade product itself.
+// level rules: level d is reset if one of its rules fires (the symbol is
+// the rule's and the chain of the levels above passes the rule's edge) and
+// unchanged otherwise. This is the cascade product itself. It returns nil
+// for a tuple whose chain is not one of the reachable global states'.
 func (c *Cascade) StepLevels(tuple []int, a int) []int {
-	next := slices.Clone(tuple)
-	ids := c.prefixIDs(tuple)
-	for l, lv := range c.Levels {
-		if ids[l] < 0 {
-			break // an unreachable prefix: no reset is listed below it
-		}
-		if i, ok := lv.reset[[2]int{ids[l], a}]; ok {
-			next[l] = lv.Resets[i].Target
-		}
+	next, _, ok := c.cx.step(tuple, a)
+	if !ok {
+		return nil
 	}
 	return next
 }
 
-// Map returns the DFA state of a reachable tuple of level states.
+// Map returns the DFA state of a tuple of level states, read off its tile
+// chain (the homomorphism); false when the chain is not one of the
+// reachable global states'.
 func (c *Cascade) Map(tuple []int) (int, bool) {
-	g, ok := c.index[transformationKey(tuple)]
-	if !ok {
+	if len(tuple) != len(c.Levels) {
 		return 0, false
 	}
-	return c.Phi[g], true
+	return c.cx.state(tuple)
 }
 
-// Accepts runs the cascade product on w from the level tables alone and
+// Accepts runs the cascade product on w from the level rules alone and
 // reports whether the image of the final state under the homomorphism
 // accepts.
 func (c *Cascade) Accepts(w []int) bool {
-	tuple := c.States[c.Start]
+	tuple := c.Start
 	for _, a := range w {
-		tuple = c.StepLevels(tuple, a)
+		next, _, ok := c.cx.step(tuple, a)
+		if !ok {
+			return false
+		}
+		tuple = next
 	}
 	q, ok := c.Map(tuple)
 	return ok && c.Automaton.Accept[q]
 }
 
-// Verify checks that the cascade emulates its automaton: the start maps to
-// the DFA's start, and on every reachable global state and symbol the level
-// tables (StepLevels) give the listed successor, whose image under Phi is the
-// DFA's successor of the image (Phi is a homomorphism), and that each level is
-// an identity–reset automaton (at most one reset target per input, which
-// StepLevels guarantees by construction).
+// Verify checks that the cascade emulates its automaton on all reachable
+// global states (Global; a *LimitError beyond Limits.MaxCascade): the start
+// maps to the DFA's start; on every reachable global state and symbol the
+// level rules (StepLevels) reset exactly the levels, to exactly the states,
+// that the holonomy decomposition's dominating chain does (holonomy.step),
+// and the image of the successor under the homomorphism is the DFA's
+// successor of the image (Phi is a homomorphism); each level is an
+// identity–reset automaton on the explicit inputs (at most one reset target
+// per tuple of the levels above and symbol, checked by Global); and every
+// reachable DFA state is an image.
 func (c *Cascade) Verify() error {
-	d := c.Automaton
-	if c.Phi[c.Start] != d.Start {
-		return fmt.Errorf("cascade start maps to %s, not the start state", d.States[c.Phi[c.Start]])
+	g, err := c.Global()
+	if err != nil {
+		return err
 	}
-	for g, tuple := range c.States {
+	return c.check(g, true)
+}
+
+// check verifies the states of g as Verify describes; the coverage of the
+// DFA's states only when g is complete.
+func (c *Cascade) check(g *GlobalStates, complete bool) error {
+	d := c.Automaton
+	if g.Phi[0] != d.Start {
+		return fmt.Errorf("cascade start maps to %s, not the start state", d.States[g.Phi[0]])
+	}
+	for i, tuple := range g.States {
 		for a := range d.Alphabet {
-			next := c.StepLevels(tuple, a)
-			j, ok := c.index[transformationKey(next)]
-			if !ok || j != c.Delta[g][a] {
-				return fmt.Errorf("level tables disagree with the global transition of %v on %s", tuple, d.Alphabet[a])
+			next, reset, _ := c.cx.step(tuple, a)
+			want, wantReset, err := c.h.step(tuple, a)
+			if err != nil {
+				return err
 			}
-			if c.Phi[j] != d.Delta[c.Phi[g]][a] {
+			if !slices.Equal(next, want) || !slices.Equal(reset, wantReset) {
+				return fmt.Errorf("internal error: the level rules disagree with the dominating chain on %v and %s", tuple, d.Alphabet[a])
+			}
+			q, ok := c.Map(next)
+			if !ok || q != d.Delta[g.Phi[i]][a] {
 				return fmt.Errorf("not a homomorphism: %v on %s", tuple, d.Alphabet[a])
 			}
 		}
 	}
+	if !complete {
+		return nil
+	}
 	seen := make([]bool, d.NumStates())
-	for _, q := range c.Phi {
+	for _, q := range g.Phi {
 		seen[q] = true
 	}
 	for q, ok := range d.Reachable() {
@@ -281,14 +373,35 @@ func (c *Cascade) Size() int {
 	return n
 }
 
+// Contexts returns the number of holonomy sets that the chains of reachable
+// global states can pass, the whole state set included.
+func (c *Cascade) Contexts() int {
+	seen := map[int]bool{0: true}
+	for _, e := range c.Edges {
+		seen[e.Child] = true
+	}
+	return len(seen)
+}
+
 // Format writes the cascade for people: each level with its states, initial
-// state and resets (every input not listed leaves the level unchanged), then
-// the homomorphism from the reachable global states to the DFA's states.
+// state and inputs, then the homomorphism. When the reachable global states
+// fit within Limits.MaxCascade, the level's resets are listed in the
+// explicit form of the paper's Figure, by states of the levels above (every
+// input not listed leaves the level unchanged), and the homomorphism by
+// global state; otherwise the levels are listed in context form (kept
+// inputs by chain set, resets by chain edge, every other input resetting to
+// state 0) and the homomorphism by its chain edges.
 func (c *Cascade) Format() string {
 	d := c.Automaton
 	var b strings.Builder
-	fmt.Fprintf(&b, "cascade of %d identity-reset levels emulating a %d-state DFA (%d reachable global states)\n",
-		len(c.Levels), d.NumStates(), len(c.States))
+	g, err := c.Global()
+	if err != nil {
+		fmt.Fprintf(&b, "cascade of %d identity-reset levels emulating a %d-state DFA (%v; resets listed by chain edge)\n",
+			len(c.Levels), d.NumStates(), err)
+	} else {
+		fmt.Fprintf(&b, "cascade of %d identity-reset levels emulating a %d-state DFA (%d reachable global states)\n",
+			len(c.Levels), d.NumStates(), len(g.States))
+	}
 	for l, lv := range c.Levels {
 		fmt.Fprintf(&b, "level %d: %d states\n", l+1, len(lv.States))
 		for s, name := range lv.States {
@@ -298,19 +411,45 @@ func (c *Cascade) Format() string {
 			}
 			fmt.Fprintf(&b, "  %s = %s%s\n", c.levelStateName(l, s), name, mark)
 		}
-		for _, r := range lv.Resets {
+		if g != nil {
+			for _, r := range g.Resets[l] {
+				fmt.Fprintf(&b, "  reset to %s on %s", c.levelStateName(l, r.Target), quoteState(d.Alphabet[r.Symbol]))
+				if l > 0 {
+					b.WriteString(" when levels above are " + c.tupleName(r.Above))
+				}
+				b.WriteByte('\n')
+			}
+			continue
+		}
+		for _, r := range lv.Keep {
+			fmt.Fprintf(&b, "  keep on %s when the chain passes %s\n", quoteState(d.Alphabet[r.Symbol]), c.h.setName(r.Set))
+		}
+		for _, r := range lv.Rules {
 			fmt.Fprintf(&b, "  reset to %s on %s", c.levelStateName(l, r.Target), quoteState(d.Alphabet[r.Symbol]))
-			if l > 0 {
-				b.WriteString(" when levels above are " + c.tupleName(r.Above))
+			if r.Edge >= 0 {
+				b.WriteString(" when the chain passes " + c.edgeName(r.Edge))
 			}
 			b.WriteByte('\n')
 		}
+		fmt.Fprintf(&b, "  reset to %s on every other input\n", c.levelStateName(l, 0))
 	}
 	b.WriteString("homomorphism:\n")
-	for g, tuple := range c.States {
-		fmt.Fprintf(&b, "  %s -> %s\n", c.tupleName(tuple), quoteState(d.States[c.Phi[g]]))
+	if g != nil {
+		for i, tuple := range g.States {
+			fmt.Fprintf(&b, "  %s -> %s\n", c.tupleName(tuple), quoteState(d.States[g.Phi[i]]))
+		}
+		return b.String()
+	}
+	b.WriteString("  the chain starts at " + c.h.setName(0) + "; a chain edge P --s--> T continues from P to T when level state s holds; a singleton {x} ends it in x\n")
+	for e := range c.Edges {
+		b.WriteString("  " + c.edgeName(e) + "\n")
 	}
 	return b.String()
+}
+
+func (c *Cascade) edgeName(e int) string {
+	edge := c.Edges[e]
+	return c.h.setName(edge.Parent) + " --" + c.levelStateName(edge.Level, edge.Value) + "--> " + c.h.setName(edge.Child)
 }
 
 // levelStateName is the short name of state s of level l: the level number

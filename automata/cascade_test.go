@@ -19,6 +19,10 @@ func TestDecomposeA3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	g, err := c.Global()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(c.Levels) != 3 {
 		t.Fatalf("%d levels, want 3:\n%s", len(c.Levels), c.Format())
 	}
@@ -36,29 +40,29 @@ func TestDecomposeA3(t *testing.T) {
 		"ACE": {0, "ACE", "BCE"}, "BCE": {1, "ACE", "BDE"}, "ADE": {1, "ACE", "BDE"}, "BDE": {2, "ADE", "BDF"},
 		"ACF": {1, "ACE", "BCF"}, "BCF": {2, "ACF", "BDF"}, "ADF": {2, "ACF", "BDF"}, "BDF": {3, "ADF", "BDF"},
 	}
-	if len(c.States) != len(figure) {
-		t.Fatalf("%d global states, want %d", len(c.States), len(figure))
+	if len(g.States) != len(figure) {
+		t.Fatalf("%d global states, want %d", len(g.States), len(figure))
 	}
 	// The isomorphism is forced by the start states (both automata are
 	// deterministic and reachable from the start).
-	iso := map[int]string{c.Start: "ACE"}
-	queue := []int{c.Start}
+	iso := map[int]string{g.Start: "ACE"}
+	queue := []int{g.Start}
 	L, R := d.Alphabet.Index("L"), d.Alphabet.Index("R")
 	for len(queue) > 0 {
-		g := queue[0]
+		i := queue[0]
 		queue = queue[1:]
-		f := figure[iso[g]]
-		if d.States[c.Phi[g]] != string(rune('0'+f.phi)) {
-			t.Errorf("φ(%s) = %s, want %d", iso[g], d.States[c.Phi[g]], f.phi)
+		f := figure[iso[i]]
+		if d.States[g.Phi[i]] != string(rune('0'+f.phi)) {
+			t.Errorf("φ(%s) = %s, want %d", iso[i], d.States[g.Phi[i]], f.phi)
 		}
 		for _, e := range []struct {
 			sym  int
 			want string
 		}{{L, f.l}, {R, f.r}} {
-			h := c.Delta[g][e.sym]
+			h := g.Delta[i][e.sym]
 			if name, ok := iso[h]; ok {
 				if name != e.want {
-					t.Errorf("%s --%s--> %s, want %s", iso[g], d.Alphabet[e.sym], name, e.want)
+					t.Errorf("%s --%s--> %s, want %s", iso[i], d.Alphabet[e.sym], name, e.want)
 				}
 				continue
 			}
@@ -68,16 +72,16 @@ func TestDecomposeA3(t *testing.T) {
 	}
 	// Part (b): level states named by the figure's letters, and the resets.
 	letter := func(l, s int) string {
-		for g, name := range iso {
-			if c.States[g][l] == s {
+		for i, name := range iso {
+			if g.States[i][l] == s {
 				return name[l : l+1]
 			}
 		}
 		return "?"
 	}
 	var resets []string
-	for l, lv := range c.Levels {
-		for _, r := range lv.Resets {
+	for l := range c.Levels {
+		for _, r := range g.Resets[l] {
 			above := ""
 			for k, s := range r.Above {
 				above += letter(k, s)
@@ -174,7 +178,7 @@ func checkCascade(t *testing.T, d *DFA, c *Cascade, maxLen int) {
 		t.Fatal(err)
 	}
 	for _, w := range allWords(len(d.Alphabet), maxLen) {
-		tuple := c.States[c.Start]
+		tuple := c.Start
 		q := d.Start
 		for _, a := range w {
 			tuple = c.StepLevels(tuple, a)
@@ -257,11 +261,38 @@ func TestEdgeCaseFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkCascade(t, d, c, 8)
-		p, err := CascadeToBRASP(c)
+		checkBothPrograms(t, d, c, 8, rand.New(rand.NewPCG(3, 3)))
+	}
+}
+
+// checkBothPrograms checks CascadeToBRASP's program and both of its forms:
+// the context form always, the explicit form (reset conditions over tuples
+// of global states) when the global states number at most 300. Only the
+// first check draws from rng (the other forms use their own source), so the
+// callers' samples stay as they were.
+func checkBothPrograms(t *testing.T, d *DFA, c *Cascade, maxLen int, rng *rand.Rand) {
+	t.Helper()
+	p, err := CascadeToBRASP(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProgram(t, d, p, maxLen, 200, rng)
+	rng = rand.New(rand.NewPCG(uint64(d.NumStates()), uint64(len(p.Vectors))))
+	q, err := contextProgram(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProgram(t, d, q, maxLen, 200, rng)
+	if c.numGlobal >= 0 && c.numGlobal <= 300 {
+		g, err := c.Global()
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkProgram(t, d, p, 8, 200, rand.New(rand.NewPCG(3, 3)))
+		r, err := tupleProgram(c, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProgram(t, d, r, maxLen, 200, rng)
 	}
 }
 
@@ -315,8 +346,9 @@ func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *DFA {
 
 // TestKrohnRhodesRandom decomposes hundreds of random counter-free minimal
 // DFAs of up to 12 states, checks each cascade by emulation and each B-RASP
-// program on all words up to length 8 and random words up to length 200, and
-// requires the sample to exercise every edge case of the notes.
+// program (both forms) on all words up to length 8 and random words up to
+// length 200, and requires the sample to exercise every edge case of the
+// notes.
 var krIterations = 300
 
 func TestKrohnRhodesRandom(t *testing.T) {
@@ -333,11 +365,7 @@ func TestKrohnRhodesRandom(t *testing.T) {
 		}
 		maxLen := map[int]int{1: 10, 2: 8, 3: 5}[len(d.Alphabet)]
 		checkCascade(t, d, c, maxLen)
-		p, err := CascadeToBRASP(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkProgram(t, d, p, maxLen, 200, rng)
+		checkBothPrograms(t, d, c, maxLen, rng)
 		e := edgeCasesOf(t, d)
 		seen.tileNotImage = seen.tileNotImage || e.tileNotImage
 		seen.noSingletonImages = seen.noSingletonImages || e.noSingletonImages
@@ -396,8 +424,25 @@ func TestDecomposeRefusesCounters(t *testing.T) {
 func TestDecomposeLimits(t *testing.T) {
 	d := loadDFA(t, "a3.dfa")
 	var le *LimitError
-	if _, err := Decompose(d, Limits{MaxCascade: 5}); !errors.As(err, &le) || le.Name != "max-cascade" {
+	// The cascade and its program need no global states; enumerating them
+	// (Global, Verify) is what the limit bounds.
+	small, err := Decompose(d, Limits{MaxCascade: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := small.Global(); !errors.As(err, &le) || le.Name != "max-cascade" {
 		t.Errorf("cascade limit: %v", err)
+	}
+	if err := small.Verify(); !errors.As(err, &le) || le.Name != "max-cascade" {
+		t.Errorf("cascade limit: %v", err)
+	}
+	if out := small.Format(); !strings.Contains(out, "max-cascade=5") || !strings.Contains(out, "when the chain passes") {
+		t.Errorf("Format over the limit:\n%s", out)
+	}
+	if p, err := CascadeToBRASP(small); err != nil {
+		t.Error(err)
+	} else {
+		checkProgram(t, d, p, 8, 100, rand.New(rand.NewPCG(5, 6)))
 	}
 	if _, err := Decompose(d, Limits{MaxImages: 3}); !errors.As(err, &le) || le.Name != "max-images" {
 		t.Errorf("image limit: %v", err)
@@ -412,4 +457,56 @@ func TestDecomposeLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkProgram(t, one, p, 5, 10, rand.New(rand.NewPCG(5, 5)))
+}
+
+// TestKrohnRhodesLarge converts random minimal counter-free DFAs of 20 and
+// 30 states, whose cascades have too many global states to list, and checks
+// the cascade product (run from the level inputs alone) and the program on
+// all words up to length 7 and random words up to length 200. The programs
+// must not depend on global states: the limit on them is set below their
+// number.
+func TestKrohnRhodesLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large DFAs")
+	}
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, n := range []int{20, 30} {
+		for _, d := range counterFreeOfSize(7, n, 4) {
+			limits := Limits{MaxCascade: 1000}
+			c, err := Decompose(d, limits)
+			if err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			if n == 30 {
+				var le *LimitError
+				if _, err := c.Global(); !errors.As(err, &le) || le.Name != "max-cascade" {
+					t.Errorf("n=30: expected more than 1000 global states: %v", err)
+				}
+			}
+			p, err := CascadeToBRASP(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkProgram(t, d, p, 7, 200, rng)
+			for _, w := range allWords(2, 7) {
+				if len(w) == 7 || len(w) == 0 {
+					tuple, q := c.Start, d.Start
+					for _, a := range w {
+						tuple, q = c.StepLevels(tuple, a), d.Delta[q][a]
+						if x, ok := c.Map(tuple); !ok || x != q {
+							t.Fatalf("n=%d: the cascade maps %v to the wrong state", n, w)
+						}
+					}
+				}
+			}
+			p2, _, err := DFAToBRASP(d, limits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p2.Vectors) != len(p.Vectors) {
+				t.Errorf("DFAToBRASP of a minimal DFA: %d vectors, CascadeToBRASP %d", len(p2.Vectors), len(p.Vectors))
+			}
+			t.Logf("n=%d: %d levels, %d contexts, %d vectors", n, len(c.Levels), c.Contexts(), len(p.Vectors))
+		}
+	}
 }

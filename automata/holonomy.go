@@ -321,24 +321,7 @@ func (h *holonomy) step(c []int, a int) ([]int, []bool, error) {
 		if i == len(targets) {
 			return nil, nil, fmt.Errorf("internal error: no target below a chain set")
 		}
-		s := targets[i]
-		qn, ok := h.tileMemo[[2]int{q, s}]
-		if !ok {
-			qn = s
-			if _, isTile := h.tileOf[q][s]; !isTile {
-				qn = -1
-				for _, t := range h.tiles[q] {
-					if h.subset(s, t) {
-						qn = t
-						break
-					}
-				}
-			}
-			if h.tileMemo == nil {
-				h.tileMemo = map[[2]int]int{}
-			}
-			h.tileMemo[[2]int{q, s}] = qn
-		}
+		qn := h.toward(q, targets[i])
 		d, v, err := h.coordinate(q, qn)
 		if err != nil {
 			return nil, nil, err
@@ -367,4 +350,41 @@ func (h *holonomy) step(c []int, a int) ([]int, []bool, error) {
 		}
 	}
 	return next, reset, nil
+}
+
+// toward returns the tile of q that a dominating chain takes on its way
+// down to s ⊊ q: s itself when it is a tile of q, otherwise the first tile
+// of q containing s (step 11 of the notes).
+func (h *holonomy) toward(q, s int) int {
+	qn, ok := h.tileMemo[[2]int{q, s}]
+	if ok {
+		return qn
+	}
+	qn = s
+	if _, isTile := h.tileOf[q][s]; !isTile {
+		qn = -1
+		for _, t := range h.tiles[q] {
+			if h.subset(s, t) {
+				qn = t
+				break
+			}
+		}
+	}
+	if h.tileMemo == nil {
+		h.tileMemo = map[[2]int]int{}
+	}
+	h.tileMemo[[2]int{q, s}] = qn
+	return qn
+}
+
+// heightOf returns the height of set p (0 for singletons).
+func (h *holonomy) heightOf(p int) int { return h.height[h.class[p]] }
+
+// imageOf returns the E index of P·a: an orbit image, or the singleton
+// {x·a} for a singleton {x} outside the orbit.
+func (h *holonomy) imageOf(p, a int) int {
+	if p < len(h.o.sets) {
+		return h.o.succ[p][a]
+	}
+	return h.single[h.d.Delta[h.sets[p][0]][a]]
 }

@@ -11,22 +11,58 @@ import (
 // CascadeToBRASP compiles a cascade of identity–reset automata into a B-RASP
 // program that accepts exactly the non-empty words the cascade's automaton
 // accepts (paper, Lemmas B.6–B.8 and the proof of Thm B.4). It uses only
-// rightmost, strictly future-masked attention (as Thm 5.1 promises):
+// rightmost, strictly future-masked attention (as Thm 5.1 promises). Level d
+// in state s before position i is Lemma B.6's "most recent reset wins":
 //
-//   - level d in state s before position i, "most recent reset wins":
-//     L<d>_<s>(i) := rightmost [j<i, reset_d(j)] resetTo_s(j) : [s initial],
-//     where reset_d(j) says that the symbol at j, read while levels 1..d-1
-//     are in the states of some reset of level d, resets it;
-//   - U_<s1>_…_<sd>(i), the conjunction of the level states of a reachable
-//     prefix of global states (levels 1..d), as reset conditions need them;
-//   - C_<P>(i): the tile chain of the global state passes through the set P,
-//     the homomorphism read one tile at a time (one vector per set on a
-//     chain, not one per global state);
-//   - A_<x>(i): the DFA is in state x before position i (C of {x});
-//   - Y(i): the DFA accepts after reading position i, the output vector.
+//	L<d>_<s>(i) := rightmost [j<i, reset_d(j)] resetTo_s(j) : [s initial],
+//
+// where reset_d(j), as in Lemma B.7, is a Boolean combination of the symbol
+// at j and vectors of levels 1..d-1 at j; Lemma B.8 stacks the levels. The
+// homomorphism of the proof of Thm B.4 (A_r := ⋁ C_q over φ(q) = r) is read
+// one tile at a time: C_<P>(i) says that the tile chain of the global state
+// before i passes the set P, A_<x>(i) that the DFA is in state x before i
+// (C of {x}), and Y(i), the output vector, that it accepts after reading i.
+//
+// Two forms of the level inputs, both over the same cascade:
+//
+//   - the context form (kr_context.go), used unless the cascade is tiny:
+//     level d is reset at j unless an identity input is read there, "the
+//     symbol is a and the chain passes the set P" (Q_a(j) ∧ C_P(j), P a set
+//     of the level's height that a keeps in its class); the target is s ≠ 0
+//     when one of the level's rules for s fires, "the symbol is a and the
+//     chain passes the edge P --t--> T" (Q_a(j) ∧ C_P(j) ∧ L<level of P>_<t>(j)),
+//     and 0 when none does. R<d>(i) names the reset condition when the level
+//     has more than two states. The program's size is polynomial in the
+//     number of holonomy sets and edges, whatever the number of global
+//     states, and no global state is enumerated;
+//   - the explicit form, for cascades with at most TupleProgramStates
+//     reachable global states (within Limits.MaxCascade): reset conditions
+//     are disjunctions over the reachable tuples of states of the levels
+//     above (cut to their shortest prefix that decides the reset),
+//     U_<s1>_…_<sk>(i) being the conjunction of such a prefix. This is
+//     Lemma B.7 verbatim and the form of the paper's Figure for A_3.
 //
 // A level with a single reachable state needs no vector.
 func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
+	if c.numGlobal >= 0 && c.numGlobal <= TupleProgramStates {
+		g, err := c.Global()
+		if err != nil {
+			return nil, err
+		}
+		return tupleProgram(c, g)
+	}
+	return contextProgram(c)
+}
+
+// TupleProgramStates is the largest number of reachable global states for
+// which CascadeToBRASP writes reset conditions over explicit tuples. The
+// context form is smaller from a handful of global states on (on random
+// counter-free DFAs of 9 states, 83 vectors against 200 on average); the
+// explicit form is kept for the smallest cascades, such as the paper's A_3,
+// whose program it reproduces.
+const TupleProgramStates = 8
+
+func tupleProgram(c *Cascade, g *GlobalStates) (*brasp.Program, error) {
 	d := c.Automaton
 	b := brasp.NewBuilder(d.Alphabet)
 	levels := len(c.Levels)
@@ -36,7 +72,7 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 	for l := range used {
 		used[l] = map[int]bool{}
 	}
-	for _, tuple := range c.States {
+	for _, tuple := range g.States {
 		for l, s := range tuple {
 			used[l][s] = true
 		}
@@ -82,7 +118,7 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 		}
 		var any []brasp.Expr
 		byTarget := map[int][]brasp.Expr{}
-		for _, r := range c.compressedResets(l) {
+		for _, r := range g.compressedResets(c, l) {
 			cond := brasp.Expr(b.J(b.SymbolVec(r.Symbol)))
 			if len(r.Above) > 0 {
 				cond = brasp.And(jOf(atI(r.Above)), cond)
@@ -106,8 +142,8 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 	// P. A_x(i) is C of the singleton {x}. This needs one vector per set on a
 	// chain rather than one per global state.
 	chainExpr := map[int]brasp.Expr{0: brasp.Bool(true)}
-	byChild := map[int][]decodeEdge{}
-	for _, e := range c.decode {
+	byChild := map[int][]ChainEdge{}
+	for _, e := range g.decode {
 		byChild[e.Child] = append(byChild[e.Child], e)
 	}
 	var resolve func(set int) brasp.Expr
@@ -123,7 +159,7 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 			}
 			terms = append(terms, and2(resolve(e.Parent), step))
 		}
-		state, single := c.setState[set]
+		state, single := g.setState[set]
 		if _, isRef := terms[0].(*brasp.Ref); len(terms) == 1 && isRef && !single {
 			chainExpr[set] = terms[0] // an alias: no vector needed
 			return terms[0]
@@ -141,7 +177,7 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 	for q := range singletonOf {
 		singletonOf[q] = -1
 	}
-	for set, q := range c.setState {
+	for set, q := range g.setState {
 		singletonOf[q] = set
 	}
 	stateVec := make([]brasp.Expr, d.NumStates())
@@ -157,6 +193,13 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 			stateVec[q] = resolve(set)
 		}
 	}
+	return finish(b, d, order, stateVec)
+}
+
+// finish adds the output vector: Y(i) says that the DFA accepts after
+// reading position i, from the state vectors A_x (before i) and the symbol
+// at i (the proof of Thm B.4).
+func finish(b *brasp.Builder, d *DFA, order []int, stateVec []brasp.Expr) (*brasp.Program, error) {
 	var accept []brasp.Expr
 	for _, x := range order {
 		var syms []brasp.Expr
@@ -224,15 +267,14 @@ func and2(x, y brasp.Expr) brasp.Expr {
 	return brasp.And(x, y)
 }
 
-// compressedResets returns the resets of level l (0-based) with each
+// compressedResets returns the explicit resets of level l (0-based) with each
 // condition on the levels above cut down to the shortest prefix of level
 // states all of whose reachable extensions behave alike on the symbol (all
 // reset to the same target). Only reachable global states occur in runs, so
 // the shorter condition is equivalent and needs fewer prefix vectors.
-func (c *Cascade) compressedResets(l int) []CascadeReset {
-	lv := c.Levels[l]
+func (g *GlobalStates) compressedResets(c *Cascade, l int) []CascadeReset {
 	if l == 0 {
-		return lv.Resets
+		return g.Resets[0]
 	}
 	// Trie nodes: ids per prefix length, with parent links and children.
 	type link struct{ parent, value int }
@@ -242,7 +284,7 @@ func (c *Cascade) compressedResets(l int) []CascadeReset {
 		up[m], down[m] = map[int]link{}, map[int][]int{}
 	}
 	for m := range l {
-		for key, id := range c.trie[m] {
+		for key, id := range g.trie[m] {
 			up[m+1][id] = link{key[0], key[1]}
 			down[m][key[0]] = append(down[m][key[0]], id)
 		}
@@ -270,8 +312,8 @@ func (c *Cascade) compressedResets(l int) []CascadeReset {
 		}
 		for id := range up[l] {
 			outcome[l][id] = identity
-			if i, ok := lv.reset[[2]int{id, a}]; ok {
-				outcome[l][id] = lv.Resets[i].Target
+			if i, ok := g.reset[l][[2]int{id, a}]; ok {
+				outcome[l][id] = g.Resets[l][i].Target
 			}
 		}
 		for m := l - 1; m >= 0; m-- {
