@@ -100,10 +100,11 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 	c := &Cascade{Automaton: d, Start: cx.start, Sets: h.sets, Edges: cx.edges, limits: limits, h: h, cx: cx}
 	for l := range h.levels {
 		lv := &CascadeLevel{Initial: cx.start[l], Keep: cx.keep[l], Rules: cx.rules[l]}
+		several := repsAtLevel(h, l) > 1
 		for _, ls := range h.levelStates[l] {
 			r, k := ls[0], ls[1]
 			name := h.setName(h.tiles[r][k])
-			if repsAtLevel(h, l) > 1 {
+			if several {
 				name += "⊂" + h.setName(r)
 			}
 			lv.States = append(lv.States, name)

@@ -24,8 +24,10 @@ import (
 //  11. a letter maps the chain and extends it to a dominating tile chain;
 //     each level is then left alone or reset by the levels above; levels off
 //     the new chain are reset to their state 0 (their value is a don't-care);
-//  12. the concrete cascade is built lazily from the start state's
-//     coordinates, and Verify checks it emulates the DFA.
+//  12. the levels' inputs are read off the tile chain (kr_context.go), so the
+//     cascade is built without its global states; those are enumerated
+//     lazily from the start state's coordinates when needed, and Verify
+//     checks that the cascade emulates the DFA.
 type holonomy struct {
 	d      *DFA
 	o      *imageOrbit
