@@ -142,8 +142,9 @@ func (h *holonomy) setName(p int) string {
 }
 
 // Global enumerates the reachable global states breadth-first from the
-// start (once; the result is kept). It fails with a *LimitError when there
-// are more than Limits.MaxCascade.
+// start (once; the result is kept, so a Cascade is not safe for concurrent
+// use by Global, Verify, Format and CascadeToBRASP). It fails with a
+// *LimitError when there are more than Limits.MaxCascade.
 func (c *Cascade) Global() (*GlobalStates, error) {
 	if c.global != nil {
 		return c.global, nil
@@ -397,7 +398,7 @@ func (c *Cascade) Format() string {
 	var b strings.Builder
 	g, err := c.Global()
 	if err != nil {
-		fmt.Fprintf(&b, "cascade of %d identity-reset levels emulating a %d-state DFA (%v; resets listed by chain edge)\n",
+		fmt.Fprintf(&b, "cascade of %d identity-reset levels emulating a %d-state DFA (global states not listed: %v; levels in context form)\n",
 			len(c.Levels), d.NumStates(), err)
 	} else {
 		fmt.Fprintf(&b, "cascade of %d identity-reset levels emulating a %d-state DFA (%d reachable global states)\n",
