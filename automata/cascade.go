@@ -28,7 +28,6 @@ type Cascade struct {
 	h         *holonomy
 	cx        *contexts
 	global    *GlobalStates // the reachable global states, once enumerated
-	numGlobal int           // the number of reachable global states, when Decompose's check saw them all (else -1)
 }
 
 // CascadeLevel is one identity–reset automaton of a cascade, in context
@@ -63,10 +62,8 @@ type GlobalStates struct {
 	// trie numbers the reachable prefixes of global states: trie[l] maps
 	// (id of a prefix of length l, state of level l+1) to the id of the
 	// prefix of length l+1; the empty prefix has id 0.
-	trie     []map[[2]int]int
-	reset    []map[[2]int]int // (prefix id of Above, Symbol) → index in Resets[d]
-	decode   []ChainEdge      // the chain edges the states use, in order of discovery
-	setState map[int]int      // the DFA state of each singleton set reached by decode
+	trie  []map[[2]int]int
+	reset []map[[2]int]int // (prefix id of Above, Symbol) → index in Resets[d]
 }
 
 // DecomposeCheck is the number of reachable global states, in breadth-first
@@ -118,10 +115,6 @@ func Decompose(d *DFA, limits Limits) (*Cascade, error) {
 	if err := c.check(g, complete); err != nil {
 		return nil, err
 	}
-	c.numGlobal = -1
-	if complete {
-		c.numGlobal = len(g.States)
-	}
 	return c, nil
 }
 
@@ -143,8 +136,8 @@ func (h *holonomy) setName(p int) string {
 
 // Global enumerates the reachable global states breadth-first from the
 // start (once; the result is kept, so a Cascade is not safe for concurrent
-// use by Global, Verify, Format and CascadeToBRASP). It fails with a
-// *LimitError when there are more than Limits.MaxCascade.
+// use by Global, Verify and Format; CascadeToBRASP does not call it). It
+// fails with a *LimitError when there are more than Limits.MaxCascade.
 func (c *Cascade) Global() (*GlobalStates, error) {
 	if c.global != nil {
 		return c.global, nil
@@ -167,15 +160,15 @@ func (c *Cascade) limitError() error {
 // enumerate lists the reachable global states breadth-first, at most limit
 // of them; complete reports whether that is all of them. Successors beyond
 // the limit have Delta -1. With explicit, it also lists the levels' resets
-// in explicit form and what the explicit program needs (trie, decode edges).
+// in explicit form (Resets, for Format), numbering the prefixes of the
+// states in a trie to merge equal resets.
 func (c *Cascade) enumerate(limit int, explicit bool) (*GlobalStates, bool, error) {
 	levels := len(c.Levels)
-	g := &GlobalStates{index: map[string]int{}, setState: map[int]int{},
+	g := &GlobalStates{index: map[string]int{},
 		trie: make([]map[[2]int]int, levels), reset: make([]map[[2]int]int, levels), Resets: make([][]CascadeReset, levels)}
 	for l := range levels {
 		g.trie[l], g.reset[l] = map[[2]int]int{}, map[[2]int]int{}
 	}
-	seenEdge := map[int]bool{}
 	g.add(c.Start, explicit)
 	complete := true
 	k := len(c.Automaton.Alphabet)
@@ -187,14 +180,9 @@ func (c *Cascade) enumerate(limit int, explicit bool) (*GlobalStates, bool, erro
 		}
 		last := 0
 		for _, e := range edges {
-			if explicit && !seenEdge[e] {
-				seenEdge[e] = true
-				g.decode = append(g.decode, c.Edges[e])
-			}
 			last = c.Edges[e].Child
 		}
 		g.Phi = append(g.Phi, c.Sets[last][0])
-		g.setState[last] = c.Sets[last][0]
 		var ids []int
 		if explicit {
 			ids = g.prefixIDs(tuple)

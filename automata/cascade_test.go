@@ -114,8 +114,14 @@ func TestA3BRASP(t *testing.T) {
 	}
 	checkProgram(t, d, p, 8, 200, rand.New(rand.NewPCG(1, 1)))
 	src := brasp.Format(p)
-	for _, s := range []string{"L1_0(i) := rightmost [j<i, Q_L(j) | Q_R(j)] Q_L(j) : 1",
-		"L3_1(i) := rightmost [j<i, (U_0_0(j) & Q_L(j)) | (U_1_1(j) & Q_R(j))] U_1_1(j) & Q_R(j) : 0"} {
+	// Level 3 (Lemma B.7 in context form) keeps its state unless it reads L
+	// in (1.0,2.0) (C_3) or R in (1.1,2.1) (C_4), and is reset to 3.1 on the
+	// latter: the resets of the paper's Figure.
+	for _, s := range []string{"L1_0(i) := rightmost [j<i, 1] !Q_R(j) : 1",
+		"C_3(i) := L1_0(i) & L2_0(i)",
+		"C_6(i) := (L1_1(i) & L2_0(i)) | (L1_0(i) & L2_1(i))",
+		"C_4(i) := L1_1(i) & L2_1(i)",
+		"L3_1(i) := rightmost [j<i, !((C_3(j) & Q_R(j)) | (C_6(j) & (Q_L(j) | Q_R(j))) | (C_4(j) & Q_L(j)))] L1_1(j) & L2_1(j) & Q_R(j) : 0"} {
 		if !strings.Contains(src, s) {
 			t.Errorf("program lacks %q:\n%s", s, src)
 		}
@@ -141,9 +147,35 @@ func checkProgram(t *testing.T, d *DFA, p *brasp.Program, maxLen, longLen int, r
 			t.Fatalf("vector %s uses %s [%s]", v.Name, v.Att.Tiebreak, v.Att.Mask)
 		}
 	}
+	check := programChecker(t, d, p)
+	for _, w := range allWords(len(d.Alphabet), maxLen) {
+		if len(w) == maxLen {
+			check(w)
+		}
+	}
+	checkRandomWords(t, d, check, longLen, rng)
+}
+
+// checkRandomWords runs check on 50 random non-empty words of length up to
+// longLen.
+func checkRandomWords(t *testing.T, d *DFA, check func([]int), longLen int, rng *rand.Rand) {
+	t.Helper()
 	k := len(d.Alphabet)
+	for range 50 {
+		w := make([]int, 1+rng.IntN(longLen))
+		for i := range w {
+			w[i] = rng.IntN(k)
+		}
+		check(w)
+	}
+}
+
+// programChecker returns a function that runs p on a word and compares its
+// output at every position with d's verdict on the prefix.
+func programChecker(t *testing.T, d *DFA, p *brasp.Program) func([]int) {
 	runner := brasp.NewRunner(p)
-	check := func(w []int) {
+	return func(w []int) {
+		t.Helper()
 		tr := runner.Run(w)
 		q := d.Start
 		for i, a := range w {
@@ -155,18 +187,6 @@ func checkProgram(t *testing.T, d *DFA, p *brasp.Program, maxLen, longLen int, r
 		if tr.Accept() != d.Accepts(w) {
 			t.Fatalf("program and DFA differ on %q", d.Alphabet.FormatWord(w))
 		}
-	}
-	for _, w := range allWords(k, maxLen) {
-		if len(w) == maxLen {
-			check(w)
-		}
-	}
-	for range 50 {
-		w := make([]int, 1+rng.IntN(longLen))
-		for i := range w {
-			w[i] = rng.IntN(k)
-		}
-		check(w)
 	}
 }
 
@@ -261,39 +281,23 @@ func TestEdgeCaseFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkCascade(t, d, c, 8)
-		checkBothPrograms(t, d, c, 8, rand.New(rand.NewPCG(3, 3)))
+		checkCascadeProgram(t, d, c, 8, rand.New(rand.NewPCG(3, 3)))
 	}
 }
 
-// checkBothPrograms checks CascadeToBRASP's program and both of its forms:
-// the context form always, the explicit form (reset conditions over tuples
-// of global states) when the global states number at most 300. Only the
-// first check draws from rng (the other forms use their own source), so the
-// callers' samples stay as they were.
-func checkBothPrograms(t *testing.T, d *DFA, c *Cascade, maxLen int, rng *rand.Rand) {
+// checkCascadeProgram checks CascadeToBRASP's program on all words up to
+// maxLen and on two samples of 50 random words up to length 200: one drawn
+// from rng, one from a source of its own. Only the first draws from rng, so
+// the callers' samples stay as they were.
+func checkCascadeProgram(t *testing.T, d *DFA, c *Cascade, maxLen int, rng *rand.Rand) {
 	t.Helper()
 	p, err := CascadeToBRASP(c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkProgram(t, d, p, maxLen, 200, rng)
-	rng = rand.New(rand.NewPCG(uint64(d.NumStates()), uint64(len(p.Vectors))))
-	q, err := contextProgram(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkProgram(t, d, q, maxLen, 200, rng)
-	if c.numGlobal >= 0 && c.numGlobal <= 300 {
-		g, err := c.Global()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := tupleProgram(c, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkProgram(t, d, r, maxLen, 200, rng)
-	}
+	own := rand.New(rand.NewPCG(uint64(d.NumStates()), uint64(len(p.Vectors))))
+	checkRandomWords(t, d, programChecker(t, d, p), 200, own)
 }
 
 // randomCounterFree returns a random minimal counter-free DFA with between
@@ -346,8 +350,7 @@ func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *DFA {
 
 // TestKrohnRhodesRandom decomposes hundreds of random counter-free minimal
 // DFAs of up to 12 states, checks each cascade by emulation and each B-RASP
-// program (both forms) on all words up to length 8 and random words up to
-// length 200, and requires the sample to exercise every edge case of the
+// program on all words up to length 8 and random words up to length 200, and requires the sample to exercise every edge case of the
 // notes.
 var krIterations = 300
 
@@ -365,7 +368,7 @@ func TestKrohnRhodesRandom(t *testing.T) {
 		}
 		maxLen := map[int]int{1: 10, 2: 8, 3: 5}[len(d.Alphabet)]
 		checkCascade(t, d, c, maxLen)
-		checkBothPrograms(t, d, c, maxLen, rng)
+		checkCascadeProgram(t, d, c, maxLen, rng)
 		e := edgeCasesOf(t, d)
 		seen.tileNotImage = seen.tileNotImage || e.tileNotImage
 		seen.noSingletonImages = seen.noSingletonImages || e.noSingletonImages

@@ -63,7 +63,7 @@ accept 3
 	//   (1.0,2.1,3.1) -> 2
 	//   (1.0,2.0,3.1) -> 1
 	//   (1.1,2.0,3.1) -> 2
-	// 18 vectors; accepts LRRRLR: true true
+	// 16 vectors; accepts LRRRLR: true true
 }
 
 // Classify answers with witnesses: PARITY is neither star-free nor in AC0.
