@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/transformer"
 )
 
 var update = flag.Bool("update", false, "copy the browser test's screenshot to testdata/screenshot.png")
@@ -82,26 +83,38 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 // A step that takes long is logged, and a step that never settles fails
 // with a snapshot of the page's status fields, so that a failure on a
 // loaded CI machine says what the page was showing.
+//
+// It evaluates the condition from Go every 10 ms rather than with
+// chromedp.Poll: Poll first waits for chromedp's copy of the document
+// root, without its own timeout, and was seen to wait there until the
+// test's deadline (4 of 17 runs on a loaded machine, at the same step)
+// while the page was idle and the condition held.
 func settle(t *testing.T, ctx context.Context, cond string) {
 	t.Helper()
-	expr := fmt.Sprintf(`document.body && document.body.dataset.pending === "0" && (%s)`, cond)
+	expr := fmt.Sprintf(`!!(document.body && document.body.dataset.pending === "0" && (%s))`, cond)
 	start := time.Now()
 	deadline := start.Add(60 * time.Second)
-	retries := 0
+	errs := 0
+	var last error
 	for {
-		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
-		if err == nil {
+		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ok, err := chromedp.Run(ectx, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
 			if d := time.Since(start); d > 2*time.Second {
-				t.Logf("slow step (%v, %d retries): %s", d, retries, cond)
+				t.Logf("slow step (%v, %d failed evaluations): %s", d, errs, cond)
 			}
 			return
 		}
-		// A poll does not survive a navigation; poll again in the new page.
-		if time.Now().After(deadline) || ctx.Err() != nil || !strings.Contains(err.Error(), "context") {
-			t.Fatalf("waiting for %s: %v (after %v, %d retries)\npage: %s", cond, err, time.Since(start), retries, pageSnapshot(ctx))
+		// An evaluation fails while a navigation replaces the page.
+		if err != nil {
+			errs++
+			last = err
 		}
-		retries++
-		time.Sleep(20 * time.Millisecond)
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			t.Fatalf("waiting for %s: not true after %v (%d failed evaluations, the last: %v)\npage: %s", cond, time.Since(start), errs, last, pageSnapshot(ctx))
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -336,6 +349,10 @@ func TestBrowser(t *testing.T) {
 	if err != nil || !strings.Contains(u.Fragment, "w=llrrllrlrr") {
 		t.Fatalf("the URL %q does not hold the word", href)
 	}
+	// Multi-head was clicked on a compiled session, layer norm was not.
+	if q, err := url.ParseQuery(u.Fragment); err != nil || q.Get("mh") != "1" || q.Get("c") != "1" || q.Has("ln") {
+		t.Errorf("the URL %q does not hold the compile options (mh=1, c=1, no ln)", href)
+	}
 	custom := "Q_a(i)\nQ_b(i)\nP(i) := rightmost [j<i, 1] Q_a(j) : 0\nY(i) := P(i) & Q_b(i)\n"
 	link := srv.URL + "/#p=" + url.QueryEscape(custom) + "&w=" + url.QueryEscape("aab")
 	link = strings.ReplaceAll(link, "+", "%20")
@@ -346,6 +363,12 @@ func TestBrowser(t *testing.T) {
 	js(t, ctx, readGrid, &g)
 	if prog != custom || g.Badge != "accept" || g.Rows["Y"] != "001" {
 		t.Errorf("the link gave program %q, badge %q, Y %q", prog, g.Badge, g.Rows["Y"])
+	}
+	checkCompileLink(t, ctx, srv.URL, custom, false, false)
+	// A link with the compile options restores the checkboxes and the
+	// compile panel, for each combination.
+	for _, opts := range [][2]bool{{true, true}, {true, false}, {false, true}} {
+		checkCompileLink(t, ctx, srv.URL, custom, opts[0], opts[1])
 	}
 
 	// The Krohn–Rhodes program of the expression, loaded into the editor.
@@ -402,6 +425,66 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("%d errors still shown", errCount)
 	}
 	t.Logf("browser test took %v", time.Since(start))
+}
+
+// checkCompileLink opens a link to program on the word aab with the
+// given compile options (and, when one is set, c=1: the compile panel in
+// use) and checks that the page restores the checkboxes and shows the
+// model those options compile.
+func checkCompileLink(t *testing.T, ctx context.Context, base, program string, multihead, layernorm bool) {
+	t.Helper()
+	frag := "p=" + strings.ReplaceAll(url.QueryEscape(program), "+", "%20") + "&w=aab"
+	compiled := multihead || layernorm
+	if multihead {
+		frag += "&mh=1"
+	}
+	if layernorm {
+		frag += "&ln=1"
+	}
+	if compiled {
+		frag += "&c=1"
+	}
+	do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#"+frag))
+	cond := `document.body.dataset.ready === "1" && document.getElementById("badge").dataset.word === "aab"`
+	if compiled {
+		cond += ` && document.getElementById("compile-result").dataset.state !== undefined`
+	}
+	settle(t, ctx, cond)
+	var got struct {
+		MultiHead, LayerNorm bool
+		State, Width, Heads  string
+		Hash                 string
+	}
+	js(t, ctx, `(() => { const t = id => { const e = document.getElementById(id); return e ? e.textContent : ""; };
+	  return {MultiHead: document.getElementById("opt-multihead").checked, LayerNorm: document.getElementById("opt-layernorm").checked,
+	    State: document.getElementById("compile-result").dataset.state || "", Width: t("c-width"), Heads: t("c-heads"),
+	    Hash: location.hash}; })()`, &got)
+	name := fmt.Sprintf("link with multihead=%v layernorm=%v", multihead, layernorm)
+	if got.MultiHead != multihead || got.LayerNorm != layernorm {
+		t.Errorf("%s: checkboxes multi-head %v, layer norm %v", name, got.MultiHead, got.LayerNorm)
+	}
+	// The page keeps the session in the fragment: the same fields.
+	want, _ := url.ParseQuery(frag)
+	if q, err := url.ParseQuery(strings.TrimPrefix(got.Hash, "#")); err != nil || fmt.Sprint(q) != fmt.Sprint(want) {
+		t.Errorf("%s: the page rewrote the fragment to %q", name, got.Hash)
+	}
+	if !compiled {
+		if got.State != "" {
+			t.Errorf("%s: the compile panel shows %q without c=1", name, got.State)
+		}
+		return
+	}
+	p, err := brasp.Parse("link", []byte(program))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := transformer.Compile(p, transformer.CompileOptions{MultiHead: multihead, LayerNorm: layernorm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != "ok" || got.Width != fmt.Sprint(m.Width) || got.Heads != fmt.Sprint(m.NumHeads()) {
+		t.Errorf("%s: compile panel %q, width %s, heads %s; want the model of width %d with %d heads", name, got.State, got.Width, got.Heads, m.Width, m.NumHeads())
+	}
 }
 
 // screenshot saves a full-page screenshot under os.TempDir(), logs its

@@ -23,6 +23,8 @@
 // "col", "msg"}...], "field": "program"|"ltl"|"word"|"format"} with status
 //
 //	400  malformed JSON (the message says where)
+//	403  the Host header is not a loopback name while the server listens
+//	     on loopback (see Limits and safety); every path, not only /api/
 //	404  unknown endpoint
 //	413  request body larger than Config.MaxBody (1 MiB by default)
 //	422  the program, formula or word is wrong: errors lists every problem
@@ -78,6 +80,12 @@
 // # Limits and safety
 //
 // The server binds to loopback unless told otherwise (brasp serve --addr).
+// On loopback it answers only requests whose Host header is localhost,
+// 127.0.0.1 (or another 127.x.y.z) or [::1], with any port, and refuses
+// others with 403: without this check a page of any web site could read
+// the playground by making a name of its own resolve to 127.0.0.1 (DNS
+// rebinding). Connections to a non-loopback address, and servers with
+// Config.AllowAnyHost (a reverse proxy), are answered whatever their Host.
 // Each request body is read through http.MaxBytesReader; each computation
 // runs under a time limit and a bound on concurrent computations. A
 // computation past its limit is answered with 503 and abandoned (Go cannot
@@ -86,7 +94,9 @@
 //
 // # The page
 //
-// The program and the word live in the URL's fragment (#p=...&w=...), so a
-// link reproduces a session. The compile, decompile, LTL, DFA and automaton
+// The program, the word and the compile options live in the URL's fragment
+// (#p=...&w=..., then mh=1 for multi-head, ln=1 for layer norm, c=1 once
+// the compile panel is in use), so a link reproduces a session, the
+// compile panel included. The compile, decompile, LTL, DFA and automaton
 // panels appear only when /api/features says the server can back them.
 package playground

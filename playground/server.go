@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -59,6 +60,21 @@ type Config struct {
 	// (GOMAXPROCS by default); further requests wait for a slot within
 	// their time limit.
 	Concurrency int
+	// AllowAnyHost turns off the Host check, the server's protection
+	// against DNS rebinding. By default a request that reached the server
+	// on a loopback address (or through ServeHTTP without a connection) is
+	// answered only if its Host header names a loopback host — localhost,
+	// an address of 127.0.0.0/8 or [::1], with any port — and gets 403
+	// otherwise: a page of another web site cannot then read the
+	// playground through a name of its own that it makes resolve to
+	// 127.0.0.1. A request that reached the server on another address
+	// (brasp serve --addr with a non-loopback host, which exposes the
+	// playground on purpose) is answered whatever its Host. Set
+	// AllowAnyHost behind a reverse proxy on loopback that forwards
+	// another Host, or to answer every Host on every interface when
+	// listening on a non-loopback address such as 0.0.0.0 (where a
+	// connection to 127.0.0.1 is otherwise still checked).
+	AllowAnyHost bool
 
 	// delay is added to every computation (tests of the time limit).
 	delay time.Duration
@@ -118,7 +134,46 @@ func New(cfg Config) *Server {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if !s.cfg.AllowAnyHost {
+		if local, ok := loopbackConn(r); ok && !loopbackHost(r.Host) {
+			open := ""
+			if local != nil {
+				open = fmt.Sprintf(" (open http://%s/)", local)
+			}
+			writeError(w, &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf(
+				"forbidden host %q: the playground listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1]%s; "+
+					"this keeps other web sites from reaching it through DNS rebinding (brasp serve --addr exposes it on another address)", r.Host, open)})
+			return
+		}
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// loopbackConn reports whether r reached the server on a loopback address
+// (local is that address), or without a TCP connection the server knows
+// of (ServeHTTP called directly, a Unix socket; local is nil).
+func loopbackConn(r *http.Request) (local net.Addr, ok bool) {
+	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	tcp, isTCP := addr.(*net.TCPAddr)
+	if !isTCP {
+		return nil, true
+	}
+	return tcp, tcp.IP.IsLoopback()
+}
+
+// loopbackHost reports whether the Host header host names a loopback
+// host: localhost, or a loopback IP address, with or without a port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	} else {
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func noCache(h http.Handler) http.Handler {

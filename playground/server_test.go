@@ -22,7 +22,7 @@ import (
 	"github.com/brasp-dev/brasp/transformer"
 )
 
-// do sends a request to h and returns the status and body.
+// doReq sends a request to h, addressed to localhost, and returns the status and body.
 func doReq(t *testing.T, h http.Handler, method, path string, body any) (int, []byte) {
 	t.Helper()
 	var r io.Reader
@@ -40,6 +40,7 @@ func doReq(t *testing.T, h http.Handler, method, path string, body any) (int, []
 		r = bytes.NewReader(data)
 	}
 	req := httptest.NewRequest(method, path, r)
+	req.Host = "localhost:8080" // as a browser on `brasp serve` sends it
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return rec.Code, rec.Body.Bytes()

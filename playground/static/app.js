@@ -276,6 +276,7 @@ function compileBody() {
 
 async function compileNow() {
   state.compiled = true;
+  saveHash();
   const seq = ++state.compileSeq;
   const r = await api("/api/compile", compileBody());
   if (seq !== state.compileSeq) return;
@@ -451,8 +452,14 @@ async function toDFA() {
 
 // ---- URL, presets, start-up -------------------------------------------------------
 
+// saveHash keeps the session in the URL's fragment: the program, the word,
+// the compile options and whether the compile panel is in use, so that a
+// link reproduces the run and the compile panel.
 function saveHash() {
-  const h = "#p=" + encodeURIComponent(prog.value) + "&w=" + encodeURIComponent($("word").value);
+  let h = "#p=" + encodeURIComponent(prog.value) + "&w=" + encodeURIComponent($("word").value);
+  if ($("opt-multihead").checked) h += "&mh=1";
+  if ($("opt-layernorm").checked) h += "&ln=1";
+  if (state.compiled) h += "&c=1";
   if (location.hash === h) return;
   try {
     if (h.length > 1 << 20) throw new Error("too long");
@@ -469,6 +476,15 @@ function loadHash() {
   if (!params.has("p")) return false;
   prog.value = params.get("p");
   $("word").value = params.get("w") || "";
+  $("opt-multihead").checked = params.get("mh") === "1";
+  $("opt-layernorm").checked = params.get("ln") === "1";
+  // c=1: compile as well (runNow follows with the compile panel).
+  state.compiled = params.get("c") === "1" && !!state.features.compile;
+  if (!state.compiled) {
+    $("compile-result").textContent = $("compile-error").textContent = "";
+    delete $("compile-result").dataset.state;
+    $("dl-json").disabled = $("dl-safetensors").disabled = true;
+  }
   const ex = state.examples.findIndex((e) => e.source === prog.value);
   $("preset").value = ex >= 0 ? state.examples[ex].name : "";
   return true;
@@ -522,8 +538,9 @@ prog.addEventListener("keydown", (e) => {
 $("word").addEventListener("input", runSoon);
 $("preset").addEventListener("change", (e) => loadPreset(e.target.value));
 $("compile-btn").addEventListener("click", compileNow);
-$("opt-multihead").addEventListener("change", () => state.compiled && compileNow());
-$("opt-layernorm").addEventListener("change", () => state.compiled && compileNow());
+for (const id of ["opt-multihead", "opt-layernorm"]) {
+  $(id).addEventListener("change", () => { saveHash(); if (state.compiled) compileNow(); });
+}
 $("dl-json").addEventListener("click", () => download("json"));
 $("dl-safetensors").addEventListener("click", () => download("safetensors"));
 $("ltl-btn").addEventListener("click", toLTL);
@@ -554,7 +571,7 @@ $("decompile-load").addEventListener("click", () => {
 $("share").addEventListener("click", async () => {
   saveHash();
   try { await navigator.clipboard.writeText(location.href); $("status").textContent = "link copied"; }
-  catch (e) { $("status").textContent = "copy the address bar: it holds the program and the word"; }
+  catch (e) { $("status").textContent = "copy the address bar: it holds the program, the word and the compile options"; }
 });
 window.addEventListener("hashchange", () => { if (loadHash()) { renderGutter(); runNow(); } });
 start();
