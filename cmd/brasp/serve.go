@@ -38,8 +38,16 @@ func serveCmd(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("serve: %v", err)
 	}
+	// Bound to loopback, the playground answers only Host headers naming
+	// loopback (against DNS rebinding); bound elsewhere on purpose, any Host.
+	exposed := false
+	if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil {
+		if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() {
+			exposed = true
+		}
+	}
 	srv := &http.Server{
-		Handler:           playground.New(playground.Config{Timeout: *timeout, MaxBody: *maxBody}),
+		Handler:           playground.New(playground.Config{Timeout: *timeout, MaxBody: *maxBody, AllowAnyHost: exposed}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      *timeout + time.Minute,
@@ -47,10 +55,8 @@ func serveCmd(e *env, args []string) error {
 		MaxHeaderBytes:    64 << 10,
 	}
 	fmt.Fprintf(e.stdout, "brasp playground on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil {
-		if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() {
-			fmt.Fprintf(e.stderr, "brasp: warning: listening on %s, which is reachable from other machines\n", host)
-		}
+	if exposed {
+		fmt.Fprintf(e.stderr, "brasp: warning: listening on %s, which is reachable from other machines\n", ln.Addr())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
