@@ -12,7 +12,7 @@ import (
 // (exact.ProgramDFA) is equivalent to the DFA on non-empty words. This
 // external test package imports exact, which imports automata, without a
 // cycle. exact's construction grows quickly with the program (a 2,700-vector
-// program of a 20-state DFA takes about 90 s), so programs of more than
+// program of a 20-state DFA takes about 40 s), so programs of more than
 // 1,000 vectors are left to the all-words checks of TestKrohnRhodesLarge.
 func TestKrohnRhodesExact(t *testing.T) {
 	if testing.Short() {
