@@ -65,18 +65,23 @@ func stateVectorName(d *DFA, x int) string {
 	return "A_" + strconv.Itoa(x)
 }
 
-// toJ returns e with every reference read at j instead of i.
-func toJ(b *brasp.Builder, e brasp.Expr) brasp.Expr {
+// readAt returns e with every reference read at v (brasp.VarI or
+// brasp.VarJ): the cascade's conditions are built once and used both at the
+// query position and at the attended one.
+func readAt(b *brasp.Builder, e brasp.Expr, v brasp.Var) brasp.Expr {
 	switch e := e.(type) {
 	case *brasp.Ref:
-		return b.J(e.Vec)
+		if v == brasp.VarJ {
+			return b.J(e.Vec)
+		}
+		return b.I(e.Vec)
 	case *brasp.UnaryExpr:
-		return brasp.Not(toJ(b, e.X))
+		return brasp.Not(readAt(b, e.X, v))
 	case *brasp.BinaryExpr:
 		if e.Op == brasp.AND {
-			return brasp.And(toJ(b, e.X), toJ(b, e.Y))
+			return brasp.And(readAt(b, e.X, v), readAt(b, e.Y, v))
 		}
-		return brasp.Or(toJ(b, e.X), toJ(b, e.Y))
+		return brasp.Or(readAt(b, e.X, v), readAt(b, e.Y, v))
 	}
 	return e
 }

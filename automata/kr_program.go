@@ -106,13 +106,13 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 		}
 		var kept []brasp.Expr
 		for _, g := range keeps {
-			kept = append(kept, and2(toJ(b, resolve(g.key)), symbolsAt(g.syms)))
+			kept = append(kept, and2(readAt(b, resolve(g.key), brasp.VarJ), symbolsAt(g.syms)))
 		}
 		var resetJ brasp.Expr = brasp.Bool(true)
 		if len(kept) > 0 {
 			resetJ = brasp.Not(brasp.Or(kept...))
 			if len(used[l]) > 2 {
-				resetJ = b.J(b.Positionwise("R"+strconv.Itoa(l+1), toI(b, resetJ)))
+				resetJ = b.J(b.Positionwise("R"+strconv.Itoa(l+1), readAt(b, resetJ, brasp.VarI)))
 			}
 		}
 		byTarget := map[int][]*group{}
@@ -133,7 +133,7 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 			for _, g := range byTarget[s] {
 				cond := symbolsAt(g.syms)
 				if g.key >= 0 {
-					cond = and2(toJ(b, edgeAt(g.key)), cond)
+					cond = and2(readAt(b, edgeAt(g.key), brasp.VarJ), cond)
 				}
 				terms = append(terms, cond)
 			}
@@ -178,20 +178,4 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 func isTrue(e brasp.Expr) bool {
 	l, ok := e.(*brasp.Literal)
 	return ok && l.Value
-}
-
-// toI returns e with every reference read at i instead of j.
-func toI(b *brasp.Builder, e brasp.Expr) brasp.Expr {
-	switch e := e.(type) {
-	case *brasp.Ref:
-		return b.I(e.Vec)
-	case *brasp.UnaryExpr:
-		return brasp.Not(toI(b, e.X))
-	case *brasp.BinaryExpr:
-		if e.Op == brasp.AND {
-			return brasp.And(toI(b, e.X), toI(b, e.Y))
-		}
-		return brasp.Or(toI(b, e.X), toI(b, e.Y))
-	}
-	return e
 }
