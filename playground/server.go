@@ -14,8 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/brasp-dev/brasp/brasp"
-	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/source"
 )
 
 //go:embed static
@@ -211,23 +210,16 @@ func badRequest(field, format string, args ...any) *apiError {
 // per problem, each with its line and column.
 func sourceErrors(field string, err error) *apiError {
 	e := &apiError{Status: http.StatusUnprocessableEntity, Field: field}
-	var bl brasp.ErrorList
-	var be *brasp.Error
-	var ll ltl.ErrorList
-	var le *ltl.Error
+	// brasp and ltl report through the source package's types.
+	var list source.ErrorList
+	var one *source.Error
 	switch {
-	case errors.As(err, &bl):
-		for _, x := range bl {
+	case errors.As(err, &list):
+		for _, x := range list {
 			e.Errors = append(e.Errors, SourceError{x.Pos.Line, x.Pos.Col, x.Msg})
 		}
-	case errors.As(err, &be):
-		e.Errors = append(e.Errors, SourceError{be.Pos.Line, be.Pos.Col, be.Msg})
-	case errors.As(err, &ll):
-		for _, x := range ll {
-			e.Errors = append(e.Errors, SourceError{x.Pos.Line, x.Pos.Col, x.Msg})
-		}
-	case errors.As(err, &le):
-		e.Errors = append(e.Errors, SourceError{le.Pos.Line, le.Pos.Col, le.Msg})
+	case errors.As(err, &one):
+		e.Errors = append(e.Errors, SourceError{one.Pos.Line, one.Pos.Col, one.Msg})
 	default:
 		for _, line := range strings.Split(err.Error(), "\n") {
 			e.Errors = append(e.Errors, parseLocated(line))

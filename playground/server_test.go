@@ -75,7 +75,7 @@ func callErr(t *testing.T, h http.Handler, path string, body any, want int) apiE
 	return e
 }
 
-func source(t *testing.T, name string) string {
+func exampleSource(t *testing.T, name string) string {
 	t.Helper()
 	src, err := examples.Source(name)
 	if err != nil {
@@ -93,7 +93,7 @@ var figure2 = map[string]string{
 func TestRunFigure2(t *testing.T) {
 	s := New(Config{})
 	var res RunResponse
-	call(t, s, "/api/run", RunRequest{Program: source(t, examples.Dyck), Word: "llrrllrlrr"}, &res)
+	call(t, s, "/api/run", RunRequest{Program: exampleSource(t, examples.Dyck), Word: "llrrllrlrr"}, &res)
 	if res.Accept == nil || !*res.Accept || res.OutputVector != "Y" || res.Transducer {
 		t.Fatalf("verdict: accept %v, output vector %q", res.Accept, res.OutputVector)
 	}
@@ -120,7 +120,7 @@ func TestRunFigure2(t *testing.T) {
 		t.Errorf("attention depth %d, want 3", res.AttentionDepth)
 	}
 	var rej RunResponse
-	call(t, s, "/api/run", RunRequest{Program: source(t, examples.Dyck), Word: "lrrlllrrrl"}, &rej)
+	call(t, s, "/api/run", RunRequest{Program: exampleSource(t, examples.Dyck), Word: "lrrlllrrrl"}, &rej)
 	if rej.Accept == nil || *rej.Accept {
 		t.Errorf("lrrlllrrrl accepted")
 	}
@@ -238,7 +238,7 @@ func TestExamples(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	s := New(Config{MaxBody: 64 << 10, MaxWord: 50})
-	dyck := source(t, examples.Dyck)
+	dyck := exampleSource(t, examples.Dyck)
 
 	// Invalid syntax: every error with its line and column.
 	e := callErr(t, s, "/api/run", RunRequest{Program: "Q_a(i)\nP(i) := Q_b(i)\nR(i) := leftmost [j<i, 1] Q_a(j) :\n", Word: "a"}, 422)
@@ -324,7 +324,7 @@ func TestBadInput(t *testing.T) {
 func TestTimeLimit(t *testing.T) {
 	s := New(Config{Timeout: 30 * time.Millisecond, delay: 300 * time.Millisecond})
 	start := time.Now()
-	e := callErr(t, s, "/api/run", RunRequest{Program: source(t, examples.Dyck), Word: "lr"}, 503)
+	e := callErr(t, s, "/api/run", RunRequest{Program: exampleSource(t, examples.Dyck), Word: "lr"}, 503)
 	if !strings.Contains(e.Message, "time limit exceeded") || !strings.Contains(e.Message, "30ms") {
 		t.Errorf("message %q", e.Message)
 	}
@@ -337,7 +337,7 @@ func TestCompile(t *testing.T) {
 	t.Parallel()
 	s := New(Config{})
 	for _, name := range examples.Names() {
-		src := source(t, name)
+		src := exampleSource(t, name)
 		p, _ := brasp.Parse(name, []byte(src))
 		word := ""
 		for _, ex := range Examples() {
@@ -414,7 +414,7 @@ func checkPattern(t *testing.T, name string, p *brasp.Program, word string, res 
 
 func TestModelDownload(t *testing.T) {
 	s := New(Config{})
-	src := source(t, examples.Dyck)
+	src := exampleSource(t, examples.Dyck)
 	for _, format := range []string{"json", "safetensors", ""} {
 		code, data := doReq(t, s, "POST", "/api/model", CompileRequest{Program: src, MultiHead: true, Format: format})
 		if code != 200 {
@@ -445,7 +445,7 @@ func TestModelDownload(t *testing.T) {
 func TestLTL(t *testing.T) {
 	s := New(Config{})
 	for _, name := range []string{examples.Dyck, "ab_plus.brasp", "stair3.brasp"} {
-		src := source(t, name)
+		src := exampleSource(t, name)
 		p, _ := brasp.Parse(name, []byte(src))
 		var res LTLResponse
 		call(t, s, "/api/ltl", LTLRequest{Program: src}, &res)
@@ -483,7 +483,7 @@ func TestLTL(t *testing.T) {
 	}
 	callErr(t, s, "/api/ltl", LTLRequest{}, 422)
 	callErr(t, s, "/api/ltl", LTLRequest{Program: "Q_a(i)", LTL: "alphabet a\na"}, 422)
-	e = callErr(t, s, "/api/ltl", LTLRequest{Program: source(t, "associative_recall.brasp")}, 422)
+	e = callErr(t, s, "/api/ltl", LTLRequest{Program: exampleSource(t, "associative_recall.brasp")}, 422)
 	if !strings.Contains(e.Message, "transducer") {
 		t.Errorf("%q", e.Message)
 	}
@@ -491,7 +491,7 @@ func TestLTL(t *testing.T) {
 
 func TestDFA(t *testing.T) {
 	s := New(Config{})
-	src := source(t, examples.Dyck)
+	src := exampleSource(t, examples.Dyck)
 	if !artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA) {
 		e := callErr(t, s, "/api/dfa", DFARequest{Program: src}, 501)
 		if !strings.Contains(e.Message, "DFA") {
@@ -500,7 +500,7 @@ func TestDFA(t *testing.T) {
 		return
 	}
 	for _, name := range examples.Names() {
-		src := source(t, name)
+		src := exampleSource(t, name)
 		p, _ := brasp.Parse(name, []byte(src))
 		if p.IsTransducer() {
 			e := callErr(t, s, "/api/dfa", DFARequest{Program: src}, 422)
@@ -530,7 +530,7 @@ func TestDFA(t *testing.T) {
 		})
 	}
 	var ab DFAResponse
-	call(t, s, "/api/dfa", DFARequest{Program: source(t, "ab_plus.brasp")}, &ab)
+	call(t, s, "/api/dfa", DFARequest{Program: exampleSource(t, "ab_plus.brasp")}, &ab)
 	if ab.StutterInvariant || !strings.Contains(ab.Classification, "stutter-invariant: no") {
 		t.Errorf("(ab)+ is not stutter-invariant: %s", ab.Classification)
 	}
@@ -601,7 +601,7 @@ func TestStaticPage(t *testing.T) {
 
 func TestDisplayLimits(t *testing.T) {
 	s := New(Config{MaxAttendWord: 4, MaxPatternWord: 4})
-	dyck := source(t, examples.Dyck)
+	dyck := exampleSource(t, examples.Dyck)
 	var res RunResponse
 	call(t, s, "/api/run", RunRequest{Program: dyck, Word: "llrrlr"}, &res)
 	if res.Note == "" || res.Accept == nil || !*res.Accept {
@@ -639,13 +639,13 @@ func TestDisplayLimits(t *testing.T) {
 
 func TestDecompile(t *testing.T) {
 	s := New(Config{})
-	src := source(t, examples.Dyck)
+	src := exampleSource(t, examples.Dyck)
 	if !decompileAvailable() {
 		callErr(t, s, "/api/decompile", DecompileRequest{Program: src}, 501)
 		return
 	}
 	for _, name := range []string{examples.Dyck, "ab_plus.brasp", "stair2.brasp"} {
-		src := source(t, name)
+		src := exampleSource(t, name)
 		p, _ := brasp.Parse(name, []byte(src))
 		for _, mh := range []bool{false, true} {
 			var res DecompileResponse
@@ -667,7 +667,7 @@ func TestDecompile(t *testing.T) {
 			}
 		}
 	}
-	e := callErr(t, s, "/api/decompile", DecompileRequest{Program: source(t, "induction_heads.brasp")}, 422)
+	e := callErr(t, s, "/api/decompile", DecompileRequest{Program: exampleSource(t, "induction_heads.brasp")}, 422)
 	if !strings.Contains(e.Message, "transducer") {
 		t.Errorf("%q", e.Message)
 	}
