@@ -65,7 +65,7 @@ type floatMatrix struct {
 func toFloats(m Matrix) (floatMatrix, bool) {
 	fm := floatMatrix{rows: make([][]float64, len(m)), nz: make([][]int, len(m))}
 	for r, row := range m {
-		fr, ok := vecToFloats(row)
+		fr, ok := row.Float64s()
 		if !ok {
 			return fm, false
 		}
@@ -79,7 +79,10 @@ func toFloats(m Matrix) (floatMatrix, bool) {
 	return fm, true
 }
 
-func vecToFloats(v Vec) ([]float64, bool) {
+// Float64s returns v in float64 and whether every entry is exactly a
+// finite float64: the forward passes and the decompiler compute in float64
+// only while that loses nothing, and in exact rationals otherwise.
+func (v Vec) Float64s() ([]float64, bool) {
 	out := make([]float64, len(v))
 	for k, x := range v {
 		f, exact := x.Float64()
@@ -268,8 +271,8 @@ func newFloatNorm(ln *LayerNorm) *floatNorm {
 	if ln == nil {
 		return nil
 	}
-	g, ok1 := vecToFloats(ln.Gamma)
-	b, ok2 := vecToFloats(ln.Beta)
+	g, ok1 := ln.Gamma.Float64s()
+	b, ok2 := ln.Beta.Float64s()
 	e, ok3 := ln.Eps.Float64()
 	return &floatNorm{g, b, e, ok1 && ok2 && ok3}
 }
@@ -325,7 +328,7 @@ func normFloat(ln *floatNorm, x []float64) (y []float64, ok bool) {
 // normAny applies ln to x, in float64 when provably exact and exactly
 // otherwise.
 func normAny(ln *LayerNorm, x Vec) Vec {
-	if f, ok := vecToFloats(x); ok {
+	if f, ok := x.Float64s(); ok {
 		if y, ok := normFloat(newFloatNorm(ln), f); ok {
 			return floatsToVec(y)
 		}

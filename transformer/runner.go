@@ -57,7 +57,7 @@ func NewRunner(m *Model) (*Runner, error) {
 		}
 	}
 	for _, e := range m.Embedding {
-		f, exact := vecToFloats(e)
+		f, exact := e.Float64s()
 		ok(exact)
 		r.emb = append(r.emb, f)
 	}
@@ -75,8 +75,8 @@ func NewRunner(m *Model) (*Runner, error) {
 			var e [4]bool
 			ff.w1, e[0] = toFloats(f.W1)
 			ff.w2, e[1] = toFloats(f.W2)
-			ff.b1, e[2] = vecToFloats(f.B1)
-			ff.b2, e[3] = vecToFloats(f.B2)
+			ff.b1, e[2] = f.B1.Float64s()
+			ff.b2, e[3] = f.B2.Float64s()
 			ok(e[0] && e[1] && e[2] && e[3])
 			fl.ffn = &ff
 		}
@@ -181,7 +181,7 @@ func (r *Runner) embedOne(s, i, n int) ([]float64, error) {
 	r.mu.Lock()
 	pv, ok := r.posCache[k]
 	if !ok {
-		pv, _ = vecToFloats(m.positionVector(i+1, n))
+		pv, _ = m.positionVector(i+1, n).Float64s()
 		r.posCache[k] = pv
 	}
 	r.mu.Unlock()

@@ -225,19 +225,6 @@ func checkedAdd(a, b float64) (float64, bool) {
 	return s, (a-(s-bb))+(b-bb) == 0 && !math.IsInf(s, 0)
 }
 
-// floatVec converts v to float64, reporting whether every entry is exact.
-func floatVec(v transformer.Vec) ([]float64, bool) {
-	out := make([]float64, len(v))
-	for k, x := range v {
-		f, exact := x.Float64()
-		if !exact || math.IsInf(f, 0) {
-			return nil, false
-		}
-		out[k] = f
-	}
-	return out, true
-}
-
 // floatMatVec computes m·x + b in checked float64.
 func floatMatVec(m *floatMatrix, x, b []float64) ([]float64, int, bool) {
 	out := make([]float64, len(m.rows))
@@ -272,9 +259,9 @@ func (a *arith) exactFFN(f *transformer.FFN, c transformer.Vec) (transformer.Vec
 	if a.floats == nil {
 		a.floats = map[*big.Rat]*floatMatrix{}
 	}
-	b1, ok1 := floatVec(f.B1)
-	b2, ok2 := floatVec(f.B2)
-	x, ok3 := floatVec(c)
+	b1, ok1 := f.B1.Float64s()
+	b2, ok2 := f.B2.Float64s()
+	x, ok3 := c.Float64s()
 	if !ok1 || !ok2 || !ok3 {
 		return nil, false
 	}
