@@ -11,6 +11,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/internal/cputime"
 )
 
 // Benchmarks of the fast interpreter. Each reports ns/pos·op: nanoseconds
@@ -65,7 +66,7 @@ func benchFast(b *testing.B, p *brasp.Program, w []int) {
 	b.ReportAllocs()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cpu0, ok := threadCPU()
+	cpu0, ok := cputime.Thread()
 	for b.Loop() {
 		tr = r.RunInto(tr, w)
 	}
@@ -80,7 +81,7 @@ func benchFast(b *testing.B, p *brasp.Program, w []int) {
 func reportPerPosOp(b *testing.B, p *brasp.Program, n int, cpu0 time.Duration, ok bool) {
 	per := float64(b.N) * float64(n) * float64(countOps(p))
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/pos·op")
-	if cpu1, ok1 := threadCPU(); ok && ok1 && cpu1-cpu0 >= 50*time.Millisecond {
+	if cpu1, ok1 := cputime.Thread(); ok && ok1 && cpu1-cpu0 >= 50*time.Millisecond {
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/per, "cpu-ns/pos·op")
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
@@ -130,7 +131,7 @@ func BenchmarkReferenceDyck(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			cpu0, ok := threadCPU()
+			cpu0, ok := cputime.Thread()
 			for b.Loop() {
 				p.RunReference(w)
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/internal/cputime"
 )
 
 // benchFormulas are evaluated on random words of length 10⁶.
@@ -42,7 +43,7 @@ func benchEval(b *testing.B, f *Formula, w []int) {
 	b.ReportAllocs()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cpu0, ok := threadCPU()
+	cpu0, ok := cputime.Thread()
 	for b.Loop() {
 		ev.Accepts(w)
 	}
@@ -54,7 +55,7 @@ func benchEval(b *testing.B, f *Formula, w []int) {
 // and per position: the figures to read on a loaded machine, as they exclude
 // time the benchmark was not scheduled.
 func reportCPU(b *testing.B, n int, cpu0 time.Duration, ok bool) {
-	if cpu1, ok1 := threadCPU(); ok && ok1 {
+	if cpu1, ok1 := cputime.Thread(); ok && ok1 {
 		ns := float64((cpu1 - cpu0).Nanoseconds())
 		b.ReportMetric(ns/float64(b.N), "cpu-ns/op")
 		b.ReportMetric(ns/float64(b.N)/float64(n), "cpu-ns/pos")
@@ -75,7 +76,7 @@ func BenchmarkToBRASPRun(b *testing.B) {
 	b.SetBytes(benchN)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cpu0, ok := threadCPU()
+	cpu0, ok := cputime.Thread()
 	for b.Loop() {
 		tr = run.RunInto(tr, w)
 	}

@@ -1,16 +1,15 @@
 //go:build linux
 
-package brasp_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// threadCPU returns the CPU time used so far by the calling OS thread
-// (RUSAGE_THREAD), so that benchmarks can report CPU time per operation on a
-// machine shared with other work.
-func threadCPU() (time.Duration, bool) {
+// Thread returns the CPU time used so far by the calling OS thread
+// (RUSAGE_THREAD), and false where that is not available.
+func Thread() (time.Duration, bool) {
 	const rusageThread = 1 // RUSAGE_THREAD
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
