@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -95,6 +96,9 @@ func compileBRASP(a Artifact, opts Options) (Artifact, error) {
 		o.MaxFFNInputs = opts.Limit
 	}
 	m, err := transformer.Compile(p.Prog, o)
+	if errors.Is(err, transformer.ErrFFNInputs) {
+		return nil, fmt.Errorf("%w (raise it with --limit N)", err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package transformer
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"sort"
@@ -12,6 +13,17 @@ import (
 // DefaultMaxFFNInputs is the default limit on the number of residual
 // coordinates one compiled Boolean function may read.
 const DefaultMaxFFNInputs = 20
+
+// ErrFFNInputs is wrapped by the error Compile returns when a Boolean
+// function it would tabulate reads more than CompileOptions.MaxFFNInputs
+// coordinates: the full-DNF FFN of Thm 4.1's proof is exponential in them.
+var ErrFFNInputs = errors.New("the FFN input limit (MaxFFNInputs) was exceeded")
+
+// ffnLimitError describes one function over the limit and wraps ErrFFNInputs.
+type ffnLimitError struct{ msg string }
+
+func (e *ffnLimitError) Error() string { return e.msg }
+func (e *ffnLimitError) Unwrap() error { return ErrFFNInputs }
 
 // CompileOptions selects the construction used by Compile.
 type CompileOptions struct {
@@ -55,7 +67,7 @@ func Compile(p *brasp.Program, opts CompileOptions) (*Model, error) {
 	}
 	c := &compiler{p: p, opts: opts, avail: map[int]slot{}}
 	if err := c.run(); err != nil {
-		return nil, fmt.Errorf("compile: %v", err)
+		return nil, fmt.Errorf("compile: %w", err)
 	}
 	return c.model(), nil
 }
@@ -478,7 +490,7 @@ func (c *compiler) prepareHead(k int) (absHead, *headInfo, []target, error) {
 		}
 	}
 	if len(iVecs) > c.opts.MaxFFNInputs {
-		return head, nil, nil, fmt.Errorf("%s: the score reads %d vectors at i, more than MaxFFNInputs = %d", v.Name, len(iVecs), c.opts.MaxFFNInputs)
+		return head, nil, nil, &ffnLimitError{fmt.Sprintf("%s: the score reads %d vectors at i, more than MaxFFNInputs = %d", v.Name, len(iVecs), c.opts.MaxFFNInputs)}
 	}
 	var targets []target
 	type group struct {
@@ -612,7 +624,7 @@ func (c *compiler) truthTable(fn boolFn, name string) (string, []int, error) {
 // truthTableOver is truthTable with the inputs in the given order.
 func (c *compiler) truthTableOver(fn boolFn, sup []int, name string) (string, error) {
 	if len(sup) > c.opts.MaxFFNInputs {
-		return "", fmt.Errorf("%s reads %d coordinates, more than MaxFFNInputs = %d (its truth table has 2^%d rows)", name, len(sup), c.opts.MaxFFNInputs, len(sup))
+		return "", &ffnLimitError{fmt.Sprintf("%s reads %d coordinates, more than MaxFFNInputs = %d (its truth table has 2^%d rows)", name, len(sup), c.opts.MaxFFNInputs, len(sup))}
 	}
 	idx := map[int]int{}
 	for x, coord := range sup {
