@@ -4,18 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
-)
 
-const dyck = `Q_l(i)
-Q_r(i)
-P_l(i) := rightmost [j<i, 1] Q_l(j) : 0
-S_r(i) := leftmost [i<j, 1] Q_r(j) : 0
-I(i) := (Q_l(i) & S_r(i)) | (P_l(i) & Q_r(i))
-B_l(i) := rightmost [j<i, !I(j)] Q_l(j) : 0
-A_r(i) := leftmost [i<j, !I(j)] Q_r(j) : 0
-C(i) := I(i) | (Q_l(i) & A_r(i)) | (Q_r(i) & B_l(i))
-Y(i) := rightmost [1, !C(j)] 0 : 1
-`
+	"github.com/brasp-dev/brasp/examples"
+)
 
 func TestKinds(t *testing.T) {
 	for file, want := range map[string]Kind{"p.brasp": KindBRASP, "f.ltl": KindLTL, "a.dfa": KindDFA, "x.re": KindRegex, "m.json": KindTransformer, "m.safetensors": KindTransformer} {
@@ -34,7 +25,11 @@ func TestKinds(t *testing.T) {
 // TestConvertChains converts the Dyck program along every registered chain
 // and checks that each result accepts the same words.
 func TestConvertChains(t *testing.T) {
-	a, err := Load("dyck.brasp", []byte(dyck), "")
+	src, err := examples.Source(examples.Dyck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Load("dyck.brasp", src, "")
 	if err != nil {
 		t.Fatal(err)
 	}

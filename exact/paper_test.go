@@ -13,6 +13,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/ltl/ltltest"
 )
 
 func loadDFA(t *testing.T, path string) *automata.DFA {
@@ -207,33 +208,6 @@ func TestExamples(t *testing.T) {
 	}
 }
 
-// randomFormula draws a formula with about size operators over all of
-// brasp's LTL operators and the predicates first, last and MOD.
-func randomFormula(rng *rand.Rand, pool *ltl.Pool, size int) *ltl.Formula {
-	if size <= 1 {
-		switch rng.IntN(8) {
-		case 0:
-			return pool.Predicate(ltl.Predicate{Kind: brasp.First})
-		case 1:
-			return pool.Predicate(ltl.Predicate{Kind: brasp.Last})
-		case 2:
-			return pool.Predicate(ltl.Predicate{Kind: brasp.Mod, R: rng.IntN(2), M: 2 + rng.IntN(2)})
-		case 3:
-			return pool.Const(rng.IntN(2) == 0)
-		}
-		return pool.Symbol(rng.IntN(len(pool.Alphabet())))
-	}
-	unary := []ltl.Op{ltl.OpNot, ltl.OpNext, ltl.OpWeakNext, ltl.OpYesterday, ltl.OpWeakYesterday,
-		ltl.OpEventually, ltl.OpGlobally, ltl.OpOnce, ltl.OpHistorically}
-	binary := []ltl.Op{ltl.OpAnd, ltl.OpOr, ltl.OpImplies, ltl.OpIff, ltl.OpSince, ltl.OpUntil,
-		ltl.OpSinceNS, ltl.OpUntilNS, ltl.OpSince, ltl.OpUntil}
-	if rng.IntN(3) == 0 {
-		return pool.Unary(unary[rng.IntN(len(unary))], randomFormula(rng, pool, size-1))
-	}
-	l := 1 + rng.IntN(size-1)
-	return pool.Binary(binary[rng.IntN(len(binary))], randomFormula(rng, pool, l), randomFormula(rng, pool, size-l))
-}
-
 // TestRandomFormulas: hundreds of random formulas (mixed since/until,
 // non-strict operators, predicates) against the evaluator on every word up
 // to length 7.
@@ -241,7 +215,7 @@ func TestRandomFormulas(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 13))
 	for i := range 400 {
 		pool := ltl.NewPool(brasptest.Alphabet(2))
-		f := randomFormula(rng, pool, 3+rng.IntN(12))
+		f := ltltest.RandomFormula(rng, pool, 3+rng.IntN(12), true)
 		d, err := FormulaDFA(f)
 		if err != nil {
 			t.Fatalf("%d: %s: %v", i, ltl.Format(f), err)

@@ -57,6 +57,24 @@ func MustProgram(name string) *brasp.Program {
 	return p
 }
 
+// Programs parses every embedded example program (Names), keyed by file
+// name, for tests that run something on all of them.
+func Programs() (map[string]*brasp.Program, error) {
+	out := map[string]*brasp.Program{}
+	for _, name := range Names() {
+		src, err := Source(name)
+		if err != nil {
+			return nil, err
+		}
+		p, err := brasp.Parse(name, src)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = p
+	}
+	return out, nil
+}
+
 // Dyck is the paper's running example, Dyck-1 of depth 2.
 const Dyck = "dyck1_depth2.brasp"
 

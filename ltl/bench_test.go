@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/internal/cputime"
 )
 
@@ -85,19 +86,7 @@ func BenchmarkToBRASPRun(b *testing.B) {
 
 // BenchmarkFromBRASP converts the Dyck-1 depth-2 program of Figure 2.
 func BenchmarkFromBRASP(b *testing.B) {
-	prog, err := brasp.Parse("dyck.brasp", []byte(`Q_l(i)
-Q_r(i)
-P_l(i) := rightmost [j<i, 1] Q_l(j) : 0
-S_r(i) := leftmost [i<j, 1] Q_r(j) : 0
-I(i) := (Q_l(i) & S_r(i)) | (P_l(i) & Q_r(i))
-B_l(i) := rightmost [j<i, !I(j)] Q_l(j) : 0
-A_r(i) := leftmost [i<j, !I(j)] Q_r(j) : 0
-C(i) := I(i) | (Q_l(i) & A_r(i)) | (Q_r(i) & B_l(i))
-Y(i) := rightmost [1, !C(j)] 0 : 1
-`))
-	if err != nil {
-		b.Fatal(err)
-	}
+	prog := examples.MustProgram(examples.Dyck)
 	for b.Loop() {
 		if _, err := FromBRASP(prog, DefaultConvertLimits); err != nil {
 			b.Fatal(err)

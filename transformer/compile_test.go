@@ -3,12 +3,11 @@ package transformer
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/examples"
 )
 
 // constructions lists the four compiler configurations every test checks.
@@ -32,23 +31,12 @@ func optName(o CompileOptions) string {
 
 // exampleprograms loads every example program of the repository.
 func examplePrograms(t testing.TB) map[string]*brasp.Program {
-	files, _ := filepath.Glob("../examples/*.brasp")
-	if len(files) == 0 {
-		t.Fatal("no example programs in ../examples")
+	t.Helper()
+	progs, err := examples.Programs()
+	if err != nil || len(progs) == 0 {
+		t.Fatalf("example programs: %d, %v", len(progs), err)
 	}
-	out := map[string]*brasp.Program{}
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := brasp.Parse(f, src)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out[filepath.Base(f)] = p
-	}
-	return out
+	return progs
 }
 
 // checkAgreement compares program and model on all words up to maxLen and

@@ -20,6 +20,14 @@ type FastOptions struct {
 	MaxClasses int
 }
 
+// maxClasses is MaxClasses with its default filled in.
+func (o FastOptions) maxClasses() int {
+	if o.MaxClasses <= 0 {
+		return DefaultMaxClasses
+	}
+	return o.MaxClasses
+}
+
 // ClassLimitError reports that the fast pass met more distinct activation
 // vectors than FastOptions.MaxClasses allows.
 type ClassLimitError struct {
@@ -74,10 +82,7 @@ func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
-	limit := opts.MaxClasses
-	if limit <= 0 {
-		limit = DefaultMaxClasses
-	}
+	limit := opts.maxClasses()
 	n := len(w)
 	period, err := positionPeriod(m.Position)
 	if err != nil {

@@ -251,10 +251,7 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
-	limit := opts.MaxClasses
-	if limit <= 0 {
-		limit = DefaultMaxClasses
-	}
+	limit := opts.maxClasses()
 	n := len(w)
 	var vecs [][]float64
 	index := map[string]int32{}

@@ -17,6 +17,7 @@ import (
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/ltl/ltltest"
 )
 
 // needMONA skips the test when mona is missing outside CI and fails it in
@@ -48,31 +49,6 @@ func stairFormula(k int) *ltl.Formula {
 		g = pool.And(a, pool.Since(c, g))
 	}
 	return pool.Or(g, pool.Since(pool.True(), g))
-}
-
-// randomFormula draws a formula with about size operators over every
-// operator brasp's LTL has, first and last included.
-func randomFormula(rng *rand.Rand, pool *ltl.Pool, size int) *ltl.Formula {
-	if size <= 1 {
-		switch rng.IntN(6) {
-		case 0:
-			return pool.Predicate(ltl.Predicate{Kind: 0}) // first
-		case 1:
-			return pool.Predicate(ltl.Predicate{Kind: 1}) // last
-		case 2:
-			return pool.Const(rng.IntN(2) == 0)
-		}
-		return pool.Symbol(rng.IntN(len(pool.Alphabet())))
-	}
-	unary := []ltl.Op{ltl.OpNot, ltl.OpNext, ltl.OpWeakNext, ltl.OpYesterday, ltl.OpWeakYesterday,
-		ltl.OpEventually, ltl.OpGlobally, ltl.OpOnce, ltl.OpHistorically}
-	binary := []ltl.Op{ltl.OpAnd, ltl.OpOr, ltl.OpImplies, ltl.OpIff, ltl.OpSince, ltl.OpUntil,
-		ltl.OpSinceNS, ltl.OpUntilNS, ltl.OpSince, ltl.OpUntil}
-	if rng.IntN(3) == 0 {
-		return pool.Unary(unary[rng.IntN(len(unary))], randomFormula(rng, pool, size-1))
-	}
-	l := 1 + rng.IntN(size-1)
-	return pool.Binary(binary[rng.IntN(len(binary))], randomFormula(rng, pool, l), randomFormula(rng, pool, size-l))
 }
 
 // suite is the paper's formulas φ1–φ4 (the Mid formula is skipped: Mid is not
@@ -108,7 +84,7 @@ func suite(t *testing.T, n int) []suiteFormula {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for i := range n {
 		pool := ltl.NewPool(brasptest.Alphabet(2 + i%2))
-		out = append(out, suiteFormula{fmt.Sprintf("random%d", i), randomFormula(rng, pool, 4+rng.IntN(9))})
+		out = append(out, suiteFormula{fmt.Sprintf("random%d", i), ltltest.RandomFormula(rng, pool, 4+rng.IntN(9), false)})
 	}
 	return out
 }

@@ -3,35 +3,23 @@ package decompile
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
 // exampleModels compiles every example acceptor of the repository.
 func examplePrograms(t testing.TB) map[string]*brasp.Program {
-	files, _ := filepath.Glob("../../examples/*.brasp")
-	if len(files) == 0 {
-		t.Fatal("no example programs")
+	t.Helper()
+	progs, err := examples.Programs()
+	if err != nil || len(progs) == 0 {
+		t.Fatalf("example programs: %d, %v", len(progs), err)
 	}
-	out := map[string]*brasp.Program{}
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := brasp.Parse(f, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(f)] = p
-	}
-	return out
+	return progs
 }
 
 var compileOptions = []transformer.CompileOptions{
