@@ -250,3 +250,15 @@ func route(from, to Kind) []Kind {
 // CanConvert reports whether some chain of converters leads from one kind to
 // another.
 func CanConvert(from, to Kind) bool { return from == to || route(from, to) != nil }
+
+// limitHint adds how to raise the limit to err when err is one of the limits
+// the CLI's --limit flag sets (named by the sentinel errors of limits), and
+// returns err unchanged otherwise.
+func limitHint(err error, limits ...error) error {
+	for _, l := range limits {
+		if errors.Is(err, l) {
+			return fmt.Errorf("%w (raise it with --limit N)", err)
+		}
+	}
+	return err
+}

@@ -1,7 +1,6 @@
 package artifact
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/brasp-dev/brasp/transformer"
@@ -38,11 +37,8 @@ func decompileTransformer(a Artifact, opts Options) (Artifact, error) {
 		}
 	}
 	p, err := decompile.Decompile(m, o)
-	if errors.Is(err, decompile.ErrLimit) {
-		return nil, fmt.Errorf("%w (raise it with --limit N)", err)
-	}
 	if err != nil {
-		return nil, err
+		return nil, limitHint(err, decompile.ErrLimit)
 	}
 	return &Program{Prog: p}, nil
 }

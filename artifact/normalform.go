@@ -1,7 +1,6 @@
 package artifact
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -83,10 +82,7 @@ func normalize(a Artifact, opts Options) (Artifact, error) {
 		}
 		q, err := brasp.UnaryScore(prog, limit)
 		if err != nil {
-			if errors.Is(err, brasp.ErrLimit) {
-				return nil, fmt.Errorf("%s normal form: %w (raise it with --limit N)", opts.NormalForm, err)
-			}
-			return nil, fmt.Errorf("%s normal form: %w", opts.NormalForm, err)
+			return nil, limitHint(fmt.Errorf("%s normal form: %w", opts.NormalForm, err), brasp.ErrLimit)
 		}
 		prog = q
 	}

@@ -2,7 +2,6 @@ package artifact
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -96,11 +95,8 @@ func compileBRASP(a Artifact, opts Options) (Artifact, error) {
 		o.MaxFFNInputs = opts.Limit
 	}
 	m, err := transformer.Compile(p.Prog, o)
-	if errors.Is(err, transformer.ErrFFNInputs) {
-		return nil, fmt.Errorf("%w (raise it with --limit N)", err)
-	}
 	if err != nil {
-		return nil, err
+		return nil, limitHint(err, transformer.ErrFFNInputs)
 	}
 	return NewTransformer(m), nil
 }
