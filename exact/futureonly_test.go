@@ -86,3 +86,40 @@ func TestA3KrohnRhodes(t *testing.T) {
 	}
 	checkCounterexample(t, "A_3 near miss", len(a3.Alphabet), p.Accepts, miss.Accepts, w, pAcc)
 }
+
+// TestFutureOnlyLargeDyck runs Thm 5.1 on Dyck-2 programs whose DFAs have
+// 65 and 513 states: the Krohn–Rhodes program (1,561 vectors for depth 8)
+// is turned back into a minimal DFA and must be exactly the original
+// language. This exercises the context-form cascade and the bimachine's
+// minimisation on programs far larger than the examples.
+func TestFutureOnlyLargeDyck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 1,561-vector program")
+	}
+	for _, depth := range []int{5, 8} {
+		p, err := examples.DyckProgram(2, depth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := FutureOnly(p, Limits{}, automata.Limits{})
+		if err != nil {
+			t.Fatalf("depth %d: %v", depth, err)
+		}
+		if err := CheckFutureOnly(q); err != nil {
+			t.Fatalf("depth %d: %v", depth, err)
+		}
+		dp := mustDFA(t)(ProgramDFA(p))
+		dq := mustDFA(t)(ProgramDFA(q))
+		if eq, w, _, err := Equivalent(dp, dq); err != nil || !eq {
+			t.Fatalf("depth %d: the future-only program differs on %v (%v)", depth, w, err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(depth), 9))
+		for range 200 {
+			w := brasptest.RandomWord(rng, len(p.Alphabet), 1+rng.IntN(300))
+			if p.Accepts(w) != q.Accepts(w) {
+				t.Fatalf("depth %d: the programs differ on %v", depth, w)
+			}
+		}
+		t.Logf("Dyck-2 depth %d: %d states, future-only program of %d vectors", depth, dp.NumStates(), len(q.Vectors))
+	}
+}
