@@ -26,6 +26,8 @@ func TestConvertNormalFormExit(t *testing.T) {
 		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "unary-score", "--limit", "7"}, 1, "more than the limit 7"},
 		{[]string{"convert", recall, "--to", "brasp", "--normal-form", "unary", "--limit", "23"}, 1, "more than the limit 23"},
 		{[]string{"convert", recall, "--to", "nfa"}, 2, `convert: --to: unknown kind "nfa"`},
+		{[]string{"convert", recall, "--to", "brasp", "--limit", "-3"}, 2, "convert: --limit -3: want a positive bound"},
+		{[]string{"equiv", "--limit", "-1", recall, recall}, 2, "equiv: --limit -1: want a positive bound"},
 		{[]string{"run", "--from", "nfa", recall, "ab"}, 2, `--from: unknown kind "nfa"`},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
@@ -39,6 +40,12 @@ func parseFlags(e *env, fs *flag.FlagSet, usage string, args []string) ([]string
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
+			// Every command's --limit is a count: 0 means the default.
+			if f := fs.Lookup("limit"); f != nil {
+				if n, err := strconv.Atoi(f.Value.String()); err == nil && n < 0 {
+					return nil, &exitError{code: 2, msg: fmt.Sprintf("%s: --limit %d: want a positive bound, or 0 for the default (usage: brasp %s)", fs.Name(), n, usage)}
+				}
+			}
 			return pos, nil
 		}
 		// fs.Parse stops at the first non-flag or after "--".
