@@ -1,0 +1,118 @@
+package budget
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+var testCells = Define("test-cells", 100, "cells", "cells of the test construction")
+
+func TestMeterStopsAtTheNamedLimit(t *testing.T) {
+	b := New(context.Background(), nil)
+	m := b.Meter(testCells, "test table")
+	if err := m.Add(100); err != nil {
+		t.Fatalf("Add(100) at the limit 100: %v", err)
+	}
+	err := m.Add(1)
+	if !errors.Is(err, ErrLimit) {
+		t.Fatalf("Add past the limit: got %v, want a limit error", err)
+	}
+	want := "test table exceeds the limit test-cells=100 cells (needs 101) (raise it with --limit test-cells=N)"
+	if err.Error() != want {
+		t.Fatalf("message:\n got %s\nwant %s", err, want)
+	}
+}
+
+func TestSettingsRaiseTheLimit(t *testing.T) {
+	s := Settings{}
+	if err := s.Set("test-cells=2K"); err != nil {
+		t.Fatal(err)
+	}
+	b := New(context.Background(), s)
+	if got := b.Max(testCells); got != 2048 {
+		t.Fatalf("Max = %d, want 2048", got)
+	}
+	if err := b.Check(testCells, 2048, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Check(testCells, 2049, "x"); !errors.Is(err, ErrLimit) {
+		t.Fatalf("Check past the raised limit: %v", err)
+	}
+}
+
+func TestSettingsErrors(t *testing.T) {
+	for arg, want := range map[string]string{
+		"test-cells":              "want NAME=N",
+		"nosuch=3":                `unknown limit "nosuch"`,
+		"test-cells=0":            "want a positive integer",
+		"test-cells=-3":           "want a positive integer",
+		"test-cells=x":            "want a positive integer",
+		"test-cells=9G":           "",
+		"work=99999999999999999G": "too large",
+	} {
+		err := Settings{}.Set(arg)
+		if want == "" {
+			if err != nil {
+				t.Errorf("Set(%q): %v", arg, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Set(%q) = %v, want an error containing %q", arg, err, want)
+		}
+	}
+}
+
+func TestStepStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	b := New(ctx, nil)
+	for i := 0; i < 3*checkEvery; i++ {
+		if err := b.Step(1); err != nil {
+			t.Fatalf("live budget stopped: %v", err)
+		}
+	}
+	cancel()
+	var err error
+	for i := 0; i <= checkEvery && err == nil; i++ {
+		err = b.Step(1)
+	}
+	if !errors.Is(err, ErrStopped) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("after cancel: %v, want ErrStopped wrapping context.Canceled", err)
+	}
+}
+
+func TestStepChargesWork(t *testing.T) {
+	b := New(context.Background(), Settings{"work": 10 * checkEvery})
+	var err error
+	for i := 0; i < 20 && err == nil; i++ {
+		err = b.Step(checkEvery)
+	}
+	var le *Error
+	if !errors.As(err, &le) || le.Limit != Work {
+		t.Fatalf("got %v, want the work limit", err)
+	}
+}
+
+func TestNilBudget(t *testing.T) {
+	var b *Budget
+	if err := b.Step(1 << 50); err != nil {
+		t.Fatal(err)
+	}
+	if b.Max(testCells) != 100 || b.Context() == nil || b.Err() != nil {
+		t.Fatal("nil budget is not the default budget")
+	}
+	if err := b.Meter(testCells, "x").Add(101); !errors.Is(err, ErrLimit) {
+		t.Fatalf("nil budget's meter: %v", err)
+	}
+}
+
+func TestDefinePanicsOnDuplicate(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	Define("test-cells", 1, "cells", "again")
+}

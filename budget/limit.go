@@ -1,0 +1,160 @@
+package budget
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// A Limit is one named bound on a construction, raisable by the user.
+type Limit struct {
+	// Name is how users write the limit: --limit NAME=N. Lower case words
+	// joined by hyphens, the thing bounded first: "dfa-states",
+	// "compile-params", "rational-bits".
+	Name string
+	// Default is the value in force when the user sets none.
+	Default int64
+	// Unit says what is counted: "states", "bytes", "steps", "bits", ...
+	Unit string
+	// Doc is one line for --help and the README.
+	Doc string
+}
+
+var (
+	registryMu sync.Mutex
+	registry   = map[string]*Limit{}
+)
+
+// Define declares a limit. It is meant for package-level variables, next to
+// the construction the limit bounds; declaring one name twice panics, since
+// two constructions sharing a name by accident would share its setting.
+func Define(name string, def int64, unit, doc string) *Limit {
+	if !validName(name) {
+		panic("budget: invalid limit name " + strconv.Quote(name))
+	}
+	if def <= 0 {
+		panic("budget: limit " + name + " needs a positive default")
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[name]; dup {
+		panic("budget: limit defined twice: " + name)
+	}
+	l := &Limit{Name: name, Default: def, Unit: unit, Doc: doc}
+	registry[name] = l
+	return l
+}
+
+func validName(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Lookup finds a defined limit by name.
+func Lookup(name string) (*Limit, bool) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	l, ok := registry[name]
+	return l, ok
+}
+
+// All lists every defined limit, sorted by name.
+func All() []*Limit {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	out := make([]*Limit, 0, len(registry))
+	for _, l := range registry {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Settings are values the user chose for limits, by name.
+type Settings map[string]int64
+
+// Set parses one "NAME=N" setting, as written after --limit, and records
+// it. N is a positive decimal integer, optionally with a binary suffix K, M
+// or G (×2¹⁰, ×2²⁰, ×2³⁰), so byte limits read naturally: rational-bits=64K.
+// An unknown name is an error listing the known ones.
+func (s Settings) Set(arg string) error {
+	name, val, ok := strings.Cut(arg, "=")
+	if !ok {
+		return fmt.Errorf("--limit %s: want NAME=N (known limits: %s)", arg, names())
+	}
+	if _, known := Lookup(name); !known {
+		return fmt.Errorf("--limit %s: unknown limit %q (known limits: %s)", arg, name, names())
+	}
+	n, err := parseAmount(val)
+	if err != nil {
+		return fmt.Errorf("--limit %s: %v", arg, err)
+	}
+	s[name] = n
+	return nil
+}
+
+func names() string {
+	var s []string
+	for _, l := range All() {
+		s = append(s, l.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+func parseAmount(s string) (int64, error) {
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(s, "K"):
+		mult, s = 1<<10, strings.TrimSuffix(s, "K")
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1<<20, strings.TrimSuffix(s, "M")
+	case strings.HasSuffix(s, "G"):
+		mult, s = 1<<30, strings.TrimSuffix(s, "G")
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("want a positive integer (with an optional K, M or G suffix), got %q", s)
+	}
+	if n > (1<<62)/mult {
+		return 0, fmt.Errorf("%s is too large", s)
+	}
+	return n * mult, nil
+}
+
+// ErrLimit matches every *Error under errors.Is.
+var ErrLimit = errors.New("limit exceeded")
+
+// ErrStopped matches the errors Step and Meter.Add return when the budget's
+// context is done (cancelled or past its deadline).
+var ErrStopped = errors.New("stopped")
+
+// Error reports that a construction would exceed a limit. Its message names
+// the limit the way the user raises it.
+type Error struct {
+	Limit *Limit
+	Value int64  // the limit in force
+	Need  int64  // what the construction asked for, when known (0 otherwise)
+	What  string // what was being built: "subset construction", ...
+}
+
+func (e *Error) Error() string {
+	need := ""
+	if e.Need > 0 {
+		need = fmt.Sprintf(" (needs %d)", e.Need)
+	}
+	return fmt.Sprintf("%s exceeds the limit %s=%d %s%s (raise it with --limit %s=N)",
+		e.What, e.Limit.Name, e.Value, e.Limit.Unit, need, e.Limit.Name)
+}
+
+// Is makes errors.Is(err, ErrLimit) true for an *Error.
+func (e *Error) Is(target error) bool { return target == ErrLimit }
