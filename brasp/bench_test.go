@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/internal/cputime"
@@ -209,4 +210,20 @@ func BenchmarkFastShortWord(b *testing.B) {
 			tr = r.RunInto(tr, w)
 		}
 	})
+}
+
+// BenchmarkBuilderFreshNames adds 10⁴ operations under one name, as
+// LTL → B-RASP does for a long conjunction: each takes a fresh name, in
+// constant time.
+func BenchmarkBuilderFreshNames(b *testing.B) {
+	for b.Loop() {
+		bl := brasp.NewBuilder(alphabet.Alphabet{"a"})
+		x := bl.SymbolVec(0)
+		for range 10000 {
+			x = bl.Positionwise("P", brasp.And(bl.I(x), bl.I(0)))
+		}
+		if _, err := bl.Program(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -1,7 +1,7 @@
 package brasp
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
@@ -12,8 +12,11 @@ import (
 // Its methods return vector indices; Program checks the result exactly as
 // Parse would, so a built program is as trustworthy as a parsed one.
 type Builder struct {
-	prog   *Program
-	names  map[string]int
+	prog  *Program
+	names map[string]int
+	// next is, per base of generated names, the first suffix Fresh has not
+	// tried yet, so that n fresh names from one base cost O(n), not O(n²).
+	next   map[string]int
 	accept int
 	out    *Output
 }
@@ -21,7 +24,7 @@ type Builder struct {
 // NewBuilder starts a program over alpha, declaring Q_σ for every symbol σ
 // in order (vector k is Q of symbol k).
 func NewBuilder(alpha alphabet.Alphabet) *Builder {
-	b := &Builder{prog: &Program{Alphabet: alpha}, names: map[string]int{}, accept: -1}
+	b := &Builder{prog: &Program{Alphabet: alpha}, names: map[string]int{}, next: map[string]int{}, accept: -1}
 	for k, s := range alpha {
 		b.add(&Vector{Name: SymbolVectorName(s), Kind: SymbolVector, Symbol: k})
 	}
@@ -62,9 +65,10 @@ func (b *Builder) Fresh(prefix string) string {
 	if base == "" || !strings.HasSuffix(base, "_") {
 		base += "_"
 	}
-	for n := 1; ; n++ {
-		name := fmt.Sprintf("%s%d", base, n)
+	for n := max(b.next[base], 1); ; n++ {
+		name := base + strconv.Itoa(n)
 		if _, used := b.names[name]; !used {
+			b.next[base] = n + 1
 			return name
 		}
 	}
