@@ -248,23 +248,49 @@ func (d *decompiler) run() (*brasp.Program, error) {
 			return nil, d.err
 		}
 	}
-	// The output layer.
+	// The output layer: the acceptor's output, or one output vector per
+	// symbol of a transducer.
+	points := make([][]bool, len(lv.vecs))
+	for a := range lv.vecs {
+		points[a] = featureRow(lv.feats, a)
+	}
+	atLast := func(v int) brasp.Expr { return ref(lv.feats[v].node, brasp.VarI) }
+	if t := d.m.Transduction; t != nil {
+		outs := make([]int, len(t.Symbols))
+		for g := range t.Symbols {
+			out := make([]bool, len(lv.vecs))
+			for a, x := range lv.vecs {
+				s := d.ar.dot(t.Weight[g], x)
+				s.Add(s, t.Bias[g])
+				out[a] = s.Sign() >= 0
+			}
+			outs[g] = d.g.positionwise(outputName(t.Symbols[g], g), d.expr(d.synth(points, out), atLast))
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		return d.g.transducer(t.Symbols, outs)
+	}
 	out := make([]bool, len(lv.vecs))
 	for a, x := range lv.vecs {
 		s := d.ar.dot(d.m.Output.Weight, x)
 		s.Add(s, d.m.Output.Bias)
 		out[a] = s.Sign() >= 0
 	}
-	points := make([][]bool, len(lv.vecs))
-	for a := range lv.vecs {
-		points[a] = featureRow(lv.feats, a)
-	}
-	e := d.expr(d.synth(points, out), func(v int) brasp.Expr { return ref(lv.feats[v].node, brasp.VarI) })
-	y := d.g.positionwise("Y", e)
+	y := d.g.positionwise("Y", d.expr(d.synth(points, out), atLast))
 	if d.err != nil {
 		return nil, d.err
 	}
 	return d.g.program(y)
+}
+
+// outputName names the output vector of output symbol γ (index g): Y_γ as
+// in the paper when γ makes a B-RASP name, Y_g otherwise.
+func outputName(sym string, g int) string {
+	if s := sanitize(sym); s == sym {
+		return "Y_" + s
+	}
+	return fmt.Sprintf("Y_%d", g)
 }
 
 // readBy reports whether the feature is a function of the coordinates in

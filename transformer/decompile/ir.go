@@ -148,9 +148,21 @@ func canon(e brasp.Expr) string {
 	return b.String()
 }
 
-// program simplifies the ir and builds the B-RASP program whose output is
+// program simplifies the ir and builds the B-RASP acceptor whose output is
 // node out.
 func (g *ir) program(out int) (*brasp.Program, error) {
+	return g.build([]int{out}, nil)
+}
+
+// transducer simplifies the ir and builds the B-RASP transducer that
+// outputs symbols[k] where node outs[k] is 1.
+func (g *ir) transducer(symbols alphabet.Alphabet, outs []int) (*brasp.Program, error) {
+	return g.build(outs, symbols)
+}
+
+// build simplifies the ir and builds the program whose outputs are the
+// nodes outs: an acceptor (symbols nil, one output) or a transducer.
+func (g *ir) build(outs []int, symbols alphabet.Alphabet) (*brasp.Program, error) {
 	n := len(g.nodes)
 	subst := make([]brasp.Expr, n) // replacement of a reference at i, in node indices
 	sub := func(r *brasp.Ref) brasp.Expr {
@@ -213,15 +225,18 @@ func (g *ir) program(out int) (*brasp.Program, error) {
 		}
 		seen[key] = k
 	}
-	// The output: a node, or an expression over nodes.
-	outExpr := sub(&brasp.Ref{Var: brasp.VarI, Vec: out})
+	// The outputs: nodes, or expressions over nodes.
+	outExprs := make([]brasp.Expr, len(outs))
 	live := make([]bool, n)
 	mark := func(e brasp.Expr) {
 		for _, r := range brasp.Refs(e) {
 			live[r.Vec] = true
 		}
 	}
-	mark(outExpr)
+	for k, out := range outs {
+		outExprs[k] = sub(&brasp.Ref{Var: brasp.VarI, Vec: out})
+		mark(outExprs[k])
+	}
 	for k := n - 1; k >= 0; k-- {
 		if !live[k] || subst[k] != nil {
 			continue
@@ -265,11 +280,24 @@ func (g *ir) program(out int) (*brasp.Program, error) {
 			idx[k] = b.Attend(nd.name, a.Tiebreak, a.Mask, rename(a.Score), rename(a.Value), rename(a.Default))
 		}
 	}
-	r, isRef := outExpr.(*brasp.Ref)
-	if isRef && g.nodes[r.Vec].kind != brasp.SymbolVector && g.nodes[r.Vec].kind != brasp.PredicateVector {
-		b.SetAccept(idx[r.Vec])
+	// An output that is an operation of its own is that operation; one that
+	// is a constant, a symbol, a predicate, a negation or an operation
+	// another output already names gets an operation Y (Y_γ).
+	vecs := make([]int, len(outs))
+	named := map[int]bool{}
+	for k, e := range outExprs {
+		r, isRef := e.(*brasp.Ref)
+		if isRef && !named[r.Vec] && g.nodes[r.Vec].kind != brasp.SymbolVector && g.nodes[r.Vec].kind != brasp.PredicateVector {
+			vecs[k] = idx[r.Vec]
+			named[r.Vec] = true
+			continue
+		}
+		vecs[k] = b.Positionwise(g.nodes[outs[k]].name, rename(e))
+	}
+	if symbols == nil {
+		b.SetAccept(vecs[0])
 	} else {
-		b.SetAccept(b.Positionwise("Y", rename(outExpr)))
+		b.SetTransducer(symbols, vecs)
 	}
 	return b.Program()
 }

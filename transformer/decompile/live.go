@@ -29,11 +29,7 @@ func liveCoordsMode(m *transformer.Model, transparent bool) [][]bool {
 	d := m.Width
 	L := len(m.Layers)
 	live := make([][]bool, L+1)
-	out := make([]bool, d)
-	for c, w := range m.Output.Weight {
-		out[c] = w.Sign() != 0
-	}
-	live[L] = out
+	live[L] = outputCoords(m)
 	all := func(s []bool) []bool {
 		for _, b := range s {
 			if b {
@@ -104,6 +100,26 @@ func liveCoordsMode(m *transformer.Model, transparent bool) [][]bool {
 		live[l] = lx
 	}
 	return live
+}
+
+// outputCoords marks the coordinates the output layer reads: the acceptor's
+// output weights, or for a transducer the rows of its output scores.
+func outputCoords(m *transformer.Model) []bool {
+	out := make([]bool, m.Width)
+	if t := m.Transduction; t != nil {
+		for _, row := range t.Weight {
+			for c, w := range row {
+				if w.Sign() != 0 {
+					out[c] = true
+				}
+			}
+		}
+		return out
+	}
+	for c, w := range m.Output.Weight {
+		out[c] = w.Sign() != 0
+	}
+	return out
 }
 
 // project sets the dead coordinates of x to 0 (in place).
