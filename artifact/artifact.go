@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // Kind names a representation. Its string is what users write after --to
@@ -24,7 +27,9 @@ const (
 )
 
 // Artifact is a loaded input of any kind: something with an alphabet that
-// accepts or rejects non-empty words.
+// accepts or rejects non-empty words. The artifacts of this package are
+// *Program, *Formula, *DFA, *Regex and *Transformer, one per kind, each
+// holding its representation's central type.
 type Artifact interface {
 	// Kind is the artifact's representation.
 	Kind() Kind
@@ -69,66 +74,26 @@ type KindInfo struct {
 	// Exts are the file extensions of the kind, with the dot.
 	Exts []string
 	// Load parses a file's contents; filename is for error messages.
-	Load func(filename string, data []byte) (Artifact, error)
+	Load func(b *budget.Budget, filename string, data []byte) (Artifact, error)
 }
 
-// Options are the settings of conversions, classification and equivalence.
-// Converters read what concerns them and ignore the rest.
-type Options struct {
-	// Multihead selects the depth-preserving multi-head compilation (Thm C.4).
-	Multihead bool
-	// LayerNorm selects the layer-norm compilation of §4.3.
-	LayerNorm bool
-	// FutureOnly asks B-RASP output to use only rightmost strict
-	// future-masked attention (Thm 5.1).
-	FutureOnly bool
-	// Smaller selects the decompiler's smaller (bitwise) translation instead
-	// of the depth-preserving one.
-	Smaller bool
-	// Limit bounds exponential constructions (states, operations, formula
-	// size); 0 means each construction's default.
-	Limit int
-	// NormalForm asks B-RASP output for a normal form of App. B (unary
-	// values, unary scores or both); empty for none. See normalform.go.
-	NormalForm NormalForm
-	// Simplify asks B-RASP output to have constants folded and the
-	// operations the output does not depend on removed (brasp.Simplify),
-	// after any NormalForm.
-	Simplify bool
-}
-
-// Converter turns an artifact into one of another kind.
-type Converter func(a Artifact, opts Options) (Artifact, error)
-
-var (
-	kinds      = map[Kind]KindInfo{}
-	converters = map[Kind]map[Kind]Converter{}
-)
-
-// Register adds a kind. It is called from init functions.
-func Register(info KindInfo) {
-	if _, dup := kinds[info.Kind]; dup {
-		panic("artifact: kind registered twice: " + string(info.Kind))
-	}
-	kinds[info.Kind] = info
-}
-
-// RegisterConverter adds a conversion from one kind to another.
-func RegisterConverter(from, to Kind, c Converter) {
-	if converters[from] == nil {
-		converters[from] = map[Kind]Converter{}
-	}
-	converters[from][to] = c
-}
-
-// Kinds lists the registered kinds, sorted.
+// Kinds lists the kinds, sorted.
 func Kinds() []Kind {
-	var out []Kind
-	for k := range kinds {
-		out = append(out, k)
+	out := make([]Kind, len(kinds))
+	for i, info := range kinds {
+		out[i] = info.Kind
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
+}
+
+func kindInfo(k Kind) (KindInfo, bool) {
+	for _, info := range kinds {
+		if info.Kind == k {
+			return info, true
+		}
+	}
+	return KindInfo{}, false
 }
 
 // KindOf returns the kind of a file from its extension.
@@ -143,14 +108,15 @@ func KindOf(filename string) (Kind, error) {
 	}
 	var exts []string
 	for _, k := range Kinds() {
-		exts = append(exts, kinds[k].Exts...)
+		info, _ := kindInfo(k)
+		exts = append(exts, info.Exts...)
 	}
 	return "", fmt.Errorf("%s: unknown file kind %q (known extensions: %s; or give --from KIND)", filename, ext, strings.Join(exts, " "))
 }
 
 // ParseKind checks a kind name given by a user.
 func ParseKind(s string) (Kind, error) {
-	if _, ok := kinds[Kind(s)]; ok {
+	if _, ok := kindInfo(Kind(s)); ok {
 		return Kind(s), nil
 	}
 	var names []string
@@ -161,104 +127,141 @@ func ParseKind(s string) (Kind, error) {
 }
 
 // Load parses data as kind; an empty kind is taken from the file extension.
-func Load(filename string, data []byte, kind Kind) (Artifact, error) {
+// Loading a regular expression builds its minimal DFA under b.
+func Load(b *budget.Budget, filename string, data []byte, kind Kind) (Artifact, error) {
 	if kind == "" {
 		var err error
 		if kind, err = KindOf(filename); err != nil {
 			return nil, err
 		}
 	}
-	info, ok := kinds[kind]
+	info, ok := kindInfo(kind)
 	if !ok {
 		_, err := ParseKind(string(kind))
 		return nil, err
 	}
-	return info.Load(filename, data)
+	return info.Load(b, filename, data)
 }
 
-// ErrNoConversion reports that no chain of converters leads between two
-// kinds.
-var ErrNoConversion = errors.New("no conversion")
+// An Edge is one entry of the conversion table: a construction from one kind
+// to another, or a chain of constructions written out.
+type Edge struct {
+	From, To Kind
+	// Via lists the kinds a chain passes through, in order; empty for a
+	// single construction.
+	Via []Kind
+	// Funcs names the Go function of each construction, in order.
+	Funcs []string
+	// Refs says which result of the paper (or which algorithm) each
+	// construction is, in order.
+	Refs []string
+	// Options names, for each construction in order, the field of Options
+	// it reads and that field's type ("Compile compile.Options").
+	Options []string
 
-// Convert turns a into an artifact of kind to, through the shortest chain of
-// registered converters. Converting to the artifact's own kind returns it
-// unchanged unless a converter from the kind to itself is registered (as the
-// future-only normalisation of B-RASP is). B-RASP output then gets
-// opts.NormalForm and opts.Simplify, whatever the input kind.
-func Convert(a Artifact, to Kind, opts Options) (Artifact, error) {
-	b, err := convert(a, to, opts)
-	if err != nil {
-		return nil, err
-	}
-	if to == KindBRASP {
-		return normalize(b, opts)
-	}
-	return b, nil
+	run func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error)
 }
 
-// convert is Convert without the B-RASP normal forms.
-func convert(a Artifact, to Kind, opts Options) (Artifact, error) {
-	if a.Kind() == to {
-		if c, ok := converters[to][to]; ok {
-			return c(a, opts)
+// step makes the edge of one construction f from kind from to kind to, with
+// its options taken from the field of Options that opt selects (field is its
+// name, for listings).
+func step[F, T Artifact, O any](from, to Kind, ref string, f func(*budget.Budget, F, O) (T, error), field string, opt func(*Options) O) Edge {
+	name := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+	name = name[strings.LastIndexByte(name, '.')+1:]
+	return Edge{
+		From: from, To: to,
+		Funcs:   []string{name},
+		Refs:    []string{ref},
+		Options: []string{field + " " + reflect.TypeOf(opt(&Options{})).String()},
+		run: func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error) {
+			in, ok := a.(F)
+			if !ok {
+				return nil, fmt.Errorf("%s → %s: want %s, have %T (wrap values with the constructors of package artifact)", from, to, reflect.TypeOf((*F)(nil)).Elem(), a)
+			}
+			if err := b.Err(); err != nil {
+				return nil, err
+			}
+			out, err := f(b, in, opt(opts))
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		},
+	}
+}
+
+// chain makes the edge that runs es in order; each must start where the
+// previous one ends. Errors name the step that failed.
+func chain(es ...Edge) Edge {
+	c := Edge{From: es[0].From, To: es[len(es)-1].To}
+	for i, e := range es {
+		if i > 0 {
+			if e.From != es[i-1].To {
+				panic(fmt.Sprintf("artifact: chain %s → %s then %s → %s", es[i-1].From, es[i-1].To, e.From, e.To))
+			}
+			c.Via = append(c.Via, e.From)
+		}
+		c.Funcs = append(c.Funcs, e.Funcs...)
+		c.Refs = append(c.Refs, e.Refs...)
+		c.Options = append(c.Options, e.Options...)
+	}
+	c.run = func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error) {
+		for _, e := range es {
+			var err error
+			if a, err = e.run(b, a, opts); err != nil {
+				return nil, fmt.Errorf("converting %s to %s: %w", e.From, e.To, err)
+			}
 		}
 		return a, nil
 	}
-	path := route(a.Kind(), to)
-	if path == nil {
-		return nil, fmt.Errorf("%w from %s to %s", ErrNoConversion, a.Kind(), to)
-	}
-	for k := 1; k < len(path); k++ {
-		var err error
-		if a, err = converters[path[k-1]][path[k]](a, opts); err != nil {
-			return nil, fmt.Errorf("converting %s to %s: %w", path[k-1], path[k], err)
+	return c
+}
+
+// Edges lists the conversion table: every pair of distinct kinds Convert
+// converts between, with the constructions it runs.
+func Edges() []Edge { return append([]Edge(nil), edges...) }
+
+// edge looks up the table's edge from one kind to another.
+func edge(from, to Kind) (Edge, bool) {
+	for _, e := range edges {
+		if e.From == from && e.To == to {
+			return e, true
 		}
+	}
+	return Edge{}, false
+}
+
+// ErrNoConversion reports that the table has no edge between two kinds.
+var ErrNoConversion = errors.New("no conversion")
+
+// Convert turns a into an artifact of kind to by the table's edge between
+// their kinds. Converting to the artifact's own kind returns it unchanged,
+// except that B-RASP output, whatever the input kind, then gets
+// opts.BRASP (Theorem 5.1, a normal form, simplification): see
+// BRASPOptions.
+func Convert(b *budget.Budget, a Artifact, to Kind, opts Options) (Artifact, error) {
+	if a.Kind() != to {
+		e, ok := edge(a.Kind(), to)
+		if !ok {
+			return nil, fmt.Errorf("%w from %s to %s", ErrNoConversion, a.Kind(), to)
+		}
+		var err error
+		if a, err = e.run(b, a, &opts); err != nil {
+			return nil, err
+		}
+	}
+	if to == KindBRASP {
+		p, ok := a.(*Program)
+		if !ok {
+			return nil, fmt.Errorf("brasp: want *artifact.Program, have %T", a)
+		}
+		return finishProgram(b, p, opts)
 	}
 	return a, nil
 }
 
-// route finds a shortest path of converters by breadth-first search,
-// preferring kinds in sorted order for determinism.
-func route(from, to Kind) []Kind {
-	prev := map[Kind]Kind{from: from}
-	queue := []Kind{from}
-	for len(queue) > 0 {
-		k := queue[0]
-		queue = queue[1:]
-		if k == to {
-			var path []Kind
-			for ; k != from; k = prev[k] {
-				path = append([]Kind{k}, path...)
-			}
-			return append([]Kind{from}, path...)
-		}
-		var next []Kind
-		for n := range converters[k] {
-			next = append(next, n)
-		}
-		sort.Slice(next, func(i, j int) bool { return next[i] < next[j] })
-		for _, n := range next {
-			if _, seen := prev[n]; !seen {
-				prev[n] = k
-				queue = append(queue, n)
-			}
-		}
-	}
-	return nil
-}
-
-// CanConvert reports whether some chain of converters leads from one kind to
-// another.
-func CanConvert(from, to Kind) bool { return from == to || route(from, to) != nil }
-
-// limitHint adds how to raise the limit to err when err is one of the limits
-// the CLI's --limit flag sets (named by the sentinel errors of limits), and
-// returns err unchanged otherwise.
-func limitHint(err error, limits ...error) error {
-	for _, l := range limits {
-		if errors.Is(err, l) {
-			return fmt.Errorf("%w (raise it with --limit N)", err)
-		}
-	}
-	return err
+// CanConvert reports whether the table converts one kind into another.
+func CanConvert(from, to Kind) bool {
+	_, ok := edge(from, to)
+	return from == to || ok
 }

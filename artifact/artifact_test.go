@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/examples"
 )
 
@@ -29,13 +30,13 @@ func TestConvertChains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Load("dyck.brasp", src, "")
+	a, err := Load(nil, "dyck.brasp", src, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	words := []string{"lr", "llrr", "lllrrr", "lrlr", "rl", "llrrllrlrr", "lrrlllrrrl", "l"}
 	for _, to := range []Kind{KindLTL, KindTransformer, KindDFA, KindBRASP} {
-		b, err := Convert(a, to, Options{Multihead: true})
+		b, err := Convert(nil, a, to, Options{Compile: CompileOptions{MultiHead: true}})
 		if err != nil {
 			t.Fatalf("brasp → %s: %v", to, err)
 		}
@@ -52,17 +53,117 @@ func TestConvertChains(t *testing.T) {
 		}
 		// And back to B-RASP where a chain exists.
 		if to != KindBRASP && CanConvert(to, KindBRASP) {
-			c, err := Convert(b, KindBRASP, Options{})
+			c, err := Convert(nil, b, KindBRASP, Options{})
 			if err != nil {
 				t.Fatalf("%s → brasp: %v", to, err)
 			}
-			r, err := Equiv(a, c, Options{})
+			r, err := Equiv(nil, a, c, Options{})
 			if err != nil || !r.Equal {
 				t.Errorf("brasp → %s → brasp is not equivalent: %+v, %v", to, r, err)
 			}
 		}
 	}
-	if _, err := Convert(a, Kind("nope"), Options{}); !errors.Is(err, ErrNoConversion) {
+	if _, err := Convert(nil, a, Kind("nope"), Options{}); !errors.Is(err, ErrNoConversion) {
 		t.Errorf("Convert to an unknown kind: %v", err)
+	}
+}
+
+// TestTableComplete checks the conversion table: one edge per ordered pair
+// of distinct kinds that brasp converts between (every pair but those into
+// re), chains that start where the previous step ends, and the listing
+// fields filled in.
+func TestTableComplete(t *testing.T) {
+	seen := map[[2]Kind]bool{}
+	for _, e := range Edges() {
+		pair := [2]Kind{e.From, e.To}
+		if seen[pair] {
+			t.Errorf("two edges %s → %s", e.From, e.To)
+		}
+		seen[pair] = true
+		if e.From == e.To {
+			t.Errorf("edge %s → %s: converting to the same kind is Convert's own business", e.From, e.To)
+		}
+		n := len(e.Via) + 1
+		if len(e.Funcs) != n || len(e.Refs) != n || len(e.Options) != n {
+			t.Errorf("edge %s → %s via %v: %d funcs, %d refs, %d options; want %d each", e.From, e.To, e.Via, len(e.Funcs), len(e.Refs), len(e.Options), n)
+		}
+		for _, f := range e.Funcs {
+			if f == "" || strings.Contains(f, "func") {
+				t.Errorf("edge %s → %s: function name %q", e.From, e.To, f)
+			}
+		}
+	}
+	for _, from := range Kinds() {
+		for _, to := range Kinds() {
+			want := from != to && to != KindRegex
+			if seen[[2]Kind{from, to}] != want {
+				t.Errorf("edge %s → %s: in the table %v, want %v", from, to, seen[[2]Kind{from, to}], want)
+			}
+			if CanConvert(from, to) != (want || from == to) {
+				t.Errorf("CanConvert(%s, %s) = %v", from, to, CanConvert(from, to))
+			}
+		}
+	}
+}
+
+// TestConvertWrongType checks that an edge given an artifact of another Go
+// type than its own says so instead of panicking.
+func TestConvertWrongType(t *testing.T) {
+	type other struct{ *Program }
+	p := NewProgram(examples.MustProgram(examples.Dyck))
+	_, err := Convert(nil, other{p}, KindLTL, Options{})
+	if err == nil || !strings.Contains(err.Error(), "want *artifact.Program") {
+		t.Errorf("Convert of a foreign artifact type: %v", err)
+	}
+}
+
+// TestFutureOnlyFromEveryKind converts the Dyck program's compiled model,
+// its formula and its DFA to B-RASP with FutureOnly, and checks that each
+// result is future-only and exactly equivalent to the program.
+func TestFutureOnlyFromEveryKind(t *testing.T) {
+	p := NewProgram(examples.MustProgram(examples.Dyck))
+	if exact.CheckFutureOnly(p.Prog) == nil {
+		t.Fatal("the Dyck program is already future-only: the test checks nothing")
+	}
+	opts := Options{BRASP: BRASPOptions{FutureOnly: true}}
+	for _, k := range []Kind{KindBRASP, KindTransformer, KindLTL, KindDFA} {
+		a, err := Convert(nil, p, k, Options{})
+		if err != nil {
+			t.Fatalf("brasp → %s: %v", k, err)
+		}
+		b, err := Convert(nil, a, KindBRASP, opts)
+		if err != nil {
+			t.Fatalf("%s → brasp --future-only: %v", k, err)
+		}
+		q := b.(*Program)
+		if err := exact.CheckFutureOnly(q.Prog); err != nil {
+			t.Errorf("%s → brasp --future-only: %v", k, err)
+		}
+		r, err := Equiv(nil, p, q, Options{})
+		if err != nil || !r.Equal {
+			t.Errorf("%s → brasp --future-only is not equivalent: %+v, %v", k, r, err)
+		}
+	}
+}
+
+// TestEquivChecksItsCounterexample gives Equiv an input whose runs disagree
+// with its exact semantics (a regular expression artifact whose automaton
+// is another expression's) and checks that the counterexample is refused.
+func TestEquivChecksItsCounterexample(t *testing.T) {
+	load := func(src string) *Regex {
+		a, err := Load(nil, "x.re", []byte(src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.(*Regex)
+	}
+	ab, aa := load("alphabet a b\n(a|b)*a\n"), load("alphabet a b\na+\n")
+	r, err := Equiv(nil, ab, aa, Options{})
+	if err != nil || r.Equal || !r.FirstAccepts || r.Alphabet.FormatWord(r.Word) != "ba" {
+		t.Fatalf("Equiv((a|b)*a, a+) = %+v, %v; want the counterexample ba", r, err)
+	}
+	liar := &Regex{R: ab.R, d: aa.d}
+	if _, err := Equiv(nil, liar, aa, Options{}); !errors.Is(err, ErrUnconfirmed) {
+		t.Errorf("Equiv with an input that runs differently from its DFA: %v, want ErrUnconfirmed", err)
 	}
 }

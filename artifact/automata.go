@@ -8,34 +8,26 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/regex"
+	"github.com/brasp-dev/brasp/budget"
 )
 
-// This file registers the automata kinds (issue 6): .dfa automata and .re
-// regular expressions, the converters re → dfa (Brzozowski derivatives) and
-// dfa → brasp (Krohn–Rhodes cascade, Lemmas B.6–B.8; the result uses only
-// rightmost strict future-masked attention), and Classify.
-//
 // The empty word: a .dfa or .re file may accept ε, but artifacts are run
 // only on non-empty words, and dfa → brasp ignores ε (B-RASP reads Σ⁺).
-
-func init() {
-	Register(KindInfo{Kind: KindDFA, Exts: []string{".dfa"}, Load: loadDFA})
-	Register(KindInfo{Kind: KindRegex, Exts: []string{".re"}, Load: loadRegex})
-	RegisterConverter(KindRegex, KindDFA, regexToDFA)
-	RegisterConverter(KindDFA, KindBRASP, dfaToBRASP)
-}
 
 // DFA is a loaded .dfa automaton.
 type DFA struct {
 	D *automata.DFA
 }
 
-func loadDFA(filename string, data []byte) (Artifact, error) {
+// NewDFA wraps an automaton as an artifact.
+func NewDFA(d *automata.DFA) *DFA { return &DFA{D: d} }
+
+func loadDFA(_ *budget.Budget, filename string, data []byte) (Artifact, error) {
 	d, err := automata.Parse(filename, data)
 	if err != nil {
 		return nil, err
 	}
-	return &DFA{D: d}, nil
+	return NewDFA(d), nil
 }
 
 // Kind implements Artifact.
@@ -49,9 +41,6 @@ func (d *DFA) Accepts(w []int) (bool, error) { return d.D.Accepts(w), nil }
 
 // Format implements Artifact: the .dfa text format.
 func (d *DFA) Format() ([]byte, error) { return []byte(automata.Format(d.D)), nil }
-
-// DFA returns the automaton (what ToDFA looks for).
-func (d *DFA) DFA() *automata.DFA { return d.D }
 
 // Encode implements Encoder: JSON for .json, Graphviz for .dot and .gv, the
 // .dfa text format otherwise.
@@ -89,16 +78,26 @@ type Regex struct {
 	d *automata.DFA
 }
 
-func loadRegex(filename string, data []byte) (Artifact, error) {
+// NewRegex wraps a regular expression as an artifact, building its DFA
+// under the default state limit.
+func NewRegex(b *budget.Budget, r *regex.Regex) (*Regex, error) {
+	d, err := regexToDFA(b, &Regex{R: r}, RegexOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &Regex{R: r, d: d.D}, nil
+}
+
+func loadRegex(b *budget.Budget, filename string, data []byte) (Artifact, error) {
 	r, err := regex.Parse(filename, data)
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.DFA(automata.DefaultMaxStates)
+	a, err := NewRegex(b, r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
-	return &Regex{R: r, d: d}, nil
+	return a, nil
 }
 
 // Kind implements Artifact.
@@ -113,12 +112,10 @@ func (r *Regex) Accepts(w []int) (bool, error) { return r.d.Accepts(w), nil }
 // Format implements Artifact: the .re text format.
 func (r *Regex) Format() ([]byte, error) { return []byte(regex.Format(r.R)), nil }
 
-func regexToDFA(a Artifact, opts Options) (Artifact, error) {
-	r, ok := a.(*Regex)
-	if !ok {
-		return nil, fmt.Errorf("re → dfa: unexpected artifact %T", a)
-	}
-	limit := opts.Limit
+// regexToDFA builds the DFA of a regular expression by Brzozowski
+// derivatives.
+func regexToDFA(_ *budget.Budget, r *Regex, opts RegexOptions) (*DFA, error) {
+	limit := opts.MaxStates
 	if limit <= 0 {
 		limit = automata.DefaultMaxStates
 	}
@@ -126,44 +123,36 @@ func regexToDFA(a Artifact, opts Options) (Artifact, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DFA{D: d}, nil
+	return NewDFA(d), nil
 }
 
-// automataLimits maps Options.Limit onto the limits of the cascade
-// construction.
-func automataLimits(opts Options) automata.Limits {
-	return automata.Limits{MaxImages: opts.Limit, MaxMonoid: opts.Limit, MaxCascade: opts.Limit}
-}
-
-func dfaToBRASP(a Artifact, opts Options) (Artifact, error) {
-	x, ok := a.(interface{ DFA() *automata.DFA })
-	if !ok {
-		return nil, fmt.Errorf("dfa → brasp: unexpected artifact %T", a)
-	}
-	p, _, err := automata.DFAToBRASP(x.DFA(), automataLimits(opts))
+// dfaToBRASP is the Krohn–Rhodes construction (Lemmas B.6–B.8): the
+// result uses only rightmost strict future-masked attention.
+func dfaToBRASP(_ *budget.Budget, d *DFA, opts CascadeOptions) (*Program, error) {
+	p, _, err := automata.DFAToBRASP(d.D, opts)
 	if err != nil {
 		return nil, err
 	}
-	return NewProgram(p), nil
+	return &Program{Prog: p, futureOnly: true}, nil
 }
 
 // Classify returns the classification of any artifact's language (its
 // minimal DFA, through ToDFA): star-free, stutter-invariant, in AC0, with
 // witnesses and the transformer variants that recognise it (§5).
-func Classify(a Artifact, opts Options) (*automata.Classification, error) {
-	d, err := ToDFA(a, opts)
+func Classify(b *budget.Budget, a Artifact, opts Options) (*automata.Classification, error) {
+	d, err := ToDFA(b, a, opts)
 	if err != nil {
 		return nil, err
 	}
-	return automata.Classify(d, automataLimits(opts))
+	return automata.Classify(d, opts.Cascade)
 }
 
 // Cascade returns the Krohn–Rhodes cascade of an artifact's minimal DFA, for
-// printing (`brasp convert --to cascade` style reports).
-func Cascade(a Artifact, opts Options) (*automata.Cascade, error) {
-	d, err := ToDFA(a, opts)
+// printing (brasp inspect --cascade).
+func Cascade(b *budget.Budget, a Artifact, opts Options) (*automata.Cascade, error) {
+	d, err := ToDFA(b, a, opts)
 	if err != nil {
 		return nil, err
 	}
-	return automata.Decompose(d, automataLimits(opts))
+	return automata.Decompose(d, opts.Cascade)
 }

@@ -7,11 +7,8 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 )
-
-func init() {
-	Register(KindInfo{Kind: KindBRASP, Exts: []string{".brasp"}, Load: loadBRASP})
-}
 
 // Program is a B-RASP program as an artifact. It keeps compiled runners of
 // the fast interpreter for reuse, so running many short words costs no
@@ -19,6 +16,11 @@ func init() {
 type Program struct {
 	Prog    *brasp.Program
 	runners sync.Pool
+	// futureOnly is set by the constructions whose output is a B-RASP
+	// program, without position predicates, with only rightmost strict
+	// future-masked attention (Thm 5.1's form), so that
+	// BRASPOptions.FutureOnly has nothing left to do.
+	futureOnly bool
 }
 
 // NewProgram wraps a program as an artifact.
@@ -35,7 +37,7 @@ func (p *Program) run(w []int) *brasp.Trace {
 	return t
 }
 
-func loadBRASP(filename string, data []byte) (Artifact, error) {
+func loadProgram(_ *budget.Budget, filename string, data []byte) (Artifact, error) {
 	p, err := brasp.Parse(filename, data)
 	if err != nil {
 		return nil, err

@@ -1,34 +1,44 @@
 // Package artifact loads an input of any kind brasp knows — a B-RASP program,
 // an LTL formula, a DFA, a regular expression, a transformer — and converts
-// between kinds. It is the library behind the brasp command: the CLI parses
-// flags and calls Load, Convert, Classify and Equiv, and so can any Go
-// program or the playground server.
+// between kinds. It is the library behind the brasp command and the
+// playground: they parse flags or requests and call Load, Convert, ToDFA,
+// Classify, Cascade and Equiv, and nothing else.
 //
-// # Adding a kind
+// # Data flow
 //
-// Each representation registers itself from its own file in this package
-// (brasp.go, ltl.go, automata.go, transformer.go, ...), in an init function:
+// Load parses a file into an Artifact: *Program (package brasp), *Formula
+// (ltl), *DFA (automata), *Regex (automata/regex) or *Transformer
+// (transformer), each a thin wrapper around its representation's central
+// type that runs words (Accepts) and prints itself (Format). Values built in
+// Go are wrapped with NewProgram, NewFormula, NewDFA, NewRegex and
+// NewTransformer. Convert looks the pair (input kind, output kind) up in the
+// conversion table (table.go) and runs that edge: one construction, or a
+// chain of them written out (re → dfa → brasp is the derivative automaton,
+// then Krohn–Rhodes). Every B-RASP result then gets BRASPOptions: Theorem
+// 5.1, a normal form of App. B, simplification. ToDFA is Convert to KindDFA
+// followed by minimisation; Classify, Cascade and Equiv work on that minimal
+// DFA, and Equiv checks its counterexample on the inputs themselves.
 //
-//	func init() {
-//		Register(KindInfo{Kind: KindLTL, Exts: []string{".ltl"}, Load: loadLTL})
-//		RegisterConverter(KindLTL, KindBRASP, ltlToBRASP)
-//	}
+// Every function that can run long takes a *budget.Budget first (nil: no
+// cancellation, default limits); the CLI builds it from --limit NAME=N and
+// SIGINT, the playground from each request's deadline. Each construction's
+// own settings are a field of Options, of that construction's type
+// (CompileOptions, DecompileOptions, ...); an edge reads only its field.
 //
-// Load returns a value implementing Artifact; it may also implement the
-// optional interfaces Transducer, Tracer, Inspector and Encoder, which the
-// CLI discovers by type assertion. A converter turns one artifact into an
-// artifact of another kind; Convert finds the shortest chain of registered
-// converters (for example re → dfa → brasp). Classification and exact
-// equivalence go through the minimal DFA: a file that registers a converter
-// to KindDFA makes its kind classifiable and comparable.
+// # Adding a conversion
 //
-// Files and what they own:
+// Write the construction as a plain function on the artifact types, with
+// the budget first and its own options type last:
 //
-//	doc.go, artifact.go   the registry, Load, Convert (lead)
-//	brasp.go              B-RASP programs (lead)
-//	ltl.go                LTL formulas (issue 3)
-//	automata.go           .dfa and .re, Classify (issue 6)
-//	transformer.go        .json and .safetensors models (issues 4, 5)
-//	exact.go              any kind → DFA, Equiv (issue 7)
-//	normalform.go         B-RASP normal forms of App. B on B-RASP output
+//	func ltlfToDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*DFA, error)
+//
+// give Options a field for LTLfOptions, and list the edge in table.go with
+// step (naming that field), together with the chains through it that make
+// sense (chain(ltlfToDFAEdge, krohnRhodesEdge) for ltlf → brasp).
+// TestTableComplete and ARCHITECTURE.md's table (checked against Edges by a
+// test) then say what is missing. A new kind adds a constant above, an
+// artifact type wrapping its central type (with New... and a loader), and a
+// line in the kinds table of table.go. A new CLI flag sets the field of
+// Options in cmd/brasp (convert.go); a new limit is a budget.Define next to
+// the construction and needs no flag.
 package artifact

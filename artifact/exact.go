@@ -1,107 +1,52 @@
 package artifact
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/exact"
 )
 
-// This file gives every kind its exact language as a minimal DFA (issue 7):
-// converters brasp → dfa and ltl → dfa (package exact), brasp → brasp with
-// --future-only (Theorem 5.1), and through the
-// registry every kind with a route to brasp (transformers via the
-// decompiler); ToDFA, Equiv and ClassifyExact are what the equiv and classify
-// commands call.
+// This file gives every kind its exact language as a minimal DFA (package
+// exact): the edges brasp → dfa and ltl → dfa, and ToDFA and Equiv, what
+// the equiv and classify commands call.
 
-func init() {
-	RegisterConverter(KindBRASP, KindDFA, braspToDFA)
-	RegisterConverter(KindLTL, KindDFA, ltlToDFA)
-	RegisterConverter(KindBRASP, KindBRASP, braspToBRASP)
-	RegisterConverter(KindTransformer, KindDFA, transformerToDFA)
-}
-
-// transformerToDFA decompiles the model (Theorem 4.2, with the options and
-// limits of the transformer → brasp converter) and builds the program's
-// minimal DFA.
-func transformerToDFA(a Artifact, opts Options) (Artifact, error) {
-	p, err := decompileTransformer(a, opts)
+// braspToDFA is the exact semantics of a program: its minimal DFA over
+// non-empty words.
+func braspToDFA(_ *budget.Budget, p *Program, opts ExactOptions) (*DFA, error) {
+	d, err := exact.ProgramDFALimits(p.Prog, opts)
 	if err != nil {
 		return nil, err
 	}
-	return braspToDFA(p, opts)
+	return NewDFA(d), nil
 }
 
-// braspToBRASP is the identity unless Options.FutureOnly asks for Theorem
-// 5.1: an equivalent program with only rightmost strict future-masked
-// attention, through the minimal DFA and its Krohn–Rhodes cascade
-// (exact.FutureOnly).
-func braspToBRASP(a Artifact, opts Options) (Artifact, error) {
-	p, ok := a.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("brasp → brasp: unexpected artifact %T", a)
-	}
-	if !opts.FutureOnly {
-		return a, nil
-	}
-	q, err := exact.FutureOnly(p.Prog, exactLimits(opts), automataLimits(opts))
+// ltlToDFA is the exact semantics of a formula: its minimal DFA over
+// non-empty words.
+func ltlToDFA(_ *budget.Budget, f *Formula, opts ExactOptions) (*DFA, error) {
+	d, err := exact.FormulaDFALimits(f.F, opts)
 	if err != nil {
 		return nil, err
 	}
-	return NewProgram(q), nil
-}
-
-// exactLimits maps Options.Limit onto the construction's state limit.
-func exactLimits(opts Options) exact.Limits {
-	return exact.Limits{MaxStates: opts.Limit}
-}
-
-func braspToDFA(a Artifact, opts Options) (Artifact, error) {
-	p, ok := a.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("brasp → dfa: unexpected artifact %T", a)
-	}
-	d, err := exact.ProgramDFALimits(p.Prog, exactLimits(opts))
-	if err != nil {
-		return nil, err
-	}
-	return &DFA{D: d}, nil
-}
-
-func ltlToDFA(a Artifact, opts Options) (Artifact, error) {
-	f, ok := a.(*Formula)
-	if !ok {
-		return nil, fmt.Errorf("ltl → dfa: unexpected artifact %T", a)
-	}
-	d, err := exact.FormulaDFALimits(f.F, exactLimits(opts))
-	if err != nil {
-		return nil, err
-	}
-	return &DFA{D: d}, nil
+	return NewDFA(d), nil
 }
 
 // ToDFA returns the minimal DFA of any artifact that converts to a DFA.
 // For kinds that read only non-empty words the DFA rejects ε; a .dfa or .re
 // input keeps its own treatment of ε (Equiv ignores ε anyway).
-func ToDFA(a Artifact, opts Options) (*automata.DFA, error) {
-	b, err := Convert(a, KindDFA, opts)
+func ToDFA(b *budget.Budget, a Artifact, opts Options) (*automata.DFA, error) {
+	d, err := Convert(b, a, KindDFA, opts)
 	if err != nil {
 		return nil, err
 	}
-	if x, ok := b.(interface{ DFA() *automata.DFA }); ok {
-		return automata.Minimize(x.DFA()), nil
+	x, ok := d.(*DFA)
+	if !ok {
+		return nil, fmt.Errorf("dfa: want *artifact.DFA, have %T", d)
 	}
-	// Another file's DFA artifact: go through its text format.
-	text, err := b.Format()
-	if err != nil {
-		return nil, err
-	}
-	d, err := automata.Parse("dfa", text)
-	if err != nil {
-		return nil, fmt.Errorf("reading back a converted DFA: %w", err)
-	}
-	return automata.Minimize(d), nil
+	return automata.Minimize(x.D), nil
 }
 
 // EquivResult is the outcome of Equiv.
@@ -118,22 +63,52 @@ type EquivResult struct {
 	FirstAccepts bool
 }
 
-// Equiv decides whether a and b accept the same non-empty words, through
+// ErrUnconfirmed is matched by the error Equiv returns when its
+// counterexample, run on the inputs themselves, does not separate them: a
+// bug in a construction, never an answer.
+var ErrUnconfirmed = errors.New("internal error: the counterexample does not separate the inputs when run")
+
+// Equiv decides whether x and y accept the same non-empty words, through
 // their minimal DFAs (exact.Equivalent); when they do not, it returns a
 // shortest counterexample. A symbol only one side knows is rejected by the
-// other.
-func Equiv(a, b Artifact, opts Options) (*EquivResult, error) {
-	da, err := ToDFA(a, opts)
+// other. Before answering "not equivalent", Equiv runs the counterexample on
+// x and y themselves, so the verdict never rests on the DFA constructions
+// alone; if they do not disagree on it as the DFAs do, the error matches
+// ErrUnconfirmed.
+func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) {
+	dx, err := ToDFA(b, x, opts)
 	if err != nil {
 		return nil, err
 	}
-	db, err := ToDFA(b, opts)
+	dy, err := ToDFA(b, y, opts)
 	if err != nil {
 		return nil, err
 	}
-	eq, w, firstAcc, err := exact.Equivalent(da, db)
+	eq, w, firstAcc, err := exact.Equivalent(dx, dy)
 	if err != nil {
 		return nil, err
 	}
-	return &EquivResult{Equal: eq, Word: w, Alphabet: exact.Merge(da.Alphabet, db.Alphabet), FirstAccepts: firstAcc}, nil
+	r := &EquivResult{Equal: eq, Word: w, Alphabet: exact.Merge(dx.Alphabet, dy.Alphabet), FirstAccepts: firstAcc}
+	if eq {
+		return r, nil
+	}
+	accX, errX := acceptsIn(x, r.Alphabet, w)
+	accY, errY := acceptsIn(y, r.Alphabet, w)
+	if errX != nil || errY != nil || accX != firstAcc || accY == firstAcc {
+		return nil, fmt.Errorf("%w: %s (%v, %v)", ErrUnconfirmed, automata.ShowWord(r.Alphabet, w), errX, errY)
+	}
+	return r, nil
+}
+
+// acceptsIn runs a on w, a word over alpha; a word with a symbol outside a's
+// alphabet is rejected.
+func acceptsIn(a Artifact, alpha alphabet.Alphabet, w []int) (bool, error) {
+	own := a.Alphabet()
+	v := make([]int, len(w))
+	for i, k := range w {
+		if v[i] = own.Index(alpha[k]); v[i] < 0 {
+			return false, nil
+		}
+	}
+	return a.Accepts(v)
 }

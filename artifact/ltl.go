@@ -7,14 +7,9 @@ import (
 	"sync"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/ltl"
 )
-
-func init() {
-	Register(KindInfo{Kind: KindLTL, Exts: []string{".ltl"}, Load: loadLTL})
-	RegisterConverter(KindLTL, KindBRASP, ltlToBRASP)
-	RegisterConverter(KindBRASP, KindLTL, braspToLTL)
-}
 
 // Formula is an LTL formula (package ltl) as an artifact.
 type Formula struct {
@@ -27,7 +22,10 @@ type Formula struct {
 	ev   *ltl.Evaluator
 }
 
-func loadLTL(filename string, data []byte) (Artifact, error) {
+// NewFormula wraps a formula as an artifact.
+func NewFormula(f *ltl.Formula) *Formula { return &Formula{F: f} }
+
+func loadFormula(_ *budget.Budget, filename string, data []byte) (Artifact, error) {
 	f, err := ltl.ParseFile(filename, data)
 	if err != nil {
 		return nil, err
@@ -76,54 +74,40 @@ func (f *Formula) Inspect() string {
 		f.F.Alphabet(), f.F.Depth(), f.F.DAGSize(), f.F.TreeSize(), ltl.Format(f.F))
 }
 
-// ltlToBRASP is Theorem 3.2. With --future-only, a past-only formula is
+// ltlToBRASP is Theorem 3.2. With opts.FutureOnly, a past-only formula is
 // compiled with rightmost strict future-masked attention alone, at the same
-// depth (ltl.ToBRASPFutureOnly); a formula with future operators goes
-// through B-RASP's future-only normalisation instead: the converter
-// registered from brasp to brasp (Thm 5.1's route: minimal DFA →
-// Krohn–Rhodes cascade → B-RASP).
-func ltlToBRASP(a Artifact, opts Options) (Artifact, error) {
-	fa, ok := a.(*Formula)
-	if !ok {
-		return nil, fmt.Errorf("ltl → brasp: unexpected artifact %T", a)
-	}
-	f := fa.F
-	if !opts.FutureOnly {
-		p, err := ltl.ToBRASP(f)
-		if err != nil {
-			return nil, err
+// depth (ltl.ToBRASPFutureOnly); a formula with future operators is
+// compiled as usual, and Convert's last stage (finishProgram) takes the
+// program through Theorem 5.1's route: minimal DFA → Krohn–Rhodes cascade →
+// B-RASP.
+func ltlToBRASP(_ *budget.Budget, f *Formula, opts BRASPOptions) (*Program, error) {
+	if opts.FutureOnly {
+		p, err := ltl.ToBRASPFutureOnly(f.F)
+		if err == nil {
+			return &Program{Prog: p, futureOnly: true}, nil
 		}
-		return &Program{Prog: p}, nil
+		if !errors.Is(err, ltl.ErrFutureOperator) {
+			return nil, fmt.Errorf("--future-only: %w", err)
+		}
 	}
-	p, err := ltl.ToBRASPFutureOnly(f)
-	if err == nil {
-		return &Program{Prog: p}, nil
-	}
-	if !errors.Is(err, ltl.ErrFutureOperator) {
-		return nil, fmt.Errorf("--future-only: %w", err)
-	}
-	if p, err = ltl.ToBRASP(f); err != nil {
+	p, err := ltl.ToBRASP(f.F)
+	if err != nil {
 		return nil, err
 	}
-	normalise, ok := converters[KindBRASP][KindBRASP]
-	if !ok {
-		return nil, fmt.Errorf("--future-only: %w, and no future-only normalisation of B-RASP is registered", err)
-	}
-	return normalise(&Program{Prog: p}, opts)
+	return NewProgram(p), nil
 }
 
-// braspToLTL is Theorem 3.3; opts.Limit, when set, bounds both the unary
-// score normal form and the formula's DAG size.
-func braspToLTL(a Artifact, opts Options) (Artifact, error) {
-	pa, ok := a.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("brasp → ltl: unexpected artifact %T", a)
-	}
-	prog := pa.Prog
+// braspToLTL is Theorem 3.3, under opts (a zero field is its default in
+// ltl.DefaultConvertLimits).
+func braspToLTL(_ *budget.Budget, p *Program, opts LTLOptions) (*Formula, error) {
 	lim := ltl.DefaultConvertLimits
-	if opts.Limit > 0 {
-		lim.MaxScoreCopies, lim.MaxNodes = opts.Limit, opts.Limit
+	if opts.MaxScoreCopies > 0 {
+		lim.MaxScoreCopies = opts.MaxScoreCopies
 	}
+	if opts.MaxNodes > 0 {
+		lim.MaxNodes = opts.MaxNodes
+	}
+	prog := p.Prog
 	f, err := ltl.FromBRASP(prog, lim)
 	if err != nil {
 		return nil, err

@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/exact"
 )
 
-// This file applies the normal forms of App. B of the paper, and the
-// clean-up passes, to B-RASP output: Options.NormalForm and Options.Simplify
-// (brasp convert --to brasp --normal-form FORM --simplify). Convert applies
-// them last, to the B-RASP program any chain of converters produced.
+// This file is the last stage of every conversion to B-RASP: Theorem 5.1
+// (BRASPOptions.FutureOnly), the normal forms of App. B of the paper
+// (BRASPOptions.NormalForm) and the clean-up passes (BRASPOptions.Simplify),
+// as in brasp convert --to brasp --future-only --normal-form FORM --simplify.
 
 // NormalForm names a normal form of B-RASP programs (App. B of the paper).
 // Its string is what users write after --normal-form.
@@ -23,7 +25,7 @@ const (
 	UnaryValue NormalForm = "unary-value"
 	// UnaryScore: every score predicate reads only (j) (Lemma B.2,
 	// brasp.UnaryScore); exponential in the number of vectors a score
-	// reads at (i), so it runs under Options.Limit.
+	// reads at (i), so it runs under BRASPOptions.MaxScoreCopies.
 	UnaryScore NormalForm = "unary-score"
 	// Unary is both, in the order of the paper's proof of Theorem 3.3 (and
 	// of ltl.FromBRASP): UnaryValue, then UnaryScore. UnaryScore copies
@@ -51,43 +53,51 @@ func ParseNormalForm(s string) (NormalForm, error) {
 }
 
 // DefaultScoreCopies is the limit on the attention operations that
-// UnaryScore creates when Options.Limit is 0 (the same default as the
-// unary-score step of brasp → ltl, ltl.DefaultConvertLimits).
+// UnaryScore creates when BRASPOptions.MaxScoreCopies is 0 (the same default
+// as the unary-score step of brasp → ltl, ltl.DefaultConvertLimits).
 const DefaultScoreCopies = 1 << 12
 
-// normalize applies opts.NormalForm and then, if opts.Simplify, constant
-// folding and dead-code removal (brasp.Simplify, which calls
-// brasp.DeadCode) to a B-RASP program. UnaryScore's limit is opts.Limit
-// (DefaultScoreCopies when 0); hitting it gives an error matching
-// brasp.ErrLimit that names the limit.
-func normalize(a Artifact, opts Options) (Artifact, error) {
-	if opts.NormalForm == "" && !opts.Simplify {
-		return a, nil
-	}
-	p, ok := a.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("brasp normal form: unexpected artifact %T", a)
-	}
-	if _, err := ParseNormalForm(string(opts.NormalForm)); err != nil {
+// finishProgram applies opts.BRASP to a B-RASP result: first Theorem 5.1
+// if asked for and the construction that made the program did not already
+// give it that form, then the normal
+// form, then, if asked for, constant folding and dead-code removal
+// (brasp.Simplify, which calls brasp.DeadCode). Hitting the unary-score
+// limit gives an error matching brasp.ErrLimit that names the limit.
+func finishProgram(b *budget.Budget, p *Program, opts Options) (Artifact, error) {
+	o := opts.BRASP
+	if _, err := ParseNormalForm(string(o.NormalForm)); err != nil {
 		return nil, err
 	}
 	prog := p.Prog
-	if opts.NormalForm == UnaryValue || opts.NormalForm == Unary {
-		prog = brasp.UnaryValue(prog)
-	}
-	if opts.NormalForm == UnaryScore || opts.NormalForm == Unary {
-		limit := opts.Limit
-		if limit <= 0 {
-			limit = DefaultScoreCopies
-		}
-		q, err := brasp.UnaryScore(prog, limit)
+	if o.FutureOnly && !p.futureOnly {
+		q, err := exact.FutureOnly(prog, opts.Exact, opts.Cascade)
 		if err != nil {
-			return nil, limitHint(fmt.Errorf("%s normal form: %w", opts.NormalForm, err), brasp.ErrLimit)
+			return nil, err
 		}
 		prog = q
 	}
-	if opts.Simplify {
+	if o.NormalForm == UnaryValue || o.NormalForm == Unary {
+		prog = brasp.UnaryValue(prog)
+	}
+	if o.NormalForm == UnaryScore || o.NormalForm == Unary {
+		limit := o.MaxScoreCopies
+		if limit <= 0 {
+			limit = DefaultScoreCopies
+		}
+		if err := b.Err(); err != nil {
+			return nil, err
+		}
+		q, err := brasp.UnaryScore(prog, limit)
+		if err != nil {
+			return nil, limitHint(fmt.Errorf("%s normal form: %w", o.NormalForm, err), brasp.ErrLimit)
+		}
+		prog = q
+	}
+	if o.Simplify {
 		prog = brasp.Simplify(prog)
+	}
+	if prog == p.Prog {
+		return p, nil
 	}
 	return NewProgram(prog), nil
 }

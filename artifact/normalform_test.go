@@ -66,8 +66,8 @@ func TestNormalFormsEquivalent(t *testing.T) {
 				if form == "" && !simplify {
 					continue
 				}
-				opts := Options{NormalForm: form, Simplify: simplify}
-				b, err := Convert(a, KindBRASP, opts)
+				opts := Options{BRASP: BRASPOptions{NormalForm: form, Simplify: simplify}}
+				b, err := Convert(nil, a, KindBRASP, opts)
 				if err != nil {
 					t.Errorf("%s --normal-form %q --simplify=%v: %v", name, form, simplify, err)
 					continue
@@ -87,7 +87,7 @@ func TestNormalFormsEquivalent(t *testing.T) {
 				if (form == UnaryValue && values > 0) || (form == UnaryScore && scores > 0) || (form == Unary && values+scores > 0) {
 					rewritten[form]++
 				}
-				r, err := Equiv(a, b, Options{})
+				r, err := Equiv(nil, a, b, Options{})
 				if err != nil {
 					t.Errorf("%s --normal-form %q --simplify=%v: Equiv: %v", name, form, simplify, err)
 					continue
@@ -123,7 +123,7 @@ func TestNormalFormsDiscriminate(t *testing.T) {
 	if _, s := nonUnary(wrong); s != 0 {
 		t.Fatalf("the wrong rewriting still has %d (i)-scores:\n%s", s, src)
 	}
-	r, err := Equiv(NewProgram(p), NewProgram(wrong), Options{})
+	r, err := Equiv(nil, NewProgram(p), NewProgram(wrong), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestNormalFormsTransduce(t *testing.T) {
 			maxLen++
 		}
 		for _, form := range NormalForms() {
-			b, err := Convert(a, KindBRASP, Options{NormalForm: form, Simplify: true})
+			b, err := Convert(nil, a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: form, Simplify: true}})
 			if err != nil {
 				t.Fatalf("%s --normal-form %s: %v", name, form, err)
 			}
@@ -189,25 +189,25 @@ func TestNormalFormsTransduce(t *testing.T) {
 	}
 }
 
-// TestNormalFormLimit checks that unary-score stops at Options.Limit with
+// TestNormalFormLimit checks that unary-score stops at BRASPOptions.MaxScoreCopies with
 // an error matching brasp.ErrLimit that names the limit, and that 0 means
 // DefaultScoreCopies.
 func TestNormalFormLimit(t *testing.T) {
 	a := NewProgram(examples.MustProgram("associative_recall.brasp"))
 	// Y_1, Y_2, Y_3 each need 2^3 = 8 copies: 24 in all.
 	for _, limit := range []int{7, 23} {
-		_, err := Convert(a, KindBRASP, Options{NormalForm: Unary, Limit: limit})
+		_, err := Convert(nil, a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: Unary, MaxScoreCopies: limit}})
 		var le *brasp.LimitError
 		if !errors.Is(err, brasp.ErrLimit) || !errors.As(err, &le) || le.Limit != limit {
 			t.Errorf("limit %d: %v; want a *brasp.LimitError with that limit", limit, err)
 		}
 	}
 	for _, limit := range []int{0, 24} {
-		if _, err := Convert(a, KindBRASP, Options{NormalForm: UnaryScore, Limit: limit}); err != nil {
+		if _, err := Convert(nil, a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: UnaryScore, MaxScoreCopies: limit}}); err != nil {
 			t.Errorf("limit %d: %v", limit, err)
 		}
 	}
-	if _, err := Convert(a, KindBRASP, Options{NormalForm: "binary"}); err == nil || !strings.Contains(err.Error(), `unknown normal form "binary"`) {
+	if _, err := Convert(nil, a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: "binary"}}); err == nil || !strings.Contains(err.Error(), `unknown normal form "binary"`) {
 		t.Errorf("an unknown normal form: %v", err)
 	}
 	for _, s := range []string{"", "unary-value", "unary-score", "unary"} {

@@ -8,13 +8,10 @@ import (
 	"sync"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/decompile"
 )
-
-func init() {
-	Register(KindInfo{Kind: KindTransformer, Exts: []string{".json", ".safetensors"}, Load: loadTransformer})
-	RegisterConverter(KindBRASP, KindTransformer, compileBRASP)
-}
 
 // Transformer is a masked hard-attention transformer (package transformer)
 // as an artifact. It runs words with the fast forward pass, through a
@@ -33,7 +30,7 @@ func NewTransformer(m *transformer.Model) *Transformer { return &Transformer{M: 
 // loadTransformer reads a .safetensors file by its extension, a .json file
 // otherwise; with --from transformer and another extension, a file whose
 // first non-blank byte is '{' is read as JSON.
-func loadTransformer(filename string, data []byte) (Artifact, error) {
+func loadTransformer(_ *budget.Budget, filename string, data []byte) (Artifact, error) {
 	var m *transformer.Model
 	var err error
 	ext := strings.ToLower(filepath.Ext(filename))
@@ -47,9 +44,6 @@ func loadTransformer(filename string, data []byte) (Artifact, error) {
 	}
 	return NewTransformer(m), nil
 }
-
-// Model returns the model (the decompiler reads it).
-func (t *Transformer) Model() *transformer.Model { return t.M }
 
 // Kind implements Artifact.
 func (t *Transformer) Kind() Kind { return KindTransformer }
@@ -83,22 +77,24 @@ func (t *Transformer) Encode(filename string) ([]byte, error) {
 // each head and FFN reads and writes.
 func (t *Transformer) Inspect() string { return transformer.Describe(t.M) }
 
-// compileBRASP is Thm 4.1 (sequential) or, with --multihead, Thm C.4; with
-// --layernorm, the layer-norm encoding of §4.3.
-func compileBRASP(a Artifact, opts Options) (Artifact, error) {
-	p, ok := a.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("internal error: %T is not a B-RASP program", a)
-	}
-	o := transformer.CompileOptions{MultiHead: opts.Multihead, LayerNorm: opts.LayerNorm}
-	if opts.Limit > 0 {
-		o.MaxFFNInputs = opts.Limit
-	}
-	m, err := transformer.Compile(p.Prog, o)
+// compileProgram is Thm 4.1 (sequential) or, with opts.MultiHead, Thm C.4;
+// with opts.LayerNorm, the layer-norm encoding of §4.3.
+func compileProgram(_ *budget.Budget, p *Program, opts CompileOptions) (*Transformer, error) {
+	m, err := transformer.Compile(p.Prog, opts)
 	if err != nil {
 		return nil, limitHint(err, transformer.ErrFFNInputs)
 	}
 	return NewTransformer(m), nil
+}
+
+// decompileModel is Thm 4.2: the depth-preserving translation, or the
+// smaller one with opts.Smaller.
+func decompileModel(_ *budget.Budget, t *Transformer, opts DecompileOptions) (*Program, error) {
+	p, err := decompile.Decompile(t.M, opts)
+	if err != nil {
+		return nil, limitHint(err, decompile.ErrLimit)
+	}
+	return NewProgram(p), nil
 }
 
 // IsTransducer implements Transducer.

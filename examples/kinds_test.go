@@ -13,7 +13,7 @@ func load(t *testing.T, name string) artifact.Artifact {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := artifact.Load(name, src, "")
+	a, err := artifact.Load(nil, name, src, "")
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -46,7 +46,7 @@ func TestExampleEquivalences(t *testing.T) {
 		{"ab_plus.brasp", "ab_ba_preset.brasp"},
 	}
 	for _, pair := range same {
-		r, err := artifact.Equiv(load(t, pair[0]), load(t, pair[1]), artifact.Options{})
+		r, err := artifact.Equiv(nil, load(t, pair[0]), load(t, pair[1]), artifact.Options{})
 		if err != nil {
 			t.Fatalf("%s vs %s: %v", pair[0], pair[1], err)
 		}
@@ -60,7 +60,7 @@ func TestExampleEquivalences(t *testing.T) {
 	}
 	for _, c := range differ {
 		a, b := load(t, c.a), load(t, c.b)
-		r, err := artifact.Equiv(a, b, artifact.Options{})
+		r, err := artifact.Equiv(nil, a, b, artifact.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestExampleClassifications(t *testing.T) {
 		"a3.dfa":                {true, false, true},
 	}
 	for name, w := range want {
-		c, err := artifact.Classify(load(t, name), artifact.Options{})
+		c, err := artifact.Classify(nil, load(t, name), artifact.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -3,10 +3,8 @@ package playground
 import (
 	"net/http"
 
-	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/brasp"
-	"github.com/brasp-dev/brasp/transformer"
 )
 
 // DecompileRequest is the body of POST /api/decompile: compile the program
@@ -39,16 +37,6 @@ type DecompileResponse struct {
 	EquivError string `json:"equivError,omitempty"`
 }
 
-// modelArtifact presents a compiled model to the artifact registry's
-// converters.
-type modelArtifact struct{ m *transformer.Model }
-
-func (a *modelArtifact) Kind() artifact.Kind           { return artifact.KindTransformer }
-func (a *modelArtifact) Alphabet() alphabet.Alphabet   { return a.m.Alphabet }
-func (a *modelArtifact) Accepts(w []int) (bool, error) { return a.m.Accepts(w) }
-func (a *modelArtifact) Format() ([]byte, error)       { return transformer.EncodeJSON(a.m), nil }
-func (a *modelArtifact) Model() *transformer.Model     { return a.m }
-
 func decompileAvailable() bool {
 	return artifact.CanConvert(artifact.KindTransformer, artifact.KindBRASP)
 }
@@ -61,7 +49,7 @@ func (s *Server) decompile(req *DecompileRequest) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	out, err := artifact.Convert(&modelArtifact{m}, artifact.KindBRASP, artifact.Options{Smaller: req.Smaller})
+	out, err := artifact.Convert(nil, artifact.NewTransformer(m), artifact.KindBRASP, artifact.Options{Decompile: artifact.DecompileOptions{Smaller: req.Smaller}})
 	if err != nil {
 		return nil, badRequest("program", "decompile: %v", err)
 	}
@@ -75,7 +63,7 @@ func (s *Server) decompile(req *DecompileRequest) (any, *apiError) {
 	}
 	res := &DecompileResponse{Program: string(text), Vectors: len(q.Vectors), AttentionDepth: q.AttentionDepth(), ModelLayers: m.AttentionLayers()}
 	if artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA) {
-		r, err := artifact.Equiv(artifact.NewProgram(p), artifact.NewProgram(q), artifact.Options{})
+		r, err := artifact.Equiv(nil, artifact.NewProgram(p), artifact.NewProgram(q), artifact.Options{})
 		if err != nil {
 			res.EquivError = err.Error()
 		} else {

@@ -59,7 +59,7 @@ func (s *Server) dfa(req *DFARequest) (any, *apiError) {
 	if p.IsTransducer() {
 		return nil, badRequest("program", "dfa: the program is a transducer; only acceptors define a language")
 	}
-	d, err := artifact.ToDFA(artifact.NewProgram(p), artifact.Options{})
+	d, err := artifact.ToDFA(nil, artifact.NewProgram(p), artifact.Options{})
 	if err != nil {
 		return nil, badRequest("program", "dfa: %v", err)
 	}
@@ -135,11 +135,11 @@ func (s *Server) automaton(req *AutomatonRequest) (any, *apiError) {
 	if strings.TrimSpace(req.Source) == "" {
 		return nil, badRequest("source", "source: empty; write an alphabet line and then the %s", map[string]string{"re": "expression", "dfa": "start, accept and transition lines"}[req.Kind])
 	}
-	a, err := artifact.Load("input."+req.Kind, []byte(req.Source), kind)
+	a, err := artifact.Load(nil, "input."+req.Kind, []byte(req.Source), kind)
 	if err != nil {
 		return nil, sourceErrors("source", err)
 	}
-	d, err := artifact.ToDFA(a, artifact.Options{})
+	d, err := artifact.ToDFA(nil, a, artifact.Options{})
 	if err != nil {
 		return nil, badRequest("source", "dfa: %v", err)
 	}

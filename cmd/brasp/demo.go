@@ -8,19 +8,21 @@ import (
 	"github.com/brasp-dev/brasp/examples"
 )
 
-func init() {
-	register(&command{name: "demo", summary: "the pipeline on the paper's Dyck-1 depth-2 example", run: demoCmd})
-}
-
 // demoStage is one section of the demo report.
 type demoStage struct {
 	title string
 	run   func(w io.Writer, p *brasp.Program) error
 }
 
-// demoStages are the demo's sections in order; each representation adds its
-// own from its file.
-var demoStages []demoStage
+// demoStages are the demo's sections after the program and its Figure-2
+// tables, in pipeline order (demo_stages.go).
+var demoStages = []demoStage{
+	{"LTL (Thm 3.3): the program as a formula with strict since/until", demoLTL},
+	{"Transformers (Thm 4.1, Thm C.4): the program compiled to masked hard-attention transformers", demoCompile},
+	{"Decompilation (Thm 4.2): the multi-head model back to B-RASP, exactly", demoDecompile},
+	{"The language: minimal DFA and classification (§5, App. B.4)", demoClassify},
+	{"Exact equivalence: program, compiled transformer, decompiled program and the L_{1,2} DFA", demoEquiv},
+}
 
 // demoWords are the two strings of the paper's Figure 2.
 var demoWords = []string{"llrrllrlrr", "lrrlllrrrl"}

@@ -13,17 +13,6 @@ import (
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
-// The demo's later stages, one per representation, in pipeline order.
-func init() {
-	demoStages = append(demoStages,
-		demoStage{"LTL (Thm 3.3): the program as a formula with strict since/until", demoLTL},
-		demoStage{"Transformers (Thm 4.1, Thm C.4): the program compiled to masked hard-attention transformers", demoCompile},
-		demoStage{"Decompilation (Thm 4.2): the multi-head model back to B-RASP, exactly", demoDecompile},
-		demoStage{"The language: minimal DFA and classification (§5, App. B.4)", demoClassify},
-		demoStage{"Exact equivalence: program, compiled transformer, decompiled program and the L_{1,2} DFA", demoEquiv},
-	)
-}
-
 func demoLTL(w io.Writer, p *brasp.Program) error {
 	f, err := ltl.FromBRASP(p, ltl.DefaultConvertLimits)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // newFlags returns a flag set whose errors are returned, not printed and
@@ -34,17 +35,22 @@ func parseFlags(e *env, fs *flag.FlagSet, usage string, args []string) ([]string
 				fs.SetOutput(e.stdout)
 				fs.PrintDefaults()
 				fs.SetOutput(io.Discard)
+				if _, ok := limitOf(fs); ok {
+					fmt.Fprintln(e.stdout)
+					printLimits(e.stdout)
+				}
 				return nil, &exitError{code: 0}
+			}
+			if l, ok := limitOf(fs); ok && l.err != nil {
+				return nil, &exitError{code: 2, msg: fmt.Sprintf("%s: %v", fs.Name(), l.err)}
 			}
 			return nil, &exitError{code: 2, msg: fmt.Sprintf("%s: %v (usage: brasp %s)", fs.Name(), err, usage)}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			// Every command's --limit is a count: 0 means the default.
-			if f := fs.Lookup("limit"); f != nil {
-				if n, err := strconv.Atoi(f.Value.String()); err == nil && n < 0 {
-					return nil, &exitError{code: 2, msg: fmt.Sprintf("%s: --limit %d: want a positive bound, or 0 for the default (usage: brasp %s)", fs.Name(), n, usage)}
-				}
+			// A bare --limit N is a count: 0 means the defaults.
+			if l, ok := limitOf(fs); ok && l.legacy < 0 {
+				return nil, &exitError{code: 2, msg: fmt.Sprintf("%s: --limit %d: want a positive bound, or 0 for the default (usage: brasp %s)", fs.Name(), l.legacy, usage)}
 			}
 			return pos, nil
 		}
@@ -58,9 +64,75 @@ func parseFlags(e *env, fs *flag.FlagSet, usage string, args []string) ([]string
 	}
 }
 
+// limitFlag is the --limit flag of the commands that run constructions. It
+// is repeatable: each --limit NAME=N sets one named limit (budget.Settings);
+// a bare --limit N, the flag's meaning before limits had names, sets every
+// construction's principal limit to N (artifact.Options.SetLimit).
+type limitFlag struct {
+	settings budget.Settings
+	legacy   int
+	err      error // the last error of Set, for parseFlags' message
+}
+
+// addLimitFlag defines --limit on fs.
+func addLimitFlag(fs *flag.FlagSet) *limitFlag {
+	l := &limitFlag{settings: budget.Settings{}}
+	fs.Var(l, "limit", "raise a limit: `NAME=N` (repeatable; see brasp help limits), or N for every construction's principal limit (0: the defaults)")
+	return l
+}
+
+// limitOf returns the --limit flag of fs, if it has one.
+func limitOf(fs *flag.FlagSet) (*limitFlag, bool) {
+	f := fs.Lookup("limit")
+	if f == nil {
+		return nil, false
+	}
+	l, ok := f.Value.(*limitFlag)
+	return l, ok
+}
+
+// String implements flag.Value.
+func (l *limitFlag) String() string {
+	if l == nil {
+		return "0"
+	}
+	return strconv.Itoa(l.legacy)
+}
+
+// Set implements flag.Value.
+func (l *limitFlag) Set(s string) error {
+	if strings.Contains(s, "=") {
+		l.err = l.settings.Set(s)
+		return l.err
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		l.err = fmt.Errorf("--limit %s: want NAME=N or a number", s)
+		return l.err
+	}
+	l.legacy = n
+	return nil
+}
+
+// options returns the options of the constructions with the limits a bare
+// --limit N sets.
+func (l *limitFlag) options(o artifact.Options) artifact.Options {
+	o.SetLimit(l.legacy)
+	return o
+}
+
+// printLimits lists the named limits (budget.All) for help texts.
+func printLimits(w io.Writer) {
+	fmt.Fprintln(w, "limits (--limit NAME=N, repeatable; N may end in K, M or G; a bare --limit N")
+	fmt.Fprintln(w, "sets every construction's principal limit to N, as before limits had names):")
+	for _, l := range budget.All() {
+		fmt.Fprintf(w, "  %-22s %s (default %d %s)\n", l.Name, l.Doc, l.Default, l.Unit)
+	}
+}
+
 // loadFile reads and loads an input file; from overrides the kind given by
 // the extension.
-func loadFile(path, from string) (artifact.Artifact, error) {
+func loadFile(b *budget.Budget, path, from string) (artifact.Artifact, error) {
 	var kind artifact.Kind
 	if from != "" {
 		k, err := artifact.ParseKind(from)
@@ -75,7 +147,7 @@ func loadFile(path, from string) (artifact.Artifact, error) {
 	if err != nil {
 		return nil, err
 	}
-	return artifact.Load(path, data, kind)
+	return artifact.Load(b, path, data, kind)
 }
 
 // kindList is the known kinds for help texts.

@@ -6,18 +6,13 @@ import (
 	"github.com/brasp-dev/brasp/artifact"
 )
 
-func init() {
-	register(&command{name: "inspect", summary: "describe a model or program: layers, heads, width, what each part reads and writes", run: inspectCmd})
-}
-
-const inspectUsage = "inspect [--from KIND] [--cascade] [--limit N] FILE"
+const inspectUsage = "inspect [--from KIND] [--cascade] [--limit NAME=N]... FILE"
 
 func inspectCmd(e *env, args []string) error {
 	fs := newFlags(e, "inspect", inspectUsage)
 	from := fs.String("from", "", "input kind, overriding the file extension")
 	cascade := fs.Bool("cascade", false, "print the Krohn–Rhodes (holonomy) cascade of the input's minimal DFA (App. B.4)")
-	var opts artifact.Options
-	fs.IntVar(&opts.Limit, "limit", 0, "bound on exponential constructions (0: default)")
+	lim := addLimitFlag(fs)
 	pos, err := parseFlags(e, fs, inspectUsage, args)
 	if err != nil {
 		return err
@@ -25,12 +20,13 @@ func inspectCmd(e *env, args []string) error {
 	if len(pos) != 1 {
 		return &exitError{code: 2, msg: "inspect: want exactly one FILE (usage: brasp " + inspectUsage + ")"}
 	}
-	a, err := loadFile(pos[0], *from)
+	b := e.budget(lim)
+	a, err := loadFile(b, pos[0], *from)
 	if err != nil {
 		return err
 	}
 	if *cascade {
-		c, err := artifact.Cascade(a, opts)
+		c, err := artifact.Cascade(b, a, lim.options(artifact.Options{}))
 		if err != nil {
 			return fmt.Errorf("%s: %v", pos[0], err)
 		}

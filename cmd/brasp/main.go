@@ -16,11 +16,16 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"os/signal"
 	"strings"
+	"syscall"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 func main() {
@@ -34,16 +39,38 @@ type command struct {
 	run     func(env *env, args []string) error
 }
 
-// commands lists the subcommands; files add theirs from init functions.
-var commands = map[string]*command{}
+// commands lists the subcommands, in the order help shows them. A new
+// command is a file with its function and one line here.
+var commands = []*command{
+	{name: "classify", summary: "star-free? stutter-invariant? in AC0? (any input kind)", run: classifyCmd},
+	{name: "convert", summary: "convert between representations (--to brasp|ltl|transformer|dfa)", run: convertCmd},
+	{name: "demo", summary: "the pipeline on the paper's Dyck-1 depth-2 example", run: demoCmd},
+	{name: "equiv", summary: "decide whether two inputs of any kinds accept the same words", run: equivCmd},
+	{name: "inspect", summary: "describe a model or program: layers, heads, width, what each part reads and writes", run: inspectCmd},
+	{name: "run", summary: "run a program, formula, automaton, regex or transformer on words", run: runCmd},
+	{name: "serve", summary: "run the playground web page (default 127.0.0.1:8080)", run: serveCmd},
+}
 
-func register(c *command) { commands[c.name] = c }
+func lookupCommand(name string) (*command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return nil, false
+}
 
-// env is what a command may touch: its standard streams.
+// env is what a command may touch: its standard streams, and a context
+// cancelled on SIGINT or SIGTERM.
 type env struct {
+	ctx            context.Context
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
+
+// budget returns the budget of a command's constructions: the command's
+// context and the --limit NAME=N settings.
+func (e *env) budget(l *limitFlag) *budget.Budget { return budget.New(e.ctx, l.settings) }
 
 // exitError carries a specific exit status (equiv uses 1 for "not
 // equivalent") with an optional message.
@@ -56,7 +83,9 @@ func (e *exitError) Error() string { return e.msg }
 
 // Main runs the brasp command with the given arguments and streams and
 // returns its exit status. Errors are printed to stderr as "brasp: msg";
-// internal failures are reported without a stack trace.
+// internal failures are reported without a stack trace. The command runs
+// under a context that the first SIGINT or SIGTERM cancels (a second one
+// kills the process as usual), so long constructions stop and say so.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -70,16 +99,26 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	name := args[0]
 	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
+		if len(args) == 2 && args[1] == "limits" {
+			printLimits(stdout)
+			return 0
+		}
 		usage(stdout)
 		return 0
 	}
-	c, ok := commands[name]
+	c, ok := lookupCommand(name)
 	if !ok {
 		fmt.Fprintf(stderr, "brasp: unknown command %q\n", name)
 		usage(stderr)
 		return 2
 	}
-	err := c.run(&env{stdin: stdin, stdout: stdout, stderr: stderr}, args[1:])
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	err := c.run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}, args[1:])
 	if err == nil {
 		return 0
 	}
@@ -88,6 +127,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			fmt.Fprintln(stderr, "brasp: "+e.msg)
 		}
 		return e.code
+	}
+	if errors.Is(err, budget.ErrStopped) && ctx.Err() != nil {
+		fmt.Fprintln(stderr, "brasp: interrupted")
+		return 130
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "\n") {
@@ -101,14 +144,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: brasp COMMAND [ARGS]")
 	fmt.Fprintln(w, "")
-	var names []string
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "")
-	fmt.Fprintln(w, "Run brasp COMMAND -h for the flags of a command.")
+	fmt.Fprintln(w, "Run brasp COMMAND -h for the flags of a command, brasp help limits for the")
+	fmt.Fprintln(w, "limits that --limit NAME=N raises.")
 }

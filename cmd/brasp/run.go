@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,11 +12,7 @@ import (
 	"github.com/brasp-dev/brasp/artifact"
 )
 
-func init() {
-	register(&command{name: "run", summary: "run a program, formula, automaton, regex or transformer on words", run: runCmd})
-}
-
-const runUsage = "run [--from KIND] [--table | --json] [--input-file F] FILE WORD..."
+const runUsage = "run [--from KIND] [--table | --json] [--input-file F] [--limit NAME=N]... FILE WORD..."
 
 func runCmd(e *env, args []string) error {
 	fs := newFlags(e, "run", runUsage)
@@ -23,6 +20,7 @@ func runCmd(e *env, args []string) error {
 	table := fs.Bool("table", false, "print the Figure-2 table of every vector at every position (B-RASP)")
 	asJSON := fs.Bool("json", false, "print one JSON object per word with the input, vectors and verdict")
 	inputFile := fs.String("input-file", "", "read words from `F`, one per line (- for standard input)")
+	lim := addLimitFlag(fs)
 	pos, err := parseFlags(e, fs, runUsage, args)
 	if err != nil {
 		return err
@@ -33,7 +31,8 @@ func runCmd(e *env, args []string) error {
 	if *table && *asJSON {
 		return &exitError{code: 2, msg: "run: --table and --json cannot be combined"}
 	}
-	a, err := loadFile(pos[0], *from)
+	b := e.budget(lim)
+	a, err := loadFile(b, pos[0], *from)
 	if err != nil {
 		return err
 	}
@@ -57,6 +56,9 @@ func runCmd(e *env, args []string) error {
 			if s != "" || err == nil {
 				line++
 				s = strings.TrimRight(s, "\r\n")
+				if err := b.Err(); err != nil {
+					return err
+				}
 				if err := runWord(a, s, fmt.Sprintf("%s:%d", *inputFile, line), *table, *asJSON, out); err != nil {
 					return err
 				}
@@ -74,6 +76,9 @@ func runCmd(e *env, args []string) error {
 		return &exitError{code: 2, msg: "run: no words given (give WORD arguments or --input-file F)"}
 	}
 	for n, s := range words {
+		if err := b.Err(); err != nil {
+			return err
+		}
 		if err := runWord(a, s, fmt.Sprintf("word %d", n+1), *table, *asJSON, out); err != nil {
 			return err
 		}
@@ -131,53 +136,75 @@ func runWord(a artifact.Artifact, s, where string, table, asJSON bool, out *bufi
 		out.WriteByte('\n')
 		return nil
 	}
-	// {"input":[...],"vectors":{"NAME":[0,1,...]},"accept":true}, vectors in
-	// program order.
-	input := make([]string, len(w))
+	res := runResult{Input: make([]string, len(w))}
 	for i, k := range w {
-		input[i] = a.Alphabet()[k]
+		res.Input[i] = a.Alphabet()[k]
 	}
-	var b strings.Builder
-	b.WriteString(`{"input":`)
-	writeJSON(&b, input)
 	if canTrace && len(w) > 0 {
 		names, values, err := tracer.Vectors(w)
 		if err != nil {
 			return err
 		}
-		b.WriteString(`,"vectors":{`)
-		for k, name := range names {
-			if k > 0 {
-				b.WriteByte(',')
-			}
-			writeJSON(&b, name)
-			b.WriteString(":[")
-			for i, v := range values[k] {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				if v {
-					b.WriteByte('1')
-				} else {
-					b.WriteByte('0')
-				}
-			}
-			b.WriteByte(']')
-		}
-		b.WriteByte('}')
+		res.Vectors = &vectorTable{names: names, values: values}
 	}
 	if outWord != nil {
-		b.WriteString(`,"output":`)
-		writeJSON(&b, outWord)
+		res.Output = outWord
 	} else {
-		fmt.Fprintf(&b, `,"accept":%v`, verdict == "accept")
+		acc := verdict == "accept"
+		res.Accept = &acc
 	}
-	b.WriteString("}\n")
-	out.WriteString(b.String())
+	data, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	out.Write(data)
+	out.WriteByte('\n')
 	return nil
 }
 
-func writeJSON(b *strings.Builder, v any) {
-	data, _ := json.Marshal(v)
-	b.Write(data)
+// runResult is the JSON object run --json prints for one word:
+// {"input":[...],"vectors":{"NAME":[0,1,...]},"accept":true}, or "output"
+// with the output word instead of "accept" for a transducer.
+type runResult struct {
+	Input   []string     `json:"input"`
+	Vectors *vectorTable `json:"vectors,omitempty"`
+	Output  []string     `json:"output,omitempty"`
+	Accept  *bool        `json:"accept,omitempty"`
+}
+
+// vectorTable is the vectors of a run as a JSON object from each name to
+// its values as 0s and 1s, in program order (which a Go map would lose).
+type vectorTable struct {
+	names  []string
+	values [][]bool
+}
+
+// MarshalJSON implements json.Marshaler.
+func (t *vectorTable) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for k, name := range t.names {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		key, err := json.Marshal(name)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(key)
+		b.WriteByte(':')
+		bits := make([]int8, len(t.values[k]))
+		for i, v := range t.values[k] {
+			if v {
+				bits[i] = 1
+			}
+		}
+		val, err := json.Marshal(bits)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(val)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

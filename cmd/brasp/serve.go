@@ -13,10 +13,6 @@ import (
 	"github.com/brasp-dev/brasp/playground"
 )
 
-func init() {
-	register(&command{name: "serve", summary: "run the playground web page (default 127.0.0.1:8080)", run: serveCmd})
-}
-
 const serveUsage = "serve [--addr HOST:PORT] [--timeout D] [--max-body N]"
 
 func serveCmd(e *env, args []string) error {

@@ -1,0 +1,65 @@
+package artifact
+
+// This file is the conversion table: every kind brasp reads and every
+// conversion between two kinds, each written out once. Convert looks an edge
+// up here; nothing is registered at run time and no route is searched.
+// Converting to B-RASP then applies the options of BRASPOptions (Theorem 5.1,
+// the normal forms of App. B, simplification) whatever the edge: see
+// finishProgram.
+
+// kinds lists every kind: its file extensions (with the dot) and its loader.
+var kinds = []KindInfo{
+	{Kind: KindBRASP, Exts: []string{".brasp"}, Load: loadProgram},
+	{Kind: KindDFA, Exts: []string{".dfa"}, Load: loadDFA},
+	{Kind: KindLTL, Exts: []string{".ltl"}, Load: loadFormula},
+	{Kind: KindRegex, Exts: []string{".re"}, Load: loadRegex},
+	{Kind: KindTransformer, Exts: []string{".json", ".safetensors"}, Load: loadTransformer},
+}
+
+// The constructions, each one edge from one kind to another (or to itself),
+// with the field of Options it reads.
+var (
+	// Theorem 3.2: LTL → B-RASP (past-only formulas with --future-only:
+	// future-masked attention only, at the same depth).
+	ltlToBRASPEdge = step(KindLTL, KindBRASP, "Thm 3.2", ltlToBRASP, "BRASP", func(o *Options) BRASPOptions { return o.BRASP })
+	// Theorem 3.3: B-RASP → LTL, through the unary normal forms.
+	braspToLTLEdge = step(KindBRASP, KindLTL, "Thm 3.3", braspToLTL, "LTL", func(o *Options) LTLOptions { return o.LTL })
+	// Theorem 4.1 (sequential) and Theorem C.4 (multi-head): the compiler.
+	compileEdge = step(KindBRASP, KindTransformer, "Thm 4.1, Thm C.4", compileProgram, "Compile", func(o *Options) CompileOptions { return o.Compile })
+	// Theorem 4.2: the decompiler.
+	decompileEdge = step(KindTransformer, KindBRASP, "Thm 4.2", decompileModel, "Decompile", func(o *Options) DecompileOptions { return o.Decompile })
+	// The exact semantics of a program: its minimal DFA.
+	braspToDFAEdge = step(KindBRASP, KindDFA, "exact", braspToDFA, "Exact", func(o *Options) ExactOptions { return o.Exact })
+	// The exact semantics of a formula: its minimal DFA.
+	ltlToDFAEdge = step(KindLTL, KindDFA, "exact", ltlToDFA, "Exact", func(o *Options) ExactOptions { return o.Exact })
+	// Brzozowski derivatives: a regular expression's minimal DFA.
+	regexToDFAEdge = step(KindRegex, KindDFA, "derivatives", regexToDFA, "Regex", func(o *Options) RegexOptions { return o.Regex })
+	// Krohn–Rhodes (Lemmas B.6–B.8): a counter-free DFA as a program with
+	// only rightmost strict future-masked attention.
+	krohnRhodesEdge = step(KindDFA, KindBRASP, "App. B.4", dfaToBRASP, "Cascade", func(o *Options) CascadeOptions { return o.Cascade })
+)
+
+// edges is the table Convert reads: the constructions above and the chains
+// of them that lead between the other pairs of kinds, written out.
+var edges = []Edge{
+	braspToDFAEdge,
+	braspToLTLEdge,
+	compileEdge,
+
+	krohnRhodesEdge,
+	chain(krohnRhodesEdge, braspToLTLEdge),
+	chain(krohnRhodesEdge, compileEdge),
+
+	ltlToBRASPEdge,
+	ltlToDFAEdge,
+	chain(ltlToBRASPEdge, compileEdge),
+
+	chain(regexToDFAEdge, krohnRhodesEdge),
+	regexToDFAEdge,
+	chain(regexToDFAEdge, krohnRhodesEdge, braspToLTLEdge),
+	chain(regexToDFAEdge, krohnRhodesEdge, compileEdge),
+
+	decompileEdge,
+	chain(decompileEdge, braspToDFAEdge),
+	chain(decompileEdge, braspToLTLEdge),
+}
