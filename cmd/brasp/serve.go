@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"time"
 
 	"github.com/brasp-dev/brasp/playground"
@@ -54,10 +52,8 @@ func serveCmd(e *env, args []string) error {
 	if exposed {
 		fmt.Fprintf(e.stderr, "brasp: warning: listening on %s, which is reachable from other machines\n", ln.Addr())
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	go func() {
-		<-ctx.Done()
+		<-e.ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(shut)

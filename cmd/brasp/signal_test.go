@@ -1,0 +1,53 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestInterrupt runs brasp run on an endless stream of words, sends the
+// process SIGINT once the first verdict is out, and checks that the command
+// stops between two words with "interrupted" and exit status 130 instead of
+// being killed.
+func TestInterrupt(t *testing.T) {
+	in, feed := io.Pipe()
+	go func() {
+		for {
+			if _, err := io.WriteString(feed, "lr\n"); err != nil {
+				return
+			}
+		}
+	}()
+	defer in.Close()
+	outR, outW := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		code := Main([]string{"run", "../../examples/dyck1_depth2.brasp", "--input-file", "-"}, in, outW, &stderr)
+		outW.Close()
+		done <- code
+	}()
+	lines := bufio.NewReader(outR)
+	if line, err := lines.ReadString('\n'); err != nil || line != "accept\n" {
+		t.Fatalf("first verdict %q, %v", line, err)
+	}
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, lines)
+	select {
+	case code := <-done:
+		if code != 130 || !strings.Contains(stderr.String(), "brasp: interrupted") {
+			t.Errorf("after SIGINT: exit %d, stderr %q; want 130 and brasp: interrupted", code, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("brasp run did not stop after SIGINT")
+	}
+}
