@@ -1,7 +1,6 @@
 package brasp
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // diffPrograms describes the first structural difference between a and b
 // (alphabet, vectors, expressions by EqualExpr, output), or returns "".
@@ -86,7 +84,7 @@ func goldenWords(t *testing.T, p *Program, src string) [][]int {
 	var out [][]int
 	for _, line := range strings.Split(src, "\n") {
 		if w, ok := strings.CutPrefix(line, "# word: "); ok {
-			out = append(out, mustWord(t, p, w))
+			out = append(out, testkit.Word(t, p.Alphabet, w))
 		}
 	}
 	if out == nil {
@@ -146,20 +144,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := renderGolden(t, filepath.Base(f), src)
-			golden := strings.TrimSuffix(f, ".brasp") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./brasp -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s (run go test ./brasp -update if intended):\n--- got\n%s--- want\n%s", f, golden, got, want)
-			}
+			testkit.Golden(t, strings.TrimSuffix(f, ".brasp")+".golden", []byte(got))
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // --- a small random-program generator, local to this package's tests ---
@@ -93,23 +94,6 @@ func genProgram(t testing.TB, rng *rand.Rand, nops int) *Program {
 	return p
 }
 
-// allWords returns every word over k symbols of length 1..maxLen.
-func allWords(k, maxLen int) [][]int {
-	var out [][]int
-	cur := [][]int{{}}
-	for n := 1; n <= maxLen; n++ {
-		var next [][]int
-		for _, w := range cur {
-			for s := 0; s < k; s++ {
-				next = append(next, append(slices.Clip(w), s))
-			}
-		}
-		out = append(out, next...)
-		cur = next
-	}
-	return out
-}
-
 func randomWords(rng *rand.Rand, k, count, maxLen int) [][]int {
 	out := make([][]int, count)
 	for c := range out {
@@ -125,7 +109,7 @@ func randomWords(rng *rand.Rand, k, count, maxLen int) [][]int {
 // testWords is the word set of an equivalence test: all words up to length
 // maxLen and some random words up to length 200.
 func testWords(rng *rand.Rand, p *Program, maxLen, nrandom int) [][]int {
-	return append(allWords(len(p.Alphabet), maxLen), randomWords(rng, len(p.Alphabet), nrandom, 200)...)
+	return append(testkit.Words(len(p.Alphabet), 1, maxLen), randomWords(rng, len(p.Alphabet), nrandom, 200)...)
 }
 
 // referenceTraces runs p on every word with the reference interpreter, once,
@@ -237,7 +221,7 @@ func examplePrograms(t *testing.T) map[string]*Program {
 	}
 	out := map[string]*Program{}
 	for _, f := range files {
-		out[filepath.Base(f)] = mustParseFile(t, f)
+		out[filepath.Base(f)] = testkit.Load(t, f, Parse)
 	}
 	return out
 }

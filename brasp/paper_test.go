@@ -1,37 +1,16 @@
 package brasp
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
-
-func mustParseFile(t testing.TB, path string) *Program {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func mustWord(t testing.TB, p *Program, s string) []int {
-	t.Helper()
-	w, err := p.Alphabet.ParseWord(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
 
 // TestFigure2 checks the Boolean vectors of the paper's Figure 2 (both
 // tables), row by row, with both interpreters.
 func TestFigure2(t *testing.T) {
-	p := mustParseFile(t, "../examples/dyck1_depth2.brasp")
+	p := testkit.Load(t, "../examples/dyck1_depth2.brasp", Parse)
 	cases := []struct {
 		word   string
 		accept bool
@@ -47,7 +26,7 @@ func TestFigure2(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		w := mustWord(t, p, c.word)
+		w := testkit.Word(t, p.Alphabet, c.word)
 		for name, run := range map[string]func([]int) *Trace{"reference": p.RunReference, "fast": p.Run} {
 			tr := run(w)
 			for vec, want := range c.rows {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // parseErrorCases lists every error the scanner, parser and checker report,
@@ -319,7 +321,7 @@ output a:Y_a "?":Y_b
 	if !p.IsTransducer() || p.Output.Symbols.String() != `a "?"` && p.Output.Symbols.String() != "a ?" {
 		t.Fatalf("output %+v", p.Output)
 	}
-	out, err := p.Transduce(mustWord(t, p, "abba"))
+	out, err := p.Transduce(testkit.Word(t, p.Alphabet, "abba"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +393,7 @@ func TestSimulatorPresets(t *testing.T) {
 			t.Errorf("%s: testdata/presets copy differs or is missing (%v)", name, err)
 		}
 		count := 0
-		for _, w := range allWords(len(p.Alphabet), 8) {
+		for _, w := range testkit.Words(len(p.Alphabet), 1, 8) {
 			s := p.Alphabet.FormatWord(w)
 			want := langs[name](s)
 			if got := p.RunReference(w).Accept(); got != want {

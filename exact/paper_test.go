@@ -3,7 +3,6 @@ package exact
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,35 +11,19 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/ltl/ltltest"
 )
 
+// loadDFA parses the automaton at path.
 func loadDFA(t *testing.T, path string) *automata.DFA {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := automata.Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return testkit.Load(t, path, automata.Parse)
 }
 
+// loadLTL parses the formula ltl/testdata/name.
 func loadLTL(t *testing.T, name string) *ltl.Formula {
-	t.Helper()
-	path := filepath.Join("..", "ltl", "testdata", name)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ltl.ParseFile(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return testkit.Load(t, filepath.Join("..", "ltl", "testdata", name), ltl.ParseFile)
 }
 
 func mustDFA(t *testing.T) func(*automata.DFA, error) *automata.DFA {

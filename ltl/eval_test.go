@@ -3,6 +3,8 @@ package ltl
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // TestEvaluateMatchesDefinition checks the linear evaluator against the
@@ -25,7 +27,7 @@ func TestEvaluateMatchesDefinition(t *testing.T) {
 				}
 			}
 		}
-		allWords(3, 4, check)
+		testkit.EachWord(3, 1, 4, check)
 		for k := 0; k < 3; k++ {
 			check(randomWord(r, 3, []int{63, 64, 65, 128, 60 + r.IntN(80)}[r.IntN(5)]))
 		}

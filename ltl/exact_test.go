@@ -3,7 +3,6 @@ package ltl_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,24 +13,16 @@ import (
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/ltl"
 )
 
 // These tests decide equivalence exactly, over all words, by minimal DFAs
 // (package exact), where the other tests compare on all short words.
 
+// load parses testdata/name.
 func load(t *testing.T, name string) *ltl.Formula {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ltl.ParseFile(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return testkit.Load(t, filepath.Join("testdata", name), ltl.ParseFile)
 }
 
 func regexDFA(t *testing.T, alpha, expr string) *automata.DFA {

@@ -111,27 +111,6 @@ func holdsRef(f *Formula, w []int, i int, memo map[[2]int]bool) bool {
 	return v
 }
 
-// allWords calls fn on every non-empty word over k symbols of length ≤ maxLen.
-// The slice passed to fn is reused.
-func allWords(k, maxLen int, fn func(w []int)) {
-	w := make([]int, 0, maxLen)
-	var rec func()
-	rec = func() {
-		if len(w) > 0 {
-			fn(w)
-		}
-		if len(w) == maxLen {
-			return
-		}
-		for s := 0; s < k; s++ {
-			w = append(w, s)
-			rec()
-			w = w[:len(w)-1]
-		}
-	}
-	rec()
-}
-
 func randomWord(r *rand.Rand, k, n int) []int {
 	w := make([]int, n)
 	for i := range w {

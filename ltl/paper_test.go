@@ -2,25 +2,17 @@ package ltl
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
+// loadTestdata parses testdata/name.
 func loadTestdata(t testing.TB, name string) *Formula {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ParseFile(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return testkit.Load(t, filepath.Join("testdata", name), ParseFile)
 }
 
 // wordString writes a word over single-character symbols as a string.
@@ -55,7 +47,7 @@ func stairRecognizer(k int) func(string) bool {
 func checkLanguage(t *testing.T, f *Formula, accepts func(w []int) bool, want func(string) bool, maxLen int) (nAccepted int) {
 	t.Helper()
 	bad := 0
-	allWords(len(f.Alphabet()), maxLen, func(w []int) {
+	testkit.EachWord(len(f.Alphabet()), 1, maxLen, func(w []int) {
 		s := wordString(f, w)
 		got, exp := accepts(w), want(s)
 		if got != exp && bad < 5 {
@@ -121,7 +113,7 @@ func TestStair(t *testing.T) {
 			inStairSigma := func(s string) bool { return len(s) > 1 && stairRecognizer(k)(s[:len(s)-1]) }
 			checkLanguage(t, paper, NewEvaluator(paper).Accepts, inStairSigma, 7)
 			a := strings.Repeat("a", k)
-			if Accepts(paper, mustWord(t, p, a)) {
+			if Accepts(paper, testkit.Word(t, p.Alphabet(), a)) {
 				t.Errorf("paper's φ_%d accepts %s", k, a)
 			}
 		})
@@ -136,15 +128,6 @@ func stairGamma(p *Pool, k int) *Formula {
 		g = p.And(a, p.Since(c, g))
 	}
 	return g
-}
-
-func mustWord(t testing.TB, p *Pool, s string) []int {
-	t.Helper()
-	w, err := p.Alphabet().ParseWord(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
 }
 
 func stairFile(k int) string { return fmt.Sprintf("stair%d.ltl", k) }

@@ -3,6 +3,8 @@ package ltl
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // TestHashConsing: equal formulas are the same node, so shared subformulas
@@ -64,7 +66,7 @@ func TestSimplify(t *testing.T) {
 		g := Simplify(f)
 		checkSimplified(t, g)
 		ef, eg := NewEvaluator(f), NewEvaluator(g)
-		allWords(2, 6, func(w []int) {
+		testkit.EachWord(2, 1, 6, func(w []int) {
 			if ef.Accepts(w) != eg.Accepts(w) {
 				t.Fatalf("Simplify(%s) = %s differs on %v", Format(f), Format(g), w)
 			}

@@ -1,10 +1,14 @@
 package ltl
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
+)
 
 func TestFormatTable(t *testing.T) {
 	f := loadTestdata(t, "phi2.ltl")
-	w := mustWord(t, f.Pool(), "a#bb#")
+	w := testkit.Word(t, f.Alphabet(), "a#bb#")
 	got := FormatTable(f, w)
 	want := `input               a "#" b b "#"
 "#"                 0   1 0 0   1

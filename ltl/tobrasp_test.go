@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // TestToBRASPRandom: on thousands of random formulas with every operator and
@@ -52,7 +53,7 @@ func TestToBRASPRandom(t *testing.T) {
 					t.Fatalf("%s: acceptance differs on %v", Format(f), w)
 				}
 			}
-			allWords(len(tc.alpha), tc.maxLen, check)
+			testkit.EachWord(len(tc.alpha), 1, tc.maxLen, check)
 			for range 2 {
 				check(randomWord(r, len(tc.alpha), 65+r.IntN(150)))
 			}

@@ -2,7 +2,6 @@ package playground
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
@@ -16,10 +15,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/transformer"
 )
-
-var update = flag.Bool("update", false, "copy the browser test's screenshot to testdata/screenshot.png")
 
 // chromium returns the path of the Chromium binary, skipping the test when
 // there is none unless CI is set.
@@ -504,7 +502,7 @@ func screenshot(t *testing.T, ctx context.Context) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
-	if *update {
+	if *testkit.Update {
 		if err := os.WriteFile(filepath.Join("testdata", "screenshot.png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}

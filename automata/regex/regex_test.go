@@ -10,6 +10,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // matchTable is the reference semantics, independent of derivatives:
@@ -92,20 +93,6 @@ func matchTable(n *Node, k int, w []int) [][]bool {
 	return m
 }
 
-func allWords(k, maxLen int) [][]int {
-	words, level := [][]int{{}}, [][]int{{}}
-	for range maxLen {
-		var next [][]int
-		for _, w := range level {
-			for a := range k {
-				next = append(next, append(append([]int{}, w...), a))
-			}
-		}
-		words, level = append(words, next...), next
-	}
-	return words
-}
-
 func randomNode(rng *rand.Rand, k, depth int) *Node {
 	if depth == 0 || rng.IntN(4) == 0 {
 		switch rng.IntN(8) {
@@ -153,7 +140,7 @@ func TestRandomRegexes(t *testing.T) {
 		// every prefix of w too.
 		maxLen := 7 - len(alpha)
 		var words [][]int
-		for _, w := range allWords(len(alpha), maxLen) {
+		for _, w := range testkit.Words(len(alpha), 0, maxLen) {
 			if len(w) == maxLen {
 				words = append(words, w)
 			}
@@ -184,18 +171,9 @@ func TestRandomRegexes(t *testing.T) {
 	}
 }
 
+// load parses testdata/name.
 func load(t testing.TB, name string) *Regex {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return testkit.Load(t, filepath.Join("testdata", name), Parse)
 }
 
 func TestGoldenFiles(t *testing.T) {
@@ -220,12 +198,12 @@ func TestGoldenFiles(t *testing.T) {
 			t.Errorf("%s: %d states, want %d:\n%s", name, d.NumStates(), c.states, automata.Format(d))
 		}
 		for _, s := range c.accept {
-			if !d.Accepts(mustWord(t, r.Alphabet, s)) {
+			if !d.Accepts(testkit.Word(t, r.Alphabet, s)) {
 				t.Errorf("%s rejects %q", name, s)
 			}
 		}
 		for _, s := range c.reject {
-			if d.Accepts(mustWord(t, r.Alphabet, s)) {
+			if d.Accepts(testkit.Word(t, r.Alphabet, s)) {
 				t.Errorf("%s accepts %q", name, s)
 			}
 		}
@@ -237,18 +215,6 @@ func TestGoldenFiles(t *testing.T) {
 	if diff, _ := automata.Compare(sf, abd, automata.SigmaStar); diff != nil {
 		t.Errorf("star-free expression differs from (ab)* on %v", diff.Word)
 	}
-}
-
-func mustWord(t testing.TB, a alphabet.Alphabet, s string) []int {
-	t.Helper()
-	if s == "" {
-		return []int{}
-	}
-	w, err := a.ParseWord(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
 }
 
 func TestTokenisation(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // Options configures RandomProgram. The zero value is usable: a binary
@@ -189,25 +190,4 @@ func RandomWord(rng *rand.Rand, alpha, n int) []int {
 // 1 to maxLen (the non-empty words, Σ⁺), shortest first and in
 // lexicographic order within a length. f receives the same backing array on
 // every call: it must copy the word to keep it.
-func AllWords(alpha, maxLen int, f func([]int)) {
-	if alpha <= 0 {
-		return
-	}
-	buf := make([]int, maxLen)
-	for n := 1; n <= maxLen; n++ {
-		w := buf[:n]
-		clear(w)
-		for {
-			f(w)
-			k := n - 1
-			for k >= 0 && w[k] == alpha-1 {
-				w[k] = 0
-				k--
-			}
-			if k < 0 {
-				break
-			}
-			w[k]++
-		}
-	}
-}
+func AllWords(alpha, maxLen int, f func([]int)) { testkit.EachWord(alpha, 1, maxLen, f) }

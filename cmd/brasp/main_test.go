@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -15,8 +16,9 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the end-to-end CLI tests in testdata/script/*.txtar
-// (go test ./cmd/brasp -run TestScripts/NAME runs one; -update rewrites
-// their golden outputs where a cmp target is in the archive). Scripts find
+// (go test ./cmd/brasp -run TestScripts/NAME runs one; -update, the
+// switch of package testkit that rewrites every golden file, rewrites
+// their expected outputs where a cmp target is in the archive). Scripts find
 // the repository's example files in $EXAMPLES.
 func TestScripts(t *testing.T) {
 	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
@@ -25,7 +27,7 @@ func TestScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
+		UpdateScripts: *testkit.Update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("EXAMPLES", examples)
 			return nil

@@ -1,0 +1,66 @@
+package testkit
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/brasp-dev/brasp/alphabet"
+)
+
+func TestWords(t *testing.T) {
+	for _, c := range []struct {
+		k, min, max int
+		want        string
+	}{
+		{2, 0, 2, "[[] [0] [1] [0 0] [0 1] [1 0] [1 1]]"},
+		{2, 1, 2, "[[0] [1] [0 0] [0 1] [1 0] [1 1]]"},
+		{3, 2, 2, "[[0 0] [0 1] [0 2] [1 0] [1 1] [1 2] [2 0] [2 1] [2 2]]"},
+		{1, 0, 3, "[[] [0] [0 0] [0 0 0]]"},
+		{0, 0, 3, "[[]]"},
+		{0, 1, 3, "[]"},
+		{2, 3, 2, "[]"},
+	} {
+		if got := fmt.Sprint(Words(c.k, c.min, c.max)); got != c.want {
+			t.Errorf("Words(%d, %d, %d) = %s, want %s", c.k, c.min, c.max, got, c.want)
+		}
+	}
+	n := 0
+	EachWord(3, 1, 6, func([]int) { n++ })
+	if n != 3+9+27+81+243+729 {
+		t.Errorf("EachWord(3, 1, 6) gave %d words", n)
+	}
+}
+
+func TestWord(t *testing.T) {
+	alpha, _ := alphabet.New("a", "b")
+	if got := fmt.Sprint(Word(t, alpha, "abba")); got != "[0 1 1 0]" {
+		t.Errorf("Word(abba) = %s", got)
+	}
+	if got := Word(t, alpha, ""); got == nil || len(got) != 0 {
+		t.Errorf("Word(\"\") = %#v, want an empty non-nil word", got)
+	}
+}
+
+func TestLoadAndGolden(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "n.txt")
+	if err := os.WriteFile(path, []byte("42"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := Load(t, path, func(_ string, src []byte) (int, error) { return strconv.Atoi(string(src)) })
+	if n != 42 {
+		t.Errorf("Load = %d", n)
+	}
+	if err := compareGolden(path, []byte("42")); err != nil {
+		t.Error(err)
+	}
+	if err := compareGolden(path, []byte("43")); err == nil {
+		t.Error("compareGolden accepts output that differs from the file")
+	}
+	if err := compareGolden(filepath.Join(dir, "missing"), nil); err == nil {
+		t.Error("compareGolden accepts a missing file")
+	}
+}
