@@ -4,8 +4,8 @@
 //
 // Words are sequences of symbol indices into an Alphabet. A word is written one
 // character per symbol when every symbol of the alphabet is a single
-// character; otherwise its symbols are separated by spaces (DESIGN.md, CLI
-// contract). All of brasp's representations read non-empty words (the paper's
+// character; otherwise its symbols are separated by spaces (as the brasp
+// command reads and prints words). All of brasp's representations read non-empty words (the paper's
 // Σ⁺); the empty word is still representable so that automata can speak of it.
 package alphabet
 

@@ -330,7 +330,7 @@ output a:Y_a "?":Y_b
 	}
 }
 
-// The three presets of the web simulator quoted in DESIGN.md, verbatim.
+// The three presets of the web simulator, verbatim.
 var simulatorPresets = map[string]string{
 	"dyck1_depth2": `Q_l(i)
 Q_r(i)
