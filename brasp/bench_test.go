@@ -3,7 +3,6 @@ package brasp_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/internal/cputime"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // Benchmarks of the fast interpreter. Each reports ns/pos·op: nanoseconds
@@ -39,16 +39,7 @@ func dyckWord(rng *rand.Rand, n int) []int {
 }
 
 func dyckProgram(b *testing.B) *brasp.Program {
-	const path = "../examples/dyck1_depth2.brasp"
-	src, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := brasp.Parse(path, src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
+	return testkit.Load(b, "../examples/dyck1_depth2.brasp", brasp.Parse)
 }
 
 func countOps(p *brasp.Program) int {

@@ -16,6 +16,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/ltl/ltltest"
 )
@@ -57,14 +58,7 @@ func stairFormula(k int) *ltl.Formula {
 func suite(t *testing.T, n int) []suiteFormula {
 	var out []suiteFormula
 	for _, name := range []string{"phi1", "phi2", "phi3", "phi4"} {
-		src, err := os.ReadFile(filepath.Join("..", "..", "ltl", "testdata", name+".ltl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ltl.ParseFile(name+".ltl", src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := testkit.Load(t, filepath.Join("..", "..", "ltl", "testdata", name+".ltl"), ltl.ParseFile)
 		out = append(out, suiteFormula{name, f})
 	}
 	for k := 1; k <= 16; k++ {
