@@ -1,12 +1,14 @@
 package artifact
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/ac0"
 	"github.com/brasp-dev/brasp/automata/regex"
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -126,10 +128,23 @@ func regexToDFA(_ *budget.Budget, r *Regex, opts RegexOptions) (*DFA, error) {
 	return NewDFA(d), nil
 }
 
-// dfaToBRASP is the Krohn–Rhodes construction (Lemmas B.6–B.8): the
-// result uses only rightmost strict future-masked attention.
-func dfaToBRASP(_ *budget.Budget, d *DFA, opts CascadeOptions) (*Program, error) {
+// dfaToBRASP is the Krohn–Rhodes construction (Lemmas B.6–B.8) for a
+// star-free language, and for a regular language in AC0 that is not
+// star-free the block construction of package automata/ac0 (Cor. 5.4): a
+// program whose only position predicates are MOD_r_s, which compiles to a
+// transformer with rational sinusoidal position embeddings. A language not
+// in AC0 is refused with classify's witness. Either result uses only
+// rightmost strict future-masked attention.
+func dfaToBRASP(b *budget.Budget, d *DFA, opts CascadeOptions) (*Program, error) {
 	p, _, err := automata.DFAToBRASP(d.D, opts)
+	var notStarFree *automata.NotCounterFreeError
+	if errors.As(err, &notStarFree) {
+		res, err := ac0.DFAToBRASP(b, d.D)
+		if err != nil {
+			return nil, err
+		}
+		return &Program{Prog: res.Program, futureOnly: true}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
