@@ -156,18 +156,13 @@ func (c *checker) hint(name string) string {
 }
 
 // resolveOutput fills Program.Output from the output line, or defaults to the
-// last operation.
+// program's last line, a declaration or an operation, as in the web
+// simulator.
 func (c *checker) resolveOutput(out *stmt) {
 	p := c.prog
 	if out == nil {
-		for k := len(p.Vectors) - 1; k >= 0; k-- {
-			if !p.Vectors[k].IsInitial() {
-				p.Output = Output{Accept: k}
-				return
-			}
-		}
-		if len(p.Vectors) > 0 && len(*c.errs) == 0 {
-			c.errorf(Pos{Line: 1, Col: 1}, "the program has no operations; its output is its last operation (or name one with an output line)")
+		if len(p.Vectors) > 0 {
+			p.Output = Output{Accept: len(p.Vectors) - 1}
 		}
 		return
 	}

@@ -32,6 +32,12 @@
 // Positions are 1-based in the paper and in messages; Trace.Value takes
 // 0-based indices.
 //
+// Words: the simulator reads each character of the input as a symbol, and a
+// character the program does not declare as a position where every symbol
+// vector is 0. Parse and Run refuse such words by default (a typo should
+// not pass silently); ParseWordUndeclared reads them the simulator's way,
+// with NoSymbol at those positions.
+//
 // Names consist of letters, digits, '_' and '?'. Extensions to the simulator's
 // syntax:
 //
@@ -43,8 +49,11 @@
 //   - Position predicates are initial vectors declared like symbols:
 //     first(i) (i = 1), last(i) (i = n), MOD_r_m(i) (i ≡ r mod m, 0 ≤ r < m)
 //     and Mid(i) (n odd and i = ⌈n/2⌉), §5.3.
-//   - By default the program accepts a word iff its last operation is 1 at
-//     the last position. A line "output NAME" names another output vector.
+//   - A line "output NAME" names the output vector. Without one, the output
+//     is the program's last line, a declaration or an operation, as in the
+//     simulator: the program accepts a word iff that vector is 1 at the
+//     last position (Q_a(i) / X(i) := Q_a(i) / Q_b(i) accepts the words
+//     ending in b).
 //   - A transducer (§3.1, the associative-recall example of App. A) names
 //     one vector per output symbol: "output a:Y_a b:Y_b "?":Y_?". Its output
 //     at position i is the symbol whose vector is 1 at i.

@@ -23,15 +23,9 @@ func Format(p *Program) string {
 	return b.String()
 }
 
-// defaultOutput is the vector an output line may omit: the last operation.
-func (p *Program) defaultOutput() int {
-	for k := len(p.Vectors) - 1; k >= 0; k-- {
-		if !p.Vectors[k].IsInitial() {
-			return k
-		}
-	}
-	return -1
-}
+// defaultOutput is the vector an output line may omit: the last line, a
+// declaration or an operation (the web simulator's rule).
+func (p *Program) defaultOutput() int { return len(p.Vectors) - 1 }
 
 func formatOutput(p *Program) string {
 	if !p.IsTransducer() {
