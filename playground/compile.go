@@ -2,9 +2,9 @@ package playground
 
 import (
 	"fmt"
-	"net/http"
 
-	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -77,27 +77,30 @@ func compileOptions(req *CompileRequest) transformer.CompileOptions {
 	return transformer.CompileOptions{MultiHead: req.MultiHead, LayerNorm: req.LayerNorm}
 }
 
-func compileProgram(req *CompileRequest) (*brasp.Program, *transformer.Model, *apiError) {
-	p, e := parseProgram(req.Program)
+// compileProgram loads the program of req and compiles it.
+func compileProgram(b *budget.Budget, req *CompileRequest) (*artifact.Program, *transformer.Model, *apiError) {
+	prog, e := loadProgram(b, req.Program)
 	if e != nil {
 		return nil, nil, e
 	}
+	p := prog.Prog
 	if p.IsTransducer() {
 		return nil, nil, badRequest("program", "compile: the program is a transducer; the compiler of Thm 4.1 builds acceptors (remove the output line with symbols)")
 	}
-	m, err := transformer.Compile(p, compileOptions(req))
+	m, err := artifact.Convert(b, prog, artifact.KindTransformer, artifact.Options{Compile: compileOptions(req)})
 	if err != nil {
-		return nil, nil, badRequest("program", "compile: %v", err)
+		return nil, nil, failed("program", "compile", err)
 	}
-	return p, m, nil
+	return prog, m.(*artifact.Transformer).M, nil
 }
 
-func (s *Server) compile(req *CompileRequest) (any, *apiError) {
-	p, m, e := compileProgram(req)
+func (a *API) compile(b *budget.Budget, req *CompileRequest) (any, *apiError) {
+	prog, m, e := compileProgram(b, req)
 	if e != nil {
 		return nil, e
 	}
-	w, e := s.parseWord(p.Alphabet, req.Word)
+	p := prog.Prog
+	w, e := a.parseWord(p.Alphabet, req.Word)
 	if e != nil {
 		return nil, e
 	}
@@ -113,8 +116,8 @@ func (s *Server) compile(req *CompileRequest) (any, *apiError) {
 	switch {
 	case len(w) == 0:
 		res.Note = "type a word to see the verdicts and the attention pattern"
-	case len(w) > s.cfg.MaxPatternWord:
-		res.Note = fmt.Sprintf("the attention pattern is shown for words of up to %d symbols", s.cfg.MaxPatternWord)
+	case len(w) > a.cfg.MaxPatternWord:
+		res.Note = fmt.Sprintf("the attention pattern is shown for words of up to %d symbols", a.cfg.MaxPatternWord)
 	case m.NumHeads()*len(w)*len(w)*m.Width > patternBudget:
 		res.Note = "the model and the word are too large for the playground to show the attention pattern"
 	default:
@@ -147,11 +150,11 @@ func (s *Server) compile(req *CompileRequest) (any, *apiError) {
 	}
 	if len(w) > 0 {
 		pa := p.Accepts(w)
-		a, err := m.Forward(w, transformer.FastOptions{})
+		x, err := m.Forward(w, transformer.FastOptions{})
 		if err != nil {
-			return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: "forward pass: " + err.Error()}
+			return nil, failed("", "forward pass", err)
 		}
-		score := m.OutputScore(a)
+		score := m.OutputScore(x)
 		ma := score.Sign() >= 0
 		agree := pa == ma
 		res.ProgramAccept, res.ModelAccept, res.Agree = &pa, &ma, &agree
@@ -190,44 +193,26 @@ func label(labels []string, k int) string {
 	return fmt.Sprintf("x%d", k)
 }
 
-// handleModel answers POST /api/model with the compiled model as a file.
-func (s *Server) handleModel(w http.ResponseWriter, r *http.Request) {
-	req := new(CompileRequest)
-	if e := s.decode(w, r, req); e != nil {
-		writeError(w, e)
-		return
-	}
+// model answers POST /api/model with the compiled model as a file.
+func (a *API) model(b *budget.Budget, req *CompileRequest) (any, *apiError) {
 	if req.Format == "" {
 		req.Format = "json"
 	}
 	if req.Format != "json" && req.Format != "safetensors" {
-		writeError(w, badRequest("format", "format: %q is not a model format (json or safetensors)", req.Format))
-		return
+		return nil, badRequest("format", "format: %q is not a model format (json or safetensors)", req.Format)
 	}
-	v, e := s.compute(r, func() (any, *apiError) {
-		_, m, e := compileProgram(req)
-		if e != nil {
-			return nil, e
-		}
-		if req.Format == "json" {
-			return transformer.EncodeJSON(m), nil
-		}
-		data, err := transformer.EncodeSafetensors(m)
-		if err != nil {
-			return nil, badRequest("program", "safetensors: %v", err)
-		}
-		return data, nil
-	})
+	_, m, e := compileProgram(b, req)
 	if e != nil {
-		writeError(w, e)
-		return
+		return nil, e
 	}
-	data := v.([]byte)
+	r := &Reply{Status: statusOK, Filename: "model." + req.Format, ContentType: "application/octet-stream"}
 	if req.Format == "json" {
-		w.Header().Set("Content-Type", "application/json")
-	} else {
-		w.Header().Set("Content-Type", "application/octet-stream")
+		r.ContentType = "application/json"
 	}
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "model."+req.Format))
-	w.Write(data)
+	data, err := artifact.NewTransformer(m).Encode(r.Filename)
+	if err != nil {
+		return nil, failed("program", req.Format, err)
+	}
+	r.Body = data
+	return r, nil
 }

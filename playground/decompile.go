@@ -1,10 +1,11 @@
 package playground
 
 import (
-	"net/http"
+	"errors"
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // DecompileRequest is the body of POST /api/decompile: compile the program
@@ -37,40 +38,27 @@ type DecompileResponse struct {
 	EquivError string `json:"equivError,omitempty"`
 }
 
-func decompileAvailable() bool {
-	return artifact.CanConvert(artifact.KindTransformer, artifact.KindBRASP)
-}
-
-func (s *Server) decompile(req *DecompileRequest) (any, *apiError) {
-	if !decompileAvailable() {
-		return nil, &apiError{Status: http.StatusNotImplemented, Message: "decompile: this build has no transformer → B-RASP converter yet"}
-	}
-	p, m, e := compileProgram(&CompileRequest{Program: req.Program, MultiHead: req.MultiHead, LayerNorm: req.LayerNorm})
+func (a *API) decompile(b *budget.Budget, req *DecompileRequest) (any, *apiError) {
+	p, m, e := compileProgram(b, &CompileRequest{Program: req.Program, MultiHead: req.MultiHead, LayerNorm: req.LayerNorm})
 	if e != nil {
 		return nil, e
 	}
-	out, err := artifact.Convert(nil, artifact.NewTransformer(m), artifact.KindBRASP, artifact.Options{Decompile: artifact.DecompileOptions{Smaller: req.Smaller}})
+	out, err := artifact.Convert(b, artifact.NewTransformer(m), artifact.KindBRASP, artifact.Options{Decompile: artifact.DecompileOptions{Smaller: req.Smaller}})
 	if err != nil {
-		return nil, badRequest("program", "decompile: %v", err)
+		return nil, failed("program", "decompile", err)
 	}
-	text, err := out.Format()
+	q := out.(*artifact.Program).Prog
+	res := &DecompileResponse{Program: brasp.Format(q), Vectors: len(q.Vectors), AttentionDepth: q.AttentionDepth(), ModelLayers: m.AttentionLayers()}
+	r, err := artifact.Equiv(b, p, out, artifact.Options{})
 	if err != nil {
-		return nil, badRequest("program", "decompile: %v", err)
-	}
-	q, err := brasp.Parse("decompiled.brasp", text)
-	if err != nil {
-		return nil, &apiError{Status: http.StatusInternalServerError, Message: "decompile: the decompiled program does not parse back: " + err.Error()}
-	}
-	res := &DecompileResponse{Program: string(text), Vectors: len(q.Vectors), AttentionDepth: q.AttentionDepth(), ModelLayers: m.AttentionLayers()}
-	if artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA) {
-		r, err := artifact.Equiv(nil, artifact.NewProgram(p), artifact.NewProgram(q), artifact.Options{})
-		if err != nil {
-			res.EquivError = err.Error()
-		} else {
-			res.Equivalent = &r.Equal
-			if !r.Equal {
-				res.Counterexample = r.Alphabet.FormatWord(r.Word)
-			}
+		if errors.Is(err, budget.ErrStopped) {
+			return nil, failed("program", "decompile", err)
+		}
+		res.EquivError = err.Error()
+	} else {
+		res.Equivalent = &r.Equal
+		if !r.Equal {
+			res.Counterexample = r.Alphabet.FormatWord(r.Word)
 		}
 	}
 	return res, nil

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"net/http"
 	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // MaxDrawStates is the largest minimal DFA the playground draws.
@@ -48,30 +48,23 @@ type Variant struct {
 	Reason     string `json:"reason"`
 }
 
-func (s *Server) dfa(req *DFARequest) (any, *apiError) {
-	if !artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA) {
-		return nil, &apiError{Status: http.StatusNotImplemented, Message: "dfa: this build has no B-RASP → DFA converter yet"}
-	}
-	p, e := parseProgram(req.Program)
+func (a *API) dfa(b *budget.Budget, req *DFARequest) (any, *apiError) {
+	p, e := loadProgram(b, req.Program)
 	if e != nil {
 		return nil, e
 	}
 	if p.IsTransducer() {
 		return nil, badRequest("program", "dfa: the program is a transducer; only acceptors define a language")
 	}
-	d, err := artifact.ToDFA(nil, artifact.NewProgram(p), artifact.Options{})
+	cls, err := artifact.Classify(b, p, artifact.Options{})
 	if err != nil {
-		return nil, badRequest("program", "dfa: %v", err)
+		return nil, failed("program", "dfa", err)
 	}
-	return describeDFA(d)
+	return describeDFA(cls), nil
 }
 
-// describeDFA minimises, classifies and draws an automaton.
-func describeDFA(d *automata.DFA) (*DFAResponse, *apiError) {
-	cls, err := automata.Classify(automata.Minimize(d), automata.Limits{})
-	if err != nil {
-		return nil, badRequest("", "classify: %v", err)
-	}
+// describeDFA draws a classified minimal DFA.
+func describeDFA(cls *automata.Classification) *DFAResponse {
 	min := cls.Minimal
 	res := &DFAResponse{
 		States:           min.NumStates(),
@@ -89,7 +82,7 @@ func describeDFA(d *automata.DFA) (*DFAResponse, *apiError) {
 	} else {
 		res.Note = fmt.Sprintf("%d states are too many to draw (the limit is %d); the .dfa text is below", min.NumStates(), MaxDrawStates)
 	}
-	return res, nil
+	return res
 }
 
 // AutomatonRequest is the body of POST /api/automaton: a regular
@@ -115,14 +108,7 @@ type AutomatonResponse struct {
 	ProgramError string `json:"programError,omitempty"`
 }
 
-func automatonAvailable() bool {
-	return artifact.CanConvert(artifact.KindRegex, artifact.KindDFA) && artifact.CanConvert(artifact.KindDFA, artifact.KindBRASP)
-}
-
-func (s *Server) automaton(req *AutomatonRequest) (any, *apiError) {
-	if !automatonAvailable() {
-		return nil, &apiError{Status: http.StatusNotImplemented, Message: "automaton: this build has no regular expression → DFA → B-RASP converters yet"}
-	}
+func (a *API) automaton(b *budget.Budget, req *AutomatonRequest) (any, *apiError) {
 	var kind artifact.Kind
 	switch req.Kind {
 	case "re":
@@ -135,29 +121,31 @@ func (s *Server) automaton(req *AutomatonRequest) (any, *apiError) {
 	if strings.TrimSpace(req.Source) == "" {
 		return nil, badRequest("source", "source: empty; write an alphabet line and then the %s", map[string]string{"re": "expression", "dfa": "start, accept and transition lines"}[req.Kind])
 	}
-	a, err := artifact.Load(nil, "input."+req.Kind, []byte(req.Source), kind)
+	in, err := artifact.Load(b, "input."+req.Kind, []byte(req.Source), kind)
 	if err != nil {
 		return nil, sourceErrors("source", err)
 	}
-	d, err := artifact.ToDFA(nil, a, artifact.Options{})
+	cls, err := artifact.Classify(b, in, artifact.Options{})
 	if err != nil {
-		return nil, badRequest("source", "dfa: %v", err)
+		return nil, failed("source", "dfa", err)
 	}
-	desc, e := describeDFA(d)
-	if e != nil {
-		return nil, e
-	}
-	res := &AutomatonResponse{DFAResponse: *desc}
-	if !desc.StarFree {
+	res := &AutomatonResponse{DFAResponse: *describeDFA(cls)}
+	if !cls.StarFree {
 		res.ProgramError = "no B-RASP program: the language is not star-free (Thm 5.1), see the witness above"
 		return res, nil
 	}
-	p, c, err := automata.DFAToBRASP(d, automata.Limits{})
+	min := artifact.NewDFA(cls.Minimal)
+	out, err := artifact.Convert(b, min, artifact.KindBRASP, artifact.Options{})
 	if err != nil {
 		res.ProgramError = "Krohn–Rhodes: " + err.Error()
 		return res, nil
 	}
-	res.Program = brasp.Format(p)
+	c, err := artifact.Cascade(b, min, artifact.Options{})
+	if err != nil {
+		res.ProgramError = "Krohn–Rhodes: " + err.Error()
+		return res, nil
+	}
+	res.Program = brasp.Format(out.(*artifact.Program).Prog)
 	res.Cascade = c.Format()
 	return res, nil
 }

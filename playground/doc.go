@@ -4,17 +4,27 @@
 // attention pattern, the program's LTL formula, and the minimal DFA of its
 // language with its classification. `brasp serve` runs it on 127.0.0.1:8080.
 //
-// # Why a JSON API rather than WebAssembly
+// # One API, two runtimes
 //
-// The page is a thin client (hand-written HTML, CSS and JavaScript, embedded
-// with go:embed, no build step, no CDN) over a small JSON API served by the
-// same binary. The Go packages stay the single implementation of every
-// semantics: the page never evaluates a program itself, so what it shows is
-// exactly what the CLI and the tests check. A WebAssembly build would also
-// reuse the Go code, but would add a multi-megabyte download, a second build
-// target to keep working, and no way to bound a runaway computation short of
-// killing the tab; a server can enforce request size and time limits, and
-// the API is usable from scripts and tests (httptest) as well.
+// The page is a thin client (hand-written HTML, CSS and JavaScript, no
+// build step, no CDN) over a small JSON API, type API: the Go packages
+// stay the single implementation of every semantics, and the page never
+// evaluates a program itself. The API runs in two places:
+//
+//   - `brasp serve`: Server, an http.Handler that serves the embedded page
+//     and answers /api/ with the API;
+//   - the static site `brasp site DIR` writes: the page, and the same API
+//     compiled to WebAssembly (package playground/wasm, GOOS=js
+//     GOARCH=wasm, built from the module source with -ldflags=-s -w; the
+//     API does not import net/http, which keeps the module near 1.9 MB
+//     gzipped). The page asks GET /api/features first; without a server it
+//     starts two Web Workers running the module, one for the cheap
+//     requests answered as you type and one for the expensive ones, and
+//     terminates and restarts a worker whose computation outlives its time
+//     limit, so that no program can freeze the tab.
+//
+// Both answer the same requests with the same bytes (tested in Chromium
+// against a plain static file server).
 //
 // # API
 //
@@ -29,15 +39,15 @@
 //	413  request body larger than Config.MaxBody (1 MiB by default)
 //	422  the program, formula or word is wrong: errors lists every problem
 //	     with its 1-based line and column; conversions that hit a limit
-//	501  the feature's converter is not in this build
-//	503  the computation took longer than Config.Timeout (10 s by default)
+//	405  the method is not the endpoint's (GET for the page and
+//	     examples/features, POST for the rest)
+//	503  the computation took longer than its time limit (Config)
 //
 // Endpoints:
 //
 //	GET  /api/examples  [{"name","title","source","word"}...]: the presets.
-//	GET  /api/features  {"run","compile","ltl","dfa","decompile","automaton"}: which
-//	                    panels this build can back.
-//	POST /api/run       {"program","word"} → RunResponse: alphabet, word
+//	GET  /api/features  {"runtime": "server"|"wasm"}: who answers.
+//	POST /api/run       {"program","word","undeclared"} → RunResponse: alphabet, word
 //	                    (one symbol per entry), vectors [{"name","kind",
 //	                    "line","depth","def","values":"0110...",
 //	                    "attention":{"tiebreak","mask","attended":[j...]}}],
@@ -72,6 +82,17 @@
 //	                    (Lemmas B.6–B.8) when the language is star-free,
 //	                    otherwise "programError".
 //
+//	POST /api/simcheck  {"program","word"} → {"same","differences":
+//	                    [{"line","msg"}...]}: everything brasp reads
+//	                    differently from the B-RASP web simulator (lines
+//	                    it drops, the output vector, undeclared characters,
+//	                    every vector that differs on the word).
+//
+// With "undeclared": true, /api/run reads characters the program does not
+// declare as all-zero symbols, as the web simulator does
+// (brasp.ParseWordUndeclared); by default such a word is an error that
+// mentions the option.
+//
 // Words are written as on the command line: one character per symbol when
 // every symbol has one character, otherwise separated by spaces. Words are
 // limited to Config.MaxWord symbols; attention positions are reported up to
@@ -86,17 +107,29 @@
 // the playground by making a name of its own resolve to 127.0.0.1 (DNS
 // rebinding). Connections to a non-loopback address, and servers with
 // Config.AllowAnyHost (a reverse proxy), are answered whatever their Host.
-// Each request body is read through http.MaxBytesReader; each computation
-// runs under a time limit and a bound on concurrent computations. A
-// computation past its limit is answered with 503 and abandoned (Go cannot
-// stop it), which the size limits keep short. A panic in a computation is
-// answered with 500 and the server keeps running.
+//
+// Endpoints are cheap (run, simcheck, examples, features: answered as the
+// user types) or expensive (compile, model, decompile, ltl, dfa,
+// automaton). Each class has its own request size limit (MaxCheapBody,
+// MaxBody), time limit (CheapTimeout, Timeout) and pool of slots
+// (CheapConcurrency, Concurrency), so cheap requests never queue behind
+// expensive ones. Each computation runs under a *budget.Budget built from
+// a context cancelled at the request's deadline, when its answer is sent
+// or when the client goes away, with the settings Config.Limits; the
+// constructions that take the budget stop at its next look at the context
+// and free their slot. The budget sees the deadline by reading the clock
+// (clockContext), which also works in WebAssembly, where no timer can fire
+// while a computation holds the only thread. A panic in a computation is
+// answered with 500 and the server keeps running. Every answer, errors
+// included, is JSON.
 //
 // # The page
 //
-// The program, the word and the compile options live in the URL's fragment
-// (#p=...&w=..., then mh=1 for multi-head, ln=1 for layer norm, c=1 once
-// the compile panel is in use), so a link reproduces a session, the
-// compile panel included. The compile, decompile, LTL, DFA and automaton
-// panels appear only when /api/features says the server can back them.
+// The program, the word, the options and the panels in use live in the
+// URL's fragment (#p=...&w=..., then mh=1 for multi-head, ln=1 for layer
+// norm, u=1 for undeclared characters, c=1 once the compile panel is in
+// use, o=ltl,dfa,decompile,auto for the other panels with their inputs
+// li=, ak=, ai=, sm=1), so a link reproduces a session, on the server and
+// on the static site alike. "Paste from the simulator" loads a program and
+// runs /api/simcheck on it.
 package playground

@@ -3,7 +3,9 @@ package playground
 import (
 	"strings"
 
+	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/ltl"
 )
 
@@ -36,33 +38,35 @@ func formatLTL(f *ltl.Formula) string {
 	return "alphabet " + f.Alphabet().String() + "\n" + strings.TrimRight(ltl.FormatShared(f), "\n") + "\n"
 }
 
-func (s *Server) ltl(req *LTLRequest) (any, *apiError) {
+func (a *API) ltl(b *budget.Budget, req *LTLRequest) (any, *apiError) {
 	hasProg, hasLTL := strings.TrimSpace(req.Program) != "", strings.TrimSpace(req.LTL) != ""
 	switch {
 	case hasProg && hasLTL:
 		return nil, badRequest("", "give either program (B-RASP → LTL) or ltl (LTL → B-RASP), not both")
 	case hasProg:
-		p, e := parseProgram(req.Program)
+		p, e := loadProgram(b, req.Program)
 		if e != nil {
 			return nil, e
 		}
 		if p.IsTransducer() {
 			return nil, badRequest("program", "ltl: the program is a transducer; Theorem 3.3 converts acceptors")
 		}
-		f, err := ltl.FromBRASP(p, ltl.DefaultConvertLimits)
+		out, err := artifact.Convert(b, p, artifact.KindLTL, artifact.Options{})
 		if err != nil {
-			return nil, badRequest("program", "ltl: %v", err)
+			return nil, failed("program", "ltl", err)
 		}
-		return &LTLResponse{LTL: formatLTL(f), Depth: f.Depth(), AttentionDepth: p.AttentionDepth(), DAGSize: f.DAGSize(), TreeSize: f.TreeSize()}, nil
+		f := out.(*artifact.Formula).F
+		return &LTLResponse{LTL: formatLTL(f), Depth: f.Depth(), AttentionDepth: p.Prog.AttentionDepth(), DAGSize: f.DAGSize(), TreeSize: f.TreeSize()}, nil
 	case hasLTL:
-		f, err := ltl.ParseFile("formula.ltl", []byte(req.LTL))
+		in, err := artifact.Load(b, "formula.ltl", []byte(req.LTL), artifact.KindLTL)
 		if err != nil {
 			return nil, sourceErrors("ltl", err)
 		}
-		p, err := ltl.ToBRASP(f)
+		out, err := artifact.Convert(b, in, artifact.KindBRASP, artifact.Options{})
 		if err != nil {
-			return nil, badRequest("ltl", "ltl: %v", err)
+			return nil, failed("ltl", "ltl", err)
 		}
+		f, p := in.(*artifact.Formula).F, out.(*artifact.Program).Prog
 		return &LTLResponse{LTL: formatLTL(f), Program: brasp.Format(p), Depth: f.Depth(), AttentionDepth: p.AttentionDepth(), DAGSize: f.DAGSize(), TreeSize: f.TreeSize()}, nil
 	}
 	return nil, badRequest("", "give program (B-RASP → LTL) or ltl (an alphabet line and a formula, LTL → B-RASP)")

@@ -1,12 +1,12 @@
 package playground
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/examples"
 )
 
@@ -53,43 +53,25 @@ func Examples() []Example {
 	return out
 }
 
-func (s *Server) handleExamples(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Examples())
-}
-
-// Features says which panels the server can back: a panel whose converter
-// has not been registered is not shown.
+// Features is the answer of GET /api/features, which the page asks first:
+// an answer means a playground server is there; without one the page runs
+// the WebAssembly build.
 type Features struct {
-	Run     bool `json:"run"`
-	Compile bool `json:"compile"`
-	LTL     bool `json:"ltl"`
-	DFA     bool `json:"dfa"`
-	// Decompile: transformer → B-RASP (Thm 4.2) is in this build.
-	Decompile bool `json:"decompile"`
-	// Automaton: regular expressions and DFAs → classification and
-	// Krohn–Rhodes → B-RASP.
-	Automaton bool `json:"automaton"`
+	// Runtime is "server" (brasp serve) or "wasm" (the WebAssembly build
+	// in the page's Web Worker).
+	Runtime string `json:"runtime"`
 }
 
-func currentFeatures() Features {
-	return Features{
-		Run:       true,
-		Compile:   true,
-		LTL:       true,
-		DFA:       artifact.CanConvert(artifact.KindBRASP, artifact.KindDFA),
-		Decompile: decompileAvailable(),
-		Automaton: automatonAvailable(),
-	}
-}
-
-func (s *Server) handleFeatures(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, currentFeatures())
-}
+func currentFeatures() Features { return Features{Runtime: runtimeName} }
 
 // RunRequest is the body of POST /api/run.
 type RunRequest struct {
 	Program string `json:"program"`
 	Word    string `json:"word"`
+	// Undeclared reads characters the program does not declare as symbols
+	// whose every symbol vector is 0, as the B-RASP web simulator does,
+	// instead of refusing the word (words of one-character symbols only).
+	Undeclared bool `json:"undeclared,omitempty"`
 }
 
 // RunResponse is the answer of POST /api/run: the paper's Figure-2 table
@@ -115,6 +97,9 @@ type RunResponse struct {
 	OutputError string `json:"outputError,omitempty"`
 	// Note explains a missing verdict or attention information.
 	Note string `json:"note,omitempty"`
+	// Undeclared lists the characters of the word read as undeclared
+	// symbols (RunRequest.Undeclared).
+	Undeclared []string `json:"undeclared,omitempty"`
 }
 
 // VectorTrace is one row of the table.
@@ -144,42 +129,55 @@ type AttentionTrace struct {
 	Attended []int `json:"attended,omitempty"`
 }
 
-// parseProgram parses the program field of a request.
-func parseProgram(src string) (*brasp.Program, *apiError) {
+// loadProgram reads the program field of a request.
+func loadProgram(b *budget.Budget, src string) (*artifact.Program, *apiError) {
 	if strings.TrimSpace(src) == "" {
 		return nil, badRequest("program", "program: the program is empty; declare the alphabet with Q_σ(i) lines (pick a preset to start)")
 	}
-	p, err := brasp.Parse("program", []byte(src))
+	a, err := artifact.Load(b, "program.brasp", []byte(src), artifact.KindBRASP)
 	if err != nil {
 		return nil, sourceErrors("program", err)
 	}
-	return p, nil
+	return a.(*artifact.Program), nil
 }
 
 // parseWord reads a word over p's alphabet, within the length limit.
-func (s *Server) parseWord(a alphabet.Alphabet, word string) ([]int, *apiError) {
-	w, err := a.ParseWord(word)
+func (a *API) parseWord(alpha alphabet.Alphabet, word string) ([]int, *apiError) {
+	w, err := alpha.ParseWord(word)
 	if err != nil {
-		return nil, badRequest("word", "word: %v", err)
+		return nil, badRequest("word", "word: %v (the simulator's reading of undeclared characters as all-zero symbols is an option of the page)", err)
 	}
-	if len(w) > s.cfg.MaxWord {
-		return nil, badRequest("word", "word: %d symbols is more than the playground's limit of %d", len(w), s.cfg.MaxWord)
+	if len(w) > a.cfg.MaxWord {
+		return nil, badRequest("word", "word: %d symbols is more than the playground's limit of %d", len(w), a.cfg.MaxWord)
 	}
 	return w, nil
 }
 
-func (s *Server) run(req *RunRequest) (any, *apiError) {
-	p, e := parseProgram(req.Program)
+func (a *API) run(b *budget.Budget, req *RunRequest) (any, *apiError) {
+	prog, e := loadProgram(b, req.Program)
 	if e != nil {
 		return nil, e
 	}
-	w, e := s.parseWord(p.Alphabet, req.Word)
-	if e != nil {
+	p := prog.Prog
+	var w []int
+	var undeclared []string
+	if req.Undeclared {
+		var err error
+		if w, undeclared, err = brasp.ParseWordUndeclared(p.Alphabet, req.Word); err != nil {
+			return nil, badRequest("word", "word: %v", err)
+		}
+		if len(w) > a.cfg.MaxWord {
+			return nil, badRequest("word", "word: %d symbols is more than the playground's limit of %d", len(w), a.cfg.MaxWord)
+		}
+	} else if w, e = a.parseWord(p.Alphabet, req.Word); e != nil {
 		return nil, e
 	}
 	n := len(w)
-	if cells := len(p.Vectors) * n; cells > s.cfg.MaxCells {
-		return nil, badRequest("word", "word: the table would have %d vectors × %d positions = %d cells, more than the playground's limit of %d; shorten the word", len(p.Vectors), n, cells, s.cfg.MaxCells)
+	if cells := len(p.Vectors) * n; cells > a.cfg.MaxCells {
+		return nil, badRequest("word", "word: the table would have %d vectors × %d positions = %d cells, more than the playground's limit of %d; shorten the word", len(p.Vectors), n, cells, a.cfg.MaxCells)
+	}
+	if err := b.Step(int64(len(p.Vectors)) * int64(n)); err != nil {
+		return nil, failed("word", "run", err)
 	}
 	t := p.Run(w)
 	attOps := 0
@@ -188,33 +186,45 @@ func (s *Server) run(req *RunRequest) (any, *apiError) {
 			attOps++
 		}
 	}
-	showAttended := n <= s.cfg.MaxAttendWord && attOps*n*n <= attendBudget
+	showAttended := n <= a.cfg.MaxAttendWord && attOps*n*n <= attendBudget
 	res := &RunResponse{
 		Alphabet:       p.Alphabet,
 		Word:           make([]string, n),
 		AttentionDepth: p.AttentionDepth(),
 		Transducer:     p.IsTransducer(),
+		Undeclared:     undeclared,
+	}
+	var chars []rune // the characters of an undeclared reading
+	if req.Undeclared {
+		chars = []rune(strings.TrimSpace(req.Word))
 	}
 	for i, k := range w {
-		res.Word[i] = p.Alphabet[k]
+		if k == brasp.NoSymbol {
+			res.Word[i] = string(chars[i])
+		} else {
+			res.Word[i] = p.Alphabet[k]
+		}
 	}
 	for k, v := range p.Vectors {
 		vt := VectorTrace{Name: v.Name, Kind: v.Kind.String(), Line: v.NamePos.Line, Depth: p.Depth(k), Def: brasp.FormatVector(v)}
-		var b strings.Builder
+		var values strings.Builder
 		for i := 0; i < n; i++ {
 			if t.Value(k, i) {
-				b.WriteByte('1')
+				values.WriteByte('1')
 			} else {
-				b.WriteByte('0')
+				values.WriteByte('0')
 			}
 		}
-		vt.Values = b.String()
+		vt.Values = values.String()
 		if v.Kind == brasp.AttentionVector {
 			vt.Attention = &AttentionTrace{Tiebreak: v.Att.Tiebreak.String(), Mask: v.Att.Mask.String()}
 			if showAttended {
 				vt.Attention.Attended = make([]int, n)
 				for i := 0; i < n; i++ {
 					vt.Attention.Attended[i] = Attended(t, k, i) + 1
+				}
+				if err := b.Step(int64(n) * int64(n)); err != nil {
+					return nil, failed("word", "run", err)
 				}
 			}
 		}

@@ -1,6 +1,11 @@
-// brasp playground: a thin client over the server's JSON API (see package
-// playground). Every result shown comes from the Go code; this file only
-// draws it.
+// brasp playground: a thin client over the playground's JSON API (see
+// package playground). Every result shown comes from the Go code; this file
+// only draws it. The API is answered by `brasp serve` when the page comes
+// from it, and otherwise (a static copy written by `brasp site`) by the same
+// Go code compiled to WebAssembly, in Web Workers: one for the cheap
+// requests answered as you type, one for the expensive ones, each restarted
+// if a computation outlives its time limit, so that no program can freeze
+// the page.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -19,6 +24,7 @@ const el = (tag, attrs, ...kids) => {
 const state = {
   examples: [],
   features: {},
+  open: new Set(),  // panels in use, kept in the link: ltl, dfa, decompile, auto
   run: null,        // last successful /api/run response
   runSeq: 0,
   compiled: false,  // the compile panel follows edits once used
@@ -35,23 +41,122 @@ function setPending(d) {
   $("status").textContent = pending > 0 ? "working…" : "";
 }
 
-// api posts body to path and returns {ok, status, data}; network failures
+// ---- transport: the server, or the WebAssembly build in Web Workers ---------
+
+// The endpoints answered as you type; they have a worker (and on the
+// server, slots) of their own, so they never wait behind expensive ones.
+const CHEAP = new Set(["/api/run", "/api/simcheck", "/api/examples", "/api/features"]);
+// Time limits of the worker's requests, as on the server (Config): past
+// them plus a grace period, a worker whose computation has not stopped is
+// terminated and restarted.
+const LIMIT_MS = { cheap: 2000, expensive: 10000 }, GRACE_MS = 3000;
+const transport = { kind: "server", workers: {}, started: performance.now() };
+
+// WasmWorker runs the WebAssembly build in a Web Worker (worker.js).
+class WasmWorker {
+  constructor(cls) {
+    this.cls = cls;
+    this.pending = new Map();
+    this.seq = 0;
+    this.start();
+  }
+  start() {
+    this.worker = new Worker("worker.js");
+    this.ready = new Promise((resolve, reject) => { this.readyFns = { resolve, reject }; });
+    this.worker.onmessage = (e) => {
+      const m = e.data;
+      if (m.ready) { this.readyFns.resolve(); return; }
+      if (m.fatal) { this.readyFns.reject(new Error(m.fatal)); return; }
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      clearTimeout(p.timer);
+      this.pending.delete(m.id);
+      p.resolve(m);
+    };
+    this.worker.onerror = (e) => this.readyFns.reject(new Error(e.message || "the worker failed to start"));
+  }
+  // restart terminates a worker whose computation outlived its limit and
+  // answers every request it held with 503.
+  restart() {
+    this.worker.terminate();
+    const limit = LIMIT_MS[this.cls] / 1000;
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.resolve(jsonReply(503, { error: `time limit exceeded: the computation did not stop within ${limit}s; the page stopped its worker and started a new one; try a shorter word or a smaller program` }));
+    }
+    this.pending.clear();
+    this.start();
+  }
+  async call(method, path, body) {
+    await this.ready;
+    const id = ++this.seq;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.restart(), LIMIT_MS[this.cls] + GRACE_MS);
+      this.pending.set(id, { resolve, timer });
+      this.worker.postMessage({ id, method, path, body });
+    });
+  }
+}
+
+function jsonReply(status, obj) {
+  return { status, contentType: "application/json", filename: "", bytes: new TextEncoder().encode(JSON.stringify(obj)) };
+}
+
+function worker(path) {
+  const cls = CHEAP.has(path) ? "cheap" : "expensive";
+  if (!transport.workers[cls]) transport.workers[cls] = new WasmWorker(cls);
+  return transport.workers[cls];
+}
+
+// request sends one API request and returns {status, contentType,
+// filename, bytes}; it never throws.
+async function request(path, body) {
+  const method = body === undefined ? "GET" : "POST";
+  const json = body === undefined ? "" : JSON.stringify(body);
+  if (transport.kind === "wasm") {
+    try {
+      return await worker(path).call(method, path, json);
+    } catch (e) {
+      return jsonReply(0, { error: "cannot start the WebAssembly build of the playground: " + e.message });
+    }
+  }
+  try {
+    const r = await fetch(path.slice(1), {
+      method, headers: body === undefined ? {} : { "Content-Type": "application/json" }, body: body === undefined ? undefined : json,
+    });
+    const cd = r.headers.get("Content-Disposition") || "";
+    const m = cd.match(/filename="([^"]*)"/);
+    return { status: r.status, contentType: r.headers.get("Content-Type") || "", filename: m ? m[1] : "", bytes: new Uint8Array(await r.arrayBuffer()) };
+  } catch (e) {
+    return jsonReply(0, { error: "cannot reach the playground server: " + e.message });
+  }
+}
+
+// api sends body to path and returns {ok, status, data}; network failures
 // and non-JSON answers become errors with a message, never exceptions.
 async function api(path, body) {
   setPending(1);
   try {
-    const r = await fetch(path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const r = await request(path, body);
     let data;
-    try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status} ${r.statusText} without JSON` }; }
-    return { ok: r.ok, status: r.status, data };
-  } catch (e) {
-    return { ok: false, status: 0, data: { error: "cannot reach the playground server: " + e.message } };
+    try { data = JSON.parse(new TextDecoder().decode(r.bytes)); } catch (e) { data = { error: `the playground answered ${r.status} without JSON` }; }
+    return { ok: r.status >= 200 && r.status < 300, status: r.status, data };
   } finally {
     setPending(-1);
+  }
+}
+
+// detectServer asks for /api/features: a JSON answer means `brasp serve`
+// is there; anything else (a static file server's 404, a network error)
+// means the page runs the WebAssembly build.
+async function detectServer() {
+  try {
+    const r = await fetch("api/features");
+    if (!r.ok) return false;
+    const d = await r.json();
+    return d && d.runtime === "server";
+  } catch (e) {
+    return false;
   }
 }
 
@@ -160,7 +265,7 @@ async function runNow() {
   const seq = ++state.runSeq;
   const program = prog.value, word = $("word").value;
   saveHash();
-  const r = await api("/api/run", { program, word });
+  const r = await api("/api/run", { program, word, undeclared: $("opt-undeclared").checked });
   if (seq !== state.runSeq) return; // a newer request is on its way
   $("word-error").textContent = "";
   if (!r.ok) {
@@ -188,6 +293,12 @@ async function runNow() {
     if (d.output) setBadge("output", d.output.join(d.alphabet.every((s) => s.length === 1) ? "" : " "), word);
     else { setBadge("error", "no output", word); $("word-error").textContent = d.outputError; }
   } else setBadge(d.accept ? "accept" : "reject", d.accept ? "accept" : "reject", word);
+  if (d.undeclared) $("word-error").textContent = `read as all-zero symbols (undeclared): ${d.undeclared.join(" ")}`;
+  if (!document.body.dataset.firstResult) {
+    const ms = Math.round(performance.now() - transport.started);
+    document.body.dataset.firstResult = String(ms);
+    $("footer").dataset.firstResult = String(ms);
+  }
   if (state.compiled) compileSoon();
 }
 const runSoon = debounce(runNow, 150);
@@ -342,20 +453,20 @@ function patternTable(att, word) {
 async function download(format) {
   setPending(1);
   try {
-    const r = await fetch("/api/model", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ...compileBody(), word: undefined, format }) });
-    if (!r.ok) {
+    const r = await request("/api/model", { ...compileBody(), word: undefined, format });
+    if (r.status !== 200) {
       let msg = `${r.status}`;
-      try { msg = (await r.json()).error; } catch (e) { /* keep the status */ }
+      try { msg = JSON.parse(new TextDecoder().decode(r.bytes)).error; } catch (e) { /* keep the status */ }
       $("compile-error").textContent = msg;
       return;
     }
-    const blob = await r.blob();
-    const a = el("a", { href: URL.createObjectURL(blob), download: "model." + format });
+    const blob = new Blob([r.bytes], { type: r.contentType });
+    const a = el("a", { href: URL.createObjectURL(blob), download: r.filename || "model." + format });
+    // For tests: what was offered for download.
+    document.body.dataset.download = `${a.download} ${r.bytes.length}`;
     document.body.append(a);
     a.click();
     a.remove();
-  } catch (e) {
-    $("compile-error").textContent = "download failed: " + e.message;
   } finally {
     setPending(-1);
   }
@@ -364,6 +475,7 @@ async function download(format) {
 // ---- decompile ----------------------------------------------------------------
 
 async function decompileNow() {
+  openPanel("decompile");
   for (const id of ["decompile-out", "decompile-meta", "decompile-error"]) $(id).textContent = "";
   $("decompile-load").disabled = true;
   const b = compileBody();
@@ -383,6 +495,7 @@ async function decompileNow() {
 // ---- LTL ------------------------------------------------------------------------
 
 async function toLTL() {
+  openPanel("ltl");
   $("ltl-error").textContent = "";
   $("ltl-out").textContent = "";
   const r = await api("/api/ltl", { program: prog.value });
@@ -419,6 +532,7 @@ function showClassification(box, d) {
 }
 
 async function automaton() {
+  openPanel("auto");
   for (const id of ["auto-errors", "auto-class", "auto-svg", "auto-perr", "auto-prog", "auto-cascade"]) $(id).textContent = "";
   $("auto-load").disabled = true;
   const r = await api("/api/automaton", { kind: $("auto-kind").value, source: $("auto-in").value });
@@ -437,6 +551,7 @@ async function automaton() {
 }
 
 async function toDFA() {
+  openPanel("dfa");
   $("dfa-error").textContent = "";
   $("dfa-svg").textContent = "";
   $("dfa-class").textContent = "";
@@ -452,14 +567,28 @@ async function toDFA() {
 
 // ---- URL, presets, start-up -------------------------------------------------------
 
+// openPanel records that a panel is in use, so that a link opens it again.
+function openPanel(name) {
+  if (!state.open.has(name)) { state.open.add(name); saveHash(); }
+}
+
+// PANELS are the panels a link can open, in the order they are restored.
+const PANELS = ["ltl", "dfa", "decompile", "auto"];
+
 // saveHash keeps the session in the URL's fragment: the program, the word,
-// the compile options and whether the compile panel is in use, so that a
-// link reproduces the run and the compile panel.
+// the options, whether the compile panel is in use, and the other panels in
+// use with their inputs, so that a link reproduces the session.
 function saveHash() {
   let h = "#p=" + encodeURIComponent(prog.value) + "&w=" + encodeURIComponent($("word").value);
   if ($("opt-multihead").checked) h += "&mh=1";
   if ($("opt-layernorm").checked) h += "&ln=1";
+  if ($("opt-undeclared").checked) h += "&u=1";
   if (state.compiled) h += "&c=1";
+  const open = PANELS.filter((p) => state.open.has(p));
+  if (open.length) h += "&o=" + open.join(",");
+  if (state.open.has("ltl") && $("ltl-in").value !== $("ltl-in").defaultValue) h += "&li=" + encodeURIComponent($("ltl-in").value);
+  if (state.open.has("auto")) h += "&ak=" + $("auto-kind").value + "&ai=" + encodeURIComponent($("auto-in").value);
+  if (state.open.has("decompile") && $("opt-smaller").checked) h += "&sm=1";
   if (location.hash === h) return;
   try {
     if (h.length > 1 << 20) throw new Error("too long");
@@ -478,8 +607,14 @@ function loadHash() {
   $("word").value = params.get("w") || "";
   $("opt-multihead").checked = params.get("mh") === "1";
   $("opt-layernorm").checked = params.get("ln") === "1";
+  $("opt-undeclared").checked = params.get("u") === "1";
+  $("opt-smaller").checked = params.get("sm") === "1";
+  if (params.has("li")) $("ltl-in").value = params.get("li");
+  if (params.has("ak")) $("auto-kind").value = params.get("ak") === "dfa" ? "dfa" : "re";
+  if (params.has("ai")) $("auto-in").value = params.get("ai");
+  state.open = new Set((params.get("o") || "").split(",").filter((p) => PANELS.includes(p)));
   // c=1: compile as well (runNow follows with the compile panel).
-  state.compiled = params.get("c") === "1" && !!state.features.compile;
+  state.compiled = params.get("c") === "1";
   if (!state.compiled) {
     $("compile-result").textContent = $("compile-error").textContent = "";
     delete $("compile-result").dataset.state;
@@ -501,19 +636,26 @@ function loadPreset(name) {
   runNow();
 }
 
+// openPanels reruns the panels a link says were in use.
+function openPanels() {
+  if (state.open.has("ltl")) toLTL();
+  if (state.open.has("dfa")) toDFA();
+  if (state.open.has("decompile")) decompileNow();
+  if (state.open.has("auto")) automaton();
+}
+
 async function start() {
+  transport.kind = (await detectServer()) ? "server" : "wasm";
+  document.body.dataset.runtime = transport.kind;
+  $("footer").textContent = transport.kind === "server"
+    ? "Runs locally: the page calls this server's JSON API (/api/…); nothing is loaded from elsewhere."
+    : "Runs in your browser: the playground's Go code compiled to WebAssembly, in Web Workers; no server, nothing is loaded from elsewhere.";
   const [ex, feat] = await Promise.all([api("/api/examples"), api("/api/features")]);
   state.examples = ex.ok ? ex.data : [];
   state.features = feat.ok ? feat.data : {};
   const sel = $("preset");
   sel.append(el("option", { value: "", text: "(your program)" }));
   for (const e of state.examples) sel.append(el("option", { value: e.name, text: e.title || e.name }));
-  $("panel-compile").hidden = !state.features.compile;
-  $("panel-ltl").hidden = !state.features.ltl;
-  $("panel-dfa").hidden = !state.features.dfa;
-  $("decompile-box").hidden = !state.features.decompile;
-  $("automaton-box").hidden = !state.features.automaton;
-  if (state.features.automaton) $("panel-dfa").hidden = false;
   if (!loadHash()) {
     const first = state.examples.find((e) => e.name === "dyck1_depth2.brasp") || state.examples[0];
     if (first) { sel.value = first.name; prog.value = first.source; $("word").value = first.word; }
@@ -521,11 +663,34 @@ async function start() {
   renderGutter();
   document.body.dataset.ready = "1";
   runNow();
+  openPanels();
+}
+
+// ---- the simulator ---------------------------------------------------------------
+
+async function simCheck() {
+  const box = $("simcheck");
+  box.textContent = "";
+  delete box.dataset.same;
+  const r = await api("/api/simcheck", { program: prog.value, word: $("word").value });
+  if (!r.ok) { box.textContent = r.data.error; box.dataset.same = "error"; return; }
+  box.dataset.same = String(r.data.same);
+  if (r.data.same) { box.append(el("span", { class: "same", text: "✓ brasp reads this program and word as the B-RASP simulator does" })); return; }
+  box.append(el("span", { text: "brasp reads these differently from the B-RASP simulator:" }));
+  const ul = el("ul");
+  for (const d of r.data.differences) {
+    const li = el("li", { text: (d.line > 0 ? `line ${d.line}: ` : "") + d.msg });
+    if (d.line > 0) { li.style.cursor = "pointer"; li.onclick = () => gotoPos(d.line, 1); }
+    ul.append(li);
+  }
+  box.append(ul);
 }
 
 // clearDerived empties the LTL and DFA results, which belong to the
 // program as it was when their button was pressed.
 function clearDerived() {
+  state.open.clear();
+  $("simcheck").textContent = "";
   for (const id of ["ltl-out", "ltl-meta", "ltl-error", "dfa-svg", "dfa-class", "dfa-text", "dfa-meta", "dfa-error", "decompile-out", "decompile-meta", "decompile-error"]) $(id).textContent = "";
   $("decompile-load").disabled = true;
 }
@@ -573,5 +738,17 @@ $("share").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(location.href); $("status").textContent = "link copied"; }
   catch (e) { $("status").textContent = "copy the address bar: it holds the program, the word and the compile options"; }
 });
-window.addEventListener("hashchange", () => { if (loadHash()) { renderGutter(); runNow(); } });
+$("opt-undeclared").addEventListener("change", runNow);
+$("simcheck-btn").addEventListener("click", simCheck);
+$("paste-sim").addEventListener("click", () => { $("paste-in").value = ""; $("paste-dialog").showModal(); });
+$("paste-dialog").addEventListener("close", () => {
+  if ($("paste-dialog").returnValue !== "load") return;
+  prog.value = $("paste-in").value;
+  $("preset").value = "";
+  clearDerived();
+  renderGutter();
+  runNow();
+  simCheck();
+});
+window.addEventListener("hashchange", () => { if (loadHash()) { renderGutter(); runNow(); openPanels(); } });
 start();

@@ -1,0 +1,504 @@
+package playground
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/source"
+)
+
+// Default limits of an API; see Config.
+const (
+	DefaultMaxBody        = 1 << 20
+	DefaultMaxCheapBody   = 256 << 10
+	DefaultTimeout        = 10 * time.Second
+	DefaultCheapTimeout   = 2 * time.Second
+	DefaultMaxWord        = 2000
+	DefaultMaxPatternWord = 128
+	DefaultMaxAttendWord  = 1000
+	DefaultMaxCells       = 1 << 21
+	// attendBudget and patternBudget bound the display-only work of
+	// reporting attended positions (attention ops × n²) and the exact
+	// attention pattern (heads × n² × width).
+	attendBudget  = 1 << 25
+	patternBudget = 1 << 25
+)
+
+// HTTP status codes of the answers (the API does not depend on net/http,
+// so that the WebAssembly build stays small).
+const (
+	statusOK                  = 200
+	statusBadRequest          = 400
+	statusForbidden           = 403
+	statusNotFound            = 404
+	statusMethodNotAllowed    = 405
+	statusRequestTooLarge     = 413
+	statusUnprocessableEntity = 422
+	statusInternalError       = 500
+	statusUnavailable         = 503
+)
+
+// Config holds the limits of the playground. A zero field means its default.
+type Config struct {
+	// MaxBody is the largest request body an expensive endpoint (compile,
+	// model, decompile, ltl, dfa, automaton) accepts, in bytes; larger
+	// requests get 413 (DefaultMaxBody).
+	MaxBody int64
+	// MaxCheapBody is the largest body of a cheap endpoint (run, simcheck):
+	// the smaller of MaxBody and DefaultMaxCheapBody by default.
+	MaxCheapBody int64
+	// Timeout bounds the computation of one request to an expensive
+	// endpoint; past it the request gets 503 with a message naming the limit
+	// (DefaultTimeout), and its budget is stopped.
+	Timeout time.Duration
+	// CheapTimeout bounds a cheap request (DefaultCheapTimeout, or Timeout
+	// when that is smaller).
+	CheapTimeout time.Duration
+	// MaxWord is the longest word /api/run and /api/compile accept, in
+	// symbols (DefaultMaxWord).
+	MaxWord int
+	// MaxPatternWord is the longest word for which /api/compile reports the
+	// per-head attention pattern (DefaultMaxPatternWord).
+	MaxPatternWord int
+	// MaxAttendWord is the longest word for which /api/run reports which j
+	// every attention operation attended to (DefaultMaxAttendWord).
+	MaxAttendWord int
+	// MaxCells is the largest table /api/run returns: vectors × word
+	// length (DefaultMaxCells).
+	MaxCells int
+	// Concurrency bounds the number of expensive computations running at
+	// once (GOMAXPROCS-1, at least 1, by default); further expensive
+	// requests wait for a slot within their time limit. Cheap requests
+	// have slots of their own (CheapConcurrency), so they never queue
+	// behind expensive ones.
+	Concurrency int
+	// CheapConcurrency bounds the cheap computations running at once
+	// (GOMAXPROCS by default).
+	CheapConcurrency int
+	// Limits are the budget settings of every computation (as --limit
+	// NAME=N on the command line); nil for the playground's defaults.
+	Limits budget.Settings
+	// AllowAnyHost turns off the Host check, the server's protection
+	// against DNS rebinding. By default a request that reached the server
+	// on a loopback address (or through ServeHTTP without a connection) is
+	// answered only if its Host header names a loopback host — localhost,
+	// an address of 127.0.0.0/8 or [::1], with any port — and gets 403
+	// otherwise: a page of another web site cannot then read the
+	// playground through a name of its own that it makes resolve to
+	// 127.0.0.1. A request that reached the server on another address
+	// (brasp serve --addr with a non-loopback host, which exposes the
+	// playground on purpose) is answered whatever its Host. Set
+	// AllowAnyHost behind a reverse proxy on loopback that forwards
+	// another Host, or to answer every Host on every interface when
+	// listening on a non-loopback address such as 0.0.0.0 (where a
+	// connection to 127.0.0.1 is otherwise still checked).
+	AllowAnyHost bool
+
+	// delay is added to every computation (tests of the time limit).
+	delay time.Duration
+}
+
+func (cfg Config) withDefaults() Config {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.MaxCheapBody <= 0 {
+		cfg.MaxCheapBody = min(cfg.MaxBody, DefaultMaxCheapBody)
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.CheapTimeout <= 0 {
+		cfg.CheapTimeout = min(cfg.Timeout, DefaultCheapTimeout)
+	}
+	if cfg.MaxWord <= 0 {
+		cfg.MaxWord = DefaultMaxWord
+	}
+	if cfg.MaxPatternWord <= 0 {
+		cfg.MaxPatternWord = DefaultMaxPatternWord
+	}
+	if cfg.MaxAttendWord <= 0 {
+		cfg.MaxAttendWord = DefaultMaxAttendWord
+	}
+	if cfg.MaxCells <= 0 {
+		cfg.MaxCells = DefaultMaxCells
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	if cfg.CheapConcurrency <= 0 {
+		cfg.CheapConcurrency = runtime.GOMAXPROCS(0)
+	}
+	return cfg
+}
+
+// API answers the playground's requests: the JSON endpoints under /api/,
+// independent of how requests arrive (the HTTP server of `brasp serve`, or
+// the WebAssembly build running in the page's Web Worker).
+type API struct {
+	cfg       Config
+	endpoints map[string]*endpoint
+	cheap     chan struct{} // slots of cheap computations
+	expensive chan struct{} // slots of expensive computations
+}
+
+// Reply is the answer to one request.
+type Reply struct {
+	Status int
+	// ContentType is application/json except for downloads.
+	ContentType string
+	// Filename is set for downloads (Content-Disposition: attachment).
+	Filename string
+	Body     []byte
+}
+
+// endpoint is one API path with its limits.
+type endpoint struct {
+	method string
+	// cheap endpoints answer as the user types (run, the simulator check):
+	// they have their own slots and a shorter time limit.
+	cheap bool
+	// compute answers a decoded request under b; it returns a value to
+	// encode as JSON, or a *Reply for a download.
+	compute func(a *API, b *budget.Budget, body []byte) (any, *apiError)
+}
+
+// NewAPI returns the playground's API with the given limits.
+func NewAPI(cfg Config) *API {
+	cfg = cfg.withDefaults()
+	a := &API{
+		cfg:       cfg,
+		cheap:     make(chan struct{}, cfg.CheapConcurrency),
+		expensive: make(chan struct{}, cfg.Concurrency),
+	}
+	a.endpoints = map[string]*endpoint{
+		"/api/examples":  {method: "GET", cheap: true, compute: func(*API, *budget.Budget, []byte) (any, *apiError) { return Examples(), nil }},
+		"/api/features":  {method: "GET", cheap: true, compute: func(*API, *budget.Budget, []byte) (any, *apiError) { return currentFeatures(), nil }},
+		"/api/run":       {method: "POST", cheap: true, compute: post((*API).run)},
+		"/api/simcheck":  {method: "POST", cheap: true, compute: post((*API).simcheck)},
+		"/api/compile":   {method: "POST", compute: post((*API).compile)},
+		"/api/model":     {method: "POST", compute: post((*API).model)},
+		"/api/ltl":       {method: "POST", compute: post((*API).ltl)},
+		"/api/dfa":       {method: "POST", compute: post((*API).dfa)},
+		"/api/decompile": {method: "POST", compute: post((*API).decompile)},
+		"/api/automaton": {method: "POST", compute: post((*API).automaton)},
+	}
+	return a
+}
+
+// MaxBody is the largest request body the endpoint at path accepts.
+func (a *API) MaxBody(path string) int64 {
+	if e, ok := a.endpoints[path]; ok && e.cheap {
+		return a.cfg.MaxCheapBody
+	}
+	return a.cfg.MaxBody
+}
+
+// Call answers one request: method and path as in HTTP, body the request's
+// JSON (nil for GET). The computation runs under a budget stopped at the
+// endpoint's time limit or when ctx is done, in one of the endpoint class's
+// slots, which it holds until it returns.
+func (a *API) Call(ctx context.Context, method, path string, body []byte) *Reply {
+	e, ok := a.endpoints[path]
+	if !ok {
+		return errorReply(&apiError{Status: statusNotFound, Message: fmt.Sprintf("no API endpoint %s %s (see /api/features and the package documentation)", method, path)})
+	}
+	if method != e.method {
+		return errorReply(&apiError{Status: statusMethodNotAllowed, Message: fmt.Sprintf("method %s not allowed for %s: use %s", method, path, e.method)})
+	}
+	if max := a.MaxBody(path); int64(len(body)) > max {
+		return errorReply(tooLarge(max))
+	}
+	v, ae := a.compute(ctx, e, body)
+	if ae != nil {
+		return errorReply(ae)
+	}
+	if r, ok := v.(*Reply); ok {
+		return r
+	}
+	return jsonReply(statusOK, v)
+}
+
+func tooLarge(max int64) *apiError {
+	return &apiError{Status: statusRequestTooLarge,
+		Message: fmt.Sprintf("request too large: the limit is %d bytes (%s); shorten the program or the word", max, sizeString(max))}
+}
+
+// compute runs e on body in its own goroutine under a budget stopped at
+// the endpoint's deadline, and answers when it returns or when the
+// deadline passes, whichever comes first. A computation that takes its
+// budget stops within microseconds of the deadline and frees its slot.
+func (a *API) compute(parent context.Context, e *endpoint, body []byte) (any, *apiError) {
+	timeout, slots := a.cfg.Timeout, a.expensive
+	if e.cheap {
+		timeout, slots = a.cfg.CheapTimeout, a.cheap
+	}
+	ctx, cancel := withDeadline(parent, time.Now().Add(timeout))
+	// Answering stops the computation: a request abandoned at its deadline
+	// (or by its client) stops at its budget's next look at the context.
+	defer cancel()
+	timeoutErr := &apiError{Status: statusUnavailable,
+		Message: fmt.Sprintf("time limit exceeded: the request took longer than %v, the playground's limit per request; try a shorter word or a smaller program", timeout)}
+	cancelled := func() *apiError {
+		if parent.Err() != nil {
+			return &apiError{Status: statusUnavailable, Message: "request cancelled"}
+		}
+		return timeoutErr
+	}
+	select {
+	case slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, cancelled()
+	}
+	type result struct {
+		v any
+		e *apiError
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() { <-slots }()
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{e: &apiError{Status: statusInternalError, Message: fmt.Sprintf("internal error: %v (please report this with the input that caused it)", p)}}
+			}
+		}()
+		if a.cfg.delay > 0 {
+			select {
+			case <-time.After(a.cfg.delay):
+			case <-ctx.Done():
+				done <- result{e: cancelled()}
+				return
+			}
+		}
+		v, ae := e.compute(a, budget.New(ctx, a.cfg.Limits), body)
+		done <- result{v, ae}
+	}()
+	select {
+	case res := <-done:
+		if res.e != nil && res.e.stopped {
+			return nil, cancelled()
+		}
+		return res.v, res.e
+	case <-ctx.Done():
+		select {
+		case res := <-done: // finished as the deadline passed
+			if res.e == nil || !res.e.stopped {
+				return res.v, res.e
+			}
+		default:
+		}
+		return nil, cancelled()
+	}
+}
+
+// post makes an endpoint's computation from a function of a decoded
+// request: the body is decoded into a new Req first, strictly.
+func post[Req any](f func(*API, *budget.Budget, *Req) (any, *apiError)) func(*API, *budget.Budget, []byte) (any, *apiError) {
+	return func(a *API, b *budget.Budget, body []byte) (any, *apiError) {
+		req := new(Req)
+		if e := decode(body, req); e != nil {
+			return nil, e
+		}
+		return f(a, b, req)
+	}
+}
+
+// SourceError is one problem in a program or formula, at its 1-based line
+// and column (0 when the problem has no position).
+type SourceError struct {
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Msg  string `json:"msg"`
+}
+
+// apiError is an error response: {"error": Message, "errors": [...]}.
+type apiError struct {
+	Status  int           `json:"-"`
+	Message string        `json:"error"`
+	Errors  []SourceError `json:"errors,omitempty"`
+	// Field names the request field the errors refer to ("program", "ltl",
+	// "word").
+	Field string `json:"field,omitempty"`
+	// stopped marks an error caused by the budget's deadline.
+	stopped bool
+}
+
+func (e *apiError) Error() string { return e.Message }
+
+func badRequest(field, format string, args ...any) *apiError {
+	return &apiError{Status: statusUnprocessableEntity, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// failed turns the error of a construction into an apiError: a stopped
+// budget becomes the time-limit answer, anything else a 422 about field.
+func failed(field, what string, err error) *apiError {
+	if errors.Is(err, budget.ErrStopped) {
+		return &apiError{Status: statusUnavailable, Message: err.Error(), stopped: true}
+	}
+	return badRequest(field, "%s: %v", what, err)
+}
+
+// sourceErrors turns the error of a parser into an apiError with one entry
+// per problem, each with its line and column.
+func sourceErrors(field string, err error) *apiError {
+	e := &apiError{Status: statusUnprocessableEntity, Field: field}
+	// brasp and ltl report through the source package's types.
+	var list source.ErrorList
+	var one *source.Error
+	switch {
+	case errors.As(err, &list) && len(list) > 0:
+		for _, x := range list {
+			e.Errors = append(e.Errors, SourceError{x.Pos.Line, x.Pos.Col, x.Msg})
+		}
+	case errors.As(err, &one):
+		e.Errors = append(e.Errors, SourceError{one.Pos.Line, one.Pos.Col, one.Msg})
+	default:
+		for _, line := range strings.Split(err.Error(), "\n") {
+			e.Errors = append(e.Errors, parseLocated(line))
+		}
+	}
+	n := len(e.Errors)
+	first := e.Errors[0]
+	loc := ""
+	if first.Line > 0 {
+		loc = fmt.Sprintf("%d:%d: ", first.Line, first.Col)
+	}
+	e.Message = fmt.Sprintf("%s: %s%s", field, loc, first.Msg)
+	if n > 1 {
+		e.Message += fmt.Sprintf(" (and %d more)", n-1)
+	}
+	return e
+}
+
+// parseLocated reads a message of the form "file:line:col: msg".
+func parseLocated(s string) SourceError {
+	parts := strings.SplitN(s, ":", 4)
+	if len(parts) == 4 {
+		line, err1 := strconv.Atoi(parts[1])
+		col, err2 := strconv.Atoi(parts[2])
+		if err1 == nil && err2 == nil && line > 0 {
+			return SourceError{line, col, strings.TrimSpace(parts[3])}
+		}
+	}
+	return SourceError{Msg: s}
+}
+
+func jsonReply(status int, v any) *Reply {
+	data, err := json.Marshal(v)
+	if err != nil {
+		status = statusInternalError
+		data = []byte(`{"error":"internal error: cannot encode the response"}`)
+	}
+	return &Reply{Status: status, ContentType: "application/json; charset=utf-8", Body: append(data, '\n')}
+}
+
+func errorReply(e *apiError) *Reply { return jsonReply(e.Status, e) }
+
+// decode reads a JSON request body into v, rejecting unknown fields and
+// trailing data.
+func decode(data []byte, v any) *apiError {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &apiError{Status: statusBadRequest, Message: "malformed JSON request: " + jsonErrorString(data, err)}
+	}
+	if dec.More() {
+		return &apiError{Status: statusBadRequest, Message: "malformed JSON request: data after the JSON object"}
+	}
+	return nil
+}
+
+// jsonErrorString describes a JSON decoding error with its byte offset.
+func jsonErrorString(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %q must be a %s, not a JSON %s", te.Field, te.Type, te.Value)
+	case errors.Is(err, io.EOF):
+		return "empty body (expected a JSON object)"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("unexpected end of JSON after %d bytes", len(data))
+	}
+	return err.Error()
+}
+
+func sizeString(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// clockContext is a context whose deadline is seen by reading the clock
+// whenever Done or Err is called, rather than by a timer goroutine. In
+// WebAssembly a computation runs on the one thread without preemption,
+// so a timer cannot fire while it runs; the budget's periodic look at the
+// context must then find the deadline itself.
+type clockContext struct {
+	context.Context
+	deadline time.Time
+	once     sync.Once
+	mu       sync.Mutex
+	done     chan struct{}
+	err      error
+}
+
+func newClockContext(parent context.Context, deadline time.Time) (*clockContext, context.CancelFunc) {
+	// The values of parent, without its cancellation: context.Cause then
+	// reports this context's own error.
+	c := &clockContext{Context: context.WithoutCancel(parent), deadline: deadline, done: make(chan struct{})}
+	stop := context.AfterFunc(parent, func() { c.stop(parent.Err()) })
+	t := time.AfterFunc(time.Until(deadline), func() { c.stop(context.DeadlineExceeded) })
+	return c, func() { stop(); t.Stop(); c.stop(context.Canceled) }
+}
+
+func (c *clockContext) stop(err error) {
+	c.once.Do(func() {
+		c.mu.Lock()
+		c.err = err
+		c.mu.Unlock()
+		close(c.done)
+	})
+}
+
+func (c *clockContext) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (c *clockContext) Done() <-chan struct{} {
+	if !time.Now().Before(c.deadline) {
+		c.stop(context.DeadlineExceeded)
+	}
+	return c.done
+}
+
+func (c *clockContext) Err() error {
+	select {
+	case <-c.Done():
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.err
+	default:
+		return nil
+	}
+}
+
+// withDeadline is context.WithDeadline, except that a computation sees the
+// deadline by reading the clock (see clockContext), on every platform, so
+// that the server and the WebAssembly build stop at the same points.
+func withDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
+	return newClockContext(parent, d)
+}

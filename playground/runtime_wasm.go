@@ -1,0 +1,6 @@
+//go:build js
+
+package playground
+
+// runtimeName is the Features.Runtime of this build.
+const runtimeName = "wasm"
