@@ -2,6 +2,7 @@ package playground
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -415,7 +416,7 @@ func SimulatorDifferences(b *budget.Budget, program, word string, maxWord int) (
 	for k, v := range p.Vectors {
 		sv, ok := simVals[v.Name]
 		if !ok {
-			if !v.IsInitial() || p.Output.Accept == k {
+			if !slices.Contains(sp.dropped, v.NamePos.Line) && (!v.IsInitial() || p.Output.Accept == k) {
 				add(v.NamePos.Line, "%s is not in the simulator's program", v.Name)
 			}
 			continue

@@ -22,6 +22,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -284,7 +285,7 @@ func siteScreenshot(t *testing.T, ctx context.Context) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
-	if *update {
+	if *testkit.Update {
 		if err := os.WriteFile(filepath.Join("testdata", "static-site.png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}

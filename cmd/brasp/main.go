@@ -49,6 +49,7 @@ var commands = []*command{
 	{name: "inspect", summary: "describe a model or program: layers, heads, width, what each part reads and writes", run: inspectCmd},
 	{name: "run", summary: "run a program, formula, automaton, regex or transformer on words", run: runCmd},
 	{name: "serve", summary: "run the playground web page (default 127.0.0.1:8080)", run: serveCmd},
+	{name: "site", summary: "write the playground as a static web site (WebAssembly, no server)", run: siteCmd},
 }
 
 func lookupCommand(name string) (*command, bool) {

@@ -11,19 +11,23 @@ import (
 	"github.com/brasp-dev/brasp/playground"
 )
 
-const serveUsage = "serve [--addr HOST:PORT] [--timeout D] [--max-body N]"
+const serveUsage = "serve [--addr HOST:PORT] [--timeout D] [--max-body N] [--limit NAME=N]..."
 
 func serveCmd(e *env, args []string) error {
 	fs := newFlags(e, "serve", serveUsage)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (loopback by default; another host exposes the playground to the network)")
 	timeout := fs.Duration("timeout", playground.DefaultTimeout, "time limit per request")
 	maxBody := fs.Int64("max-body", playground.DefaultMaxBody, "largest request body in bytes")
+	lim := addLimitFlag(fs)
 	pos, err := parseFlags(e, fs, serveUsage, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
 		return &exitError{code: 2, msg: fmt.Sprintf("serve: unexpected argument %q (usage: brasp %s)", pos[0], serveUsage)}
+	}
+	if lim.legacy != 0 {
+		return &exitError{code: 2, msg: "serve: --limit takes NAME=N here (see brasp help limits)"}
 	}
 	if *timeout <= 0 || *maxBody <= 0 {
 		return &exitError{code: 2, msg: "serve: --timeout and --max-body must be positive"}
@@ -41,7 +45,7 @@ func serveCmd(e *env, args []string) error {
 		}
 	}
 	srv := &http.Server{
-		Handler:           playground.New(playground.Config{Timeout: *timeout, MaxBody: *maxBody, AllowAnyHost: exposed}),
+		Handler:           playground.New(playground.Config{Timeout: *timeout, MaxBody: *maxBody, AllowAnyHost: exposed, Limits: lim.settings}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      *timeout + time.Minute,

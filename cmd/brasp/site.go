@@ -9,10 +9,6 @@ import (
 	"github.com/brasp-dev/brasp/playground"
 )
 
-func init() {
-	register(&command{name: "site", summary: "write the playground as a static web site (WebAssembly, no server)", run: siteCmd})
-}
-
 const siteUsage = "site [--src DIR] DIR"
 
 func siteCmd(e *env, args []string) error {
