@@ -8,11 +8,24 @@
 //	brasp run FILE WORD...            accept/reject (or output word) per word
 //	brasp run FILE --table WORD       the paper's Figure-2 table
 //	brasp convert FILE --to KIND      convert between representations
-//	brasp inspect MODEL               describe a transformer
+//	brasp equiv A B                   exact equivalence, shortest counterexample
+//	brasp classify FILE               star-free? stutter-invariant? AC0?
+//	brasp inspect FILE                describe a model, program or formula
 //	brasp demo                        the pipeline on the Dyck-1 example
+//	brasp serve                       the playground web page
 //
-// Run "brasp help" for every command and flag. The command is a thin layer
-// over package artifact.
+// Run "brasp help" for every command, "brasp COMMAND -h" for its flags and
+// "brasp help limits" for the limits --limit NAME=N raises.
+//
+// The command is a thin layer over package artifact. The commands are listed
+// in one place (commands, in this file), each a function in its own file
+// that parses its flags (flags.go: flags anywhere among the arguments,
+// --limit, loading files) and calls artifact. Every command runs under a
+// context that SIGINT or SIGTERM cancels; the commands that run
+// constructions pass artifact a budget.Budget built from that context and
+// the --limit NAME=N settings. Its end-to-end tests are
+// testdata/script/*.txtar (go test ./cmd/brasp -update rewrites their
+// expected output).
 package main
 
 import (
