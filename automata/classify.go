@@ -302,14 +302,7 @@ func (c *Classification) Format() string {
 	}
 	fmt.Fprintf(&b, "stutter-invariant: %s\n", yes(c.StutterInvariant))
 	if w := c.NotStutterBy; w != nil {
-		single := append(append(slices.Clone(w.Prefix), w.Symbol), w.Suffix...)
-		double := append(append(slices.Clone(w.Prefix), w.Symbol, w.Symbol), w.Suffix...)
-		acc, rej := double, single
-		if !w.Doubled {
-			acc, rej = single, double
-		}
-		fmt.Fprintf(&b, "  witness: u = %s, a = %s, v = %s: %s is accepted, %s is rejected\n",
-			ShowWord(alpha, w.Prefix), ShowWord(alpha, []int{w.Symbol}), ShowWord(alpha, w.Suffix), ShowWord(alpha, acc), ShowWord(alpha, rej))
+		fmt.Fprintf(&b, "  witness: %s\n", w.Describe(alpha))
 	}
 	if c.AC0Undecided != nil {
 		fmt.Fprintf(&b, "ac0: unknown (%v)\n", c.AC0Undecided)
@@ -324,6 +317,41 @@ func (c *Classification) Format() string {
 		fmt.Fprintf(&b, "transformer, %s: %s (%s)\n", v.Name, yes(v.Recognises), v.Reason)
 	}
 	return b.String()
+}
+
+// Describe says what the witness shows, in the words `brasp classify` uses:
+// the word w, the period, u and v, and which of u·w^n·v are accepted.
+func (w *CountingWitness) Describe(alpha alphabet.Alphabet) string { return w.describe(alpha, "") }
+
+// Words returns u·w^Period·v and u·w^(Period+1)·v: two non-empty words that
+// the language treats differently.
+func (w *CountingWitness) Words() (atZero, atOne []int) {
+	build := func(n int) []int {
+		out := slices.Clone(w.Prefix)
+		for range n {
+			out = append(out, w.Word...)
+		}
+		return append(out, w.Suffix...)
+	}
+	return build(w.Period), build(w.Period + 1)
+}
+
+// Words returns u·a·v and u·a·a·v, and which of them is accepted.
+func (w *StutterWitness) Words() (accepted, rejected []int) {
+	single := append(append(slices.Clone(w.Prefix), w.Symbol), w.Suffix...)
+	double := append(append(slices.Clone(w.Prefix), w.Symbol, w.Symbol), w.Suffix...)
+	if w.Doubled {
+		return double, single
+	}
+	return single, double
+}
+
+// Describe says what the witness shows, in the words `brasp classify` uses:
+// u, a, v, and which of u·a·v and u·a·a·v is accepted.
+func (w *StutterWitness) Describe(alpha alphabet.Alphabet) string {
+	acc, rej := w.Words()
+	return fmt.Sprintf("u = %s, a = %s, v = %s: %s is accepted, %s is rejected",
+		ShowWord(alpha, w.Prefix), ShowWord(alpha, []int{w.Symbol}), ShowWord(alpha, w.Suffix), ShowWord(alpha, acc), ShowWord(alpha, rej))
 }
 
 func (w *CountingWitness) describe(alpha alphabet.Alphabet, extra string) string {

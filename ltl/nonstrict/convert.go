@@ -1,0 +1,233 @@
+package nonstrict
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/exact"
+	"github.com/brasp-dev/brasp/ltl"
+)
+
+// Options configure the converters. The zero value asks for NonStrict output
+// under every default limit.
+type Options struct {
+	Masks    Masks                     // NonStrict (default) or Causal
+	Exact    exact.Limits              // the input's minimal DFA (programs and formulas)
+	Automata automata.Limits           // classification and the Krohn–Rhodes cascade
+	Convert  ltl.ConvertLimits         // B-RASP → LTL (Theorem 3.3); zero: ltl.DefaultConvertLimits
+	Accepts  func([]int) (bool, error) // the input itself, to check a refusal's witness on; nil: its DFA
+}
+
+func (o Options) masks() Masks {
+	if o.Masks == 0 {
+		return NonStrict
+	}
+	return o.Masks
+}
+
+func (o Options) convertLimits() ltl.ConvertLimits {
+	if o.Convert == (ltl.ConvertLimits{}) {
+		return ltl.DefaultConvertLimits
+	}
+	return o.Convert
+}
+
+// NotApplicableError is the refusal: the language is not star-free or not
+// stutter-invariant, so no formula, program or transformer of the asked
+// form recognises it (Theorem 5.2). It carries the classification, whose
+// witness was checked on the input.
+type NotApplicableError struct {
+	Masks Masks
+	Class *automata.Classification
+}
+
+func (e *NotApplicableError) Error() string {
+	alpha := e.Class.Minimal.Alphabet
+	what := fmt.Sprintf("no %s program recognises it (Thm 5.2: only the stutter-invariant star-free languages have one)", e.Masks)
+	if w := e.Class.NotStarFreeBy; w != nil {
+		return fmt.Sprintf("not star-free: %s; %s", w.Describe(alpha), what)
+	}
+	return fmt.Sprintf("not stutter-invariant: %s; %s", e.Class.NotStutterBy.Describe(alpha), what)
+}
+
+// Refuse classifies d and returns a *NotApplicableError when its language is
+// not stutter-invariant star-free, after checking the witness on accepts
+// (d's own run when nil); otherwise the classification.
+func Refuse(d *automata.DFA, opts Options) (*automata.Classification, error) {
+	c, err := automata.Classify(d, opts.Automata)
+	if err != nil {
+		return nil, err
+	}
+	if c.StarFree && c.StutterInvariant {
+		return c, nil
+	}
+	accepts := opts.Accepts
+	if accepts == nil {
+		accepts = func(w []int) (bool, error) { return d.Accepts(w), nil }
+	}
+	var yes, no []int
+	if w := c.NotStarFreeBy; w != nil {
+		yes, no = w.Words()
+		if !w.AcceptedAtZero {
+			yes, no = no, yes
+		}
+	} else {
+		yes, no = c.NotStutterBy.Words()
+	}
+	if err := checkWitness(accepts, d.Alphabet, yes, no); err != nil {
+		return nil, err
+	}
+	return nil, &NotApplicableError{Masks: opts.masks(), Class: c}
+}
+
+func checkWitness(accepts func([]int) (bool, error), alpha alphabet.Alphabet, yes, no []int) error {
+	a, err := accepts(yes)
+	if err != nil {
+		return err
+	}
+	r, err := accepts(no)
+	if err != nil {
+		return err
+	}
+	if !a || r {
+		return fmt.Errorf("internal error: the classification's witness fails on the input: %s accepted %v, %s accepted %v",
+			automata.ShowWord(alpha, yes), a, automata.ShowWord(alpha, no), r)
+	}
+	return nil
+}
+
+// FromDFA returns a formula of form opts.Masks for the language of d over
+// non-empty words, or a *NotApplicableError. The route is Theorem 5.1's
+// then Rewrite: the minimal DFA → its Krohn–Rhodes cascade → the
+// future-only program (rightmost [j<i] attention only) → a past-only
+// formula (Theorem 3.3) → T. The result is causal whatever opts.Masks says.
+func FromDFA(b *budget.Budget, d *automata.DFA, opts Options) (*ltl.Formula, error) {
+	c, err := Refuse(d, opts)
+	if err != nil {
+		return nil, err
+	}
+	return fromMinimal(b, c.Minimal, opts)
+}
+
+// fromMinimal is FromDFA after classification.
+func fromMinimal(b *budget.Budget, m *automata.DFA, opts Options) (*ltl.Formula, error) {
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
+	p, _, err := automata.DFAToBRASP(m, opts.Automata)
+	if err != nil {
+		return nil, fmt.Errorf("Krohn–Rhodes: %w", err)
+	}
+	f, err := ltl.FromBRASP(p, opts.convertLimits())
+	if err != nil {
+		return nil, fmt.Errorf("the Krohn–Rhodes program to LTL: %w", err)
+	}
+	g, err := Rewrite(b, f)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckFormula(g, Causal); err != nil {
+		return nil, fmt.Errorf("internal error: the Krohn–Rhodes route gave a formula that is not causal: %w", err)
+	}
+	return g, nil
+}
+
+// FromFormula returns a formula of form opts.Masks for f's language, or a
+// *NotApplicableError. f is rewritten directly when it can be (no MOD or Mid
+// predicate, and for Causal no future operator): T(f) is linear in f.
+// Otherwise the route is FromDFA's, from f's minimal DFA.
+func FromFormula(b *budget.Budget, f *ltl.Formula, opts Options) (*ltl.Formula, error) {
+	d, err := exact.FormulaDFALimits(f, opts.Exact)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Accepts == nil {
+		ev := ltl.NewEvaluator(f)
+		opts.Accepts = func(w []int) (bool, error) { return ev.Accepts(w), nil }
+	}
+	c, err := Refuse(d, opts)
+	if err != nil {
+		return nil, err
+	}
+	return rewriteOr(b, f, c.Minimal, opts)
+}
+
+// rewriteOr rewrites f when it can, and otherwise goes from the minimal DFA.
+func rewriteOr(b *budget.Budget, f *ltl.Formula, m *automata.DFA, opts Options) (*ltl.Formula, error) {
+	if direct(f, opts.masks()) {
+		g, err := Rewrite(b, f)
+		if err == nil || !errors.Is(err, ErrPredicate) {
+			return g, err
+		}
+	}
+	return fromMinimal(b, m, opts)
+}
+
+// direct reports whether Rewrite of f gives a formula of form m: f reads no
+// MOD or Mid predicate, and for Causal it has no future operator and no
+// last.
+func direct(f *ltl.Formula, m Masks) bool {
+	for _, g := range f.Nodes() {
+		switch g.Op {
+		case ltl.OpPredicate:
+			if g.Pred.Kind == brasp.Mod || g.Pred.Kind == brasp.Mid || (m == Causal && g.Pred.Kind == brasp.Last) {
+				return false
+			}
+		case ltl.OpUntil, ltl.OpUntilNS, ltl.OpNext, ltl.OpWeakNext, ltl.OpEventually, ltl.OpGlobally:
+			if m == Causal {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// FromProgram returns a formula of form opts.Masks for the language of the
+// acceptor p, or a *NotApplicableError. The program is first turned into a
+// formula (Theorem 3.3) and rewritten directly when that works within
+// opts.Convert and gives a formula FromFormula would rewrite; otherwise the
+// route is FromDFA's, from p's minimal DFA.
+func FromProgram(b *budget.Budget, p *brasp.Program, opts Options) (*ltl.Formula, error) {
+	if p.IsTransducer() {
+		return nil, fmt.Errorf("the program is a transducer; Theorem 5.2 is about languages (acceptors)")
+	}
+	d, err := exact.ProgramDFALimits(p, opts.Exact)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Accepts == nil {
+		r := brasp.NewRunner(p)
+		opts.Accepts = func(w []int) (bool, error) { return r.Run(w).Accept(), nil }
+	}
+	c, err := Refuse(d, opts)
+	if err != nil {
+		return nil, err
+	}
+	f, err := ltl.FromBRASP(p, opts.convertLimits())
+	if err != nil {
+		return fromMinimal(b, c.Minimal, opts)
+	}
+	return rewriteOr(b, f, c.Minimal, opts)
+}
+
+// ToProgram converts a formula of form m into a B-RASP program (Theorem 3.2
+// with non-strict masks: S, O, H become rightmost [j<=i, ...] attention, U,
+// F, G leftmost [i<=j, ...]) and checks that it uses only the masks m
+// allows. Its attention depth is the temporal depth of f.
+func ToProgram(f *ltl.Formula, m Masks) (*brasp.Program, error) {
+	if err := CheckFormula(f, m); err != nil {
+		return nil, err
+	}
+	p, err := ltl.ToBRASP(f)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckProgram(p, m); err != nil {
+		return nil, fmt.Errorf("internal error: %w", err)
+	}
+	return p, nil
+}
