@@ -238,8 +238,12 @@ var ErrNoConversion = errors.New("no conversion")
 // their kinds. Converting to the artifact's own kind returns it unchanged,
 // except that B-RASP output, whatever the input kind, then gets
 // opts.BRASP (Theorem 5.1, a normal form, simplification): see
-// BRASPOptions.
+// BRASPOptions. With opts.Masks set, output in ltl, brasp or transformer is
+// Theorem 5.2's instead, whatever the input kind: see convertMasked.
 func Convert(b *budget.Budget, a Artifact, to Kind, opts Options) (Artifact, error) {
+	if opts.Masks != 0 && (to == KindLTL || to == KindBRASP || to == KindTransformer) {
+		return convertMasked(b, a, to, opts)
+	}
 	if a.Kind() != to {
 		e, ok := edge(a.Kind(), to)
 		if !ok {

@@ -31,6 +31,10 @@ type Options struct {
 	Cascade CascadeOptions
 	// BRASP: what every conversion to brasp does last.
 	BRASP BRASPOptions
+	// Masks, when set, asks conversions to ltl, brasp and transformer for
+	// output with only non-strict masks or only the causal mask (Thm 5.2):
+	// see nonstrict.go.
+	Masks Masks
 }
 
 // CompileOptions are the compiler's: multi-head (Thm C.4), layer norm

@@ -5,9 +5,10 @@ import (
 	"os"
 
 	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/ltl/nonstrict"
 )
 
-const convertUsage = "convert [--from KIND] --to KIND [-o OUT] [--multihead] [--layernorm] [--smaller] [--future-only] [--normal-form FORM] [--simplify] [--limit NAME=N]... FILE"
+const convertUsage = "convert [--from KIND] --to KIND [-o OUT] [--multihead] [--layernorm] [--smaller] [--future-only] [--normal-form FORM] [--simplify] [--masks non-strict|causal] [--limit NAME=N]... FILE"
 
 // convertCmd converts its input to the kind --to names (artifact.Convert)
 // and prints the result, or writes it to -o OUT in the encoding OUT's
@@ -26,6 +27,7 @@ func convertCmd(e *env, args []string) error {
 	fs.BoolVar(&o.BRASP.FutureOnly, "future-only", false, "brasp: use only rightmost strict future-masked attention (Thm 5.1)")
 	normalForm := fs.String("normal-form", "", "brasp: rewrite to a normal form of App. B: `FORM` is "+normalFormList()+" (unary: unary-value, then unary-score)")
 	fs.BoolVar(&o.BRASP.Simplify, "simplify", false, "brasp: fold constants and drop operations the output does not use (after --normal-form)")
+	masks := fs.String("masks", "", "ltl, brasp, transformer: only non-strict masks j<=i, i<=j (`MASKS` non-strict) or only rightmost j<=i (causal), for stutter-invariant star-free input (Thm 5.2)")
 	pos, err := parseFlags(e, fs, convertUsage, args)
 	if err != nil {
 		return err
@@ -48,6 +50,17 @@ func convertCmd(e *env, args []string) error {
 	}
 	if o.BRASP.FutureOnly && kind != artifact.KindBRASP {
 		return &exitError{code: 2, msg: "convert: --future-only applies only to --to brasp"}
+	}
+	if *masks != "" {
+		if o.Masks, err = nonstrict.ParseMasks(*masks); err != nil {
+			return &exitError{code: 2, msg: "convert: --masks: " + err.Error()}
+		}
+		if kind != artifact.KindLTL && kind != artifact.KindBRASP && kind != artifact.KindTransformer {
+			return &exitError{code: 2, msg: "convert: --masks applies only to --to ltl, brasp or transformer"}
+		}
+		if o.BRASP.FutureOnly || o.BRASP.NormalForm != "" {
+			return &exitError{code: 2, msg: "convert: --masks does not combine with --future-only or --normal-form"}
+		}
 	}
 	b := e.budget(lim)
 	a, err := loadFile(b, pos[0], *from)
