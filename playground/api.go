@@ -191,6 +191,7 @@ func NewAPI(cfg Config) *API {
 		"/api/dfa":       {method: "POST", compute: post((*API).dfa)},
 		"/api/decompile": {method: "POST", compute: post((*API).decompile)},
 		"/api/automaton": {method: "POST", compute: post((*API).automaton)},
+		"/api/nonstrict": {method: "POST", compute: post((*API).nonStrict)},
 	}
 	return a
 }

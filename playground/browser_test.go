@@ -337,6 +337,22 @@ func TestBrowser(t *testing.T) {
 		if !strings.Contains(class, "star-free: yes") {
 			t.Errorf("automaton panel: %q", class)
 		}
+		// L_{1,2} is not stutter-invariant: no Thm 5.2 program offered.
+		// (a+b+)+ is: its causal program, with only rightmost [j<=i, ...].
+		js(t, ctx, `document.querySelector("#auto-class .nonstrict") === null`, &ok)
+		if !ok {
+			t.Errorf("automaton panel: a non-strict program offered for L_{1,2}")
+		}
+		js(t, ctx, `(() => { document.getElementById("auto-in").value = "alphabet a b\n(a+b+)+\n"; document.getElementById("auto-btn").click(); return true; })()`, &ok)
+		settle(t, ctx, `document.querySelector("#auto-class .nonstrict") !== null`)
+		js(t, ctx, `(() => { document.querySelectorAll("#auto-class .nonstrict button")[1].click(); return true; })()`, &ok)
+		settle(t, ctx, `document.querySelector("#auto-class .nonstrict pre").textContent !== "" || document.querySelector("#auto-class .nonstrict .error-line").textContent !== ""`)
+		var causal string
+		js(t, ctx, `document.querySelector("#auto-class .nonstrict pre").textContent`, &causal)
+		if !strings.Contains(causal, "rightmost [j<=i,") || strings.Contains(causal, "leftmost") || strings.Contains(causal, "j<i") {
+			t.Errorf("the causal program of (a+b+)+: %q", causal)
+		}
+		js(t, ctx, `(() => { document.getElementById("auto-in").value = "alphabet l r\n(l (lr)* r)*\n"; return true; })()`, &ok)
 	}
 	screenshot(t, ctx)
 

@@ -81,6 +81,11 @@
 //	                    Krohn–Rhodes B-RASP "program" and its "cascade"
 //	                    (Lemmas B.6–B.8) when the language is star-free,
 //	                    otherwise "programError".
+//	POST /api/nonstrict {"kind": "brasp"|"re"|"dfa", "source", "masks":
+//	                    "non-strict"|"causal"} → the program of Thm 5.2
+//	                    (only j<=i / i<=j masks, or only rightmost j<=i)
+//	                    with its size, for a stutter-invariant star-free
+//	                    language; otherwise 422 with classify's witness.
 //
 //	POST /api/simcheck  {"program","word"} → {"same","differences":
 //	                    [{"line","msg"}...]}: everything brasp reads

@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/regex"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/ltl/nonstrict"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -729,4 +731,46 @@ func TestParseLocated(t *testing.T) {
 			t.Errorf("parseLocated(%q) = %+v, want %+v", in, got, want)
 		}
 	}
+}
+
+// TestNonStrict: the programs of Thm 5.2 for a stutter-invariant star-free
+// language, with only the masks asked for and the language of the input;
+// refusal with classify's witness otherwise.
+func TestNonStrict(t *testing.T) {
+	s := New(Config{})
+	src := "alphabet a b\n(a+b+)+\n"
+	r, err := regex.Parse("in.re", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := r.DFA(automata.DefaultMaxStates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, masks := range []string{"non-strict", "causal"} {
+		var res NonStrictResponse
+		call(t, s, "/api/nonstrict", NonStrictRequest{Kind: "re", Source: src, Masks: masks}, &res)
+		p, err := brasp.Parse("out", []byte(res.Program))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := nonstrict.ParseMasks(masks)
+		if err := nonstrict.CheckProgram(p, m); err != nil {
+			t.Errorf("%s: %v", masks, err)
+		}
+		if res.AttentionOps == 0 || res.AttentionDepth != p.AttentionDepth() {
+			t.Errorf("%s: %+v", masks, res)
+		}
+		brasptest.AllWords(2, 8, func(w []int) {
+			if len(w) > 0 && p.Accepts(w) != d.Accepts(w) {
+				t.Fatalf("%s: the program and the expression disagree on %v", masks, w)
+			}
+		})
+	}
+	e := callErr(t, s, "/api/nonstrict", NonStrictRequest{Kind: "re", Source: "alphabet a b\n(ab)+\n", Masks: "causal"}, 422)
+	if !strings.Contains(e.Message, `not stutter-invariant: u = ε, a = "a", v = "b": "ab" is accepted, "aab" is rejected`) {
+		t.Errorf("refusal: %+v", e)
+	}
+	callErr(t, s, "/api/nonstrict", NonStrictRequest{Kind: "re", Source: src, Masks: "strict"}, 422)
+	callErr(t, s, "/api/nonstrict", NonStrictRequest{Kind: "png", Source: src, Masks: "causal"}, 422)
 }

@@ -331,6 +331,8 @@ func TestStaticMatchesServer(t *testing.T) {
 	add("POST", "/api/ltl", LTLRequest{LTL: "alphabet a b \"#\"\n\"#\" & (b since \"#\")\n"})
 	add("POST", "/api/automaton", AutomatonRequest{Kind: "re", Source: "alphabet l r\n(l (lr)* r)*\n"})
 	add("POST", "/api/automaton", AutomatonRequest{Kind: "re", Source: "alphabet a\n(aa)*\n"})
+	add("POST", "/api/nonstrict", NonStrictRequest{Kind: "re", Source: "alphabet a b\n(a+b+)+\n", Masks: "causal"})
+	add("POST", "/api/nonstrict", NonStrictRequest{Kind: "re", Source: "alphabet a b\n(ab)+\n", Masks: "non-strict"})
 	add("POST", "/api/run", RunRequest{Program: "Q_a(i)\nX(i) := Q_a(i)\nQ_b(i)\n", Word: "abx", Undeclared: true})
 	add("POST", "/api/simcheck", SimCheckRequest{Program: "# c\nQ_a(i)\nX(i) := Q_a(i)\nQ_b(i)\noutput X\n", Word: "ab x"})
 	// Errors: syntax, words, limits, malformed JSON, unknown paths, methods.

@@ -520,8 +520,10 @@ async function fromLTL() {
 
 // ---- DFA --------------------------------------------------------------------------
 
-// showClassification fills box with the three answers and the witnesses.
-function showClassification(box, d) {
+// showClassification fills box with the three answers and the witnesses;
+// when the language is stutter-invariant and star-free, it offers the
+// programs of Thm 5.2 for input (kind and source).
+function showClassification(box, d, input) {
   const yn = (b) => el("span", { class: b ? "yes" : "no", text: b ? "yes" : "no" });
   const ul = el("ul", {},
     el("li", {}, "star-free: ", yn(d.starFree)),
@@ -529,6 +531,29 @@ function showClassification(box, d) {
     el("li", {}, "AC0: ", yn(d.ac0)),
     el("li", { class: "muted", text: `${d.states} states` + (d.note ? " · " + d.note : "") }));
   box.append(ul, el("pre", { class: "out", text: d.classification }));
+  if (d.starFree && d.stutterInvariant && input) box.append(nonStrictBox(input));
+}
+
+// nonStrictBox offers the non-strict and causal programs of Thm 5.2.
+function nonStrictBox(input) {
+  const meta = el("span", { class: "muted" });
+  const err = el("div", { class: "error-line" });
+  const out = el("pre", { class: "out" });
+  const load = el("button", { type: "button", disabled: true, text: "Load into the editor" });
+  load.addEventListener("click", () => { prog.value = out.textContent; prog.dispatchEvent(new Event("input")); });
+  const build = (masks) => async () => {
+    err.textContent = ""; out.textContent = ""; meta.textContent = ""; load.disabled = true;
+    const r = await api("/api/nonstrict", { kind: input.kind, source: input.source, masks });
+    if (!r.ok) { err.textContent = r.data.error; return; }
+    out.textContent = r.data.program;
+    meta.textContent = `${masks}: ${r.data.attentionOps} attention operations, attention depth ${r.data.attentionDepth}`;
+    load.disabled = false;
+  };
+  const ns = el("button", { type: "button", text: "Build the non-strict program (Thm 5.2)" });
+  const causal = el("button", { type: "button", text: "Build the causal program" });
+  ns.addEventListener("click", build("non-strict"));
+  causal.addEventListener("click", build("causal"));
+  return el("div", { class: "nonstrict" }, el("div", { class: "row" }, ns, " ", causal, " ", load, " ", meta), err, out);
 }
 
 async function automaton() {
@@ -542,7 +567,7 @@ async function automaton() {
     return;
   }
   const d = r.data;
-  showClassification($("auto-class"), d);
+  showClassification($("auto-class"), d, { kind: $("auto-kind").value, source: $("auto-in").value });
   if (d.svg) $("auto-svg").innerHTML = d.svg; // drawn by the server's Go code, names escaped
   $("auto-perr").textContent = d.programError || "";
   $("auto-prog").textContent = d.program || "";
@@ -560,7 +585,7 @@ async function toDFA() {
   const r = await api("/api/dfa", { program: prog.value });
   if (!r.ok) { $("dfa-error").textContent = r.data.error; return; }
   const d = r.data;
-  showClassification($("dfa-class"), d);
+  showClassification($("dfa-class"), d, { kind: "brasp", source: prog.value });
   if (d.svg) $("dfa-svg").innerHTML = d.svg; // drawn by the server's Go code, names escaped
   $("dfa-text").textContent = d.dfa;
 }
