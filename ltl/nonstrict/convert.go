@@ -20,6 +20,17 @@ type Options struct {
 	Automata automata.Limits           // classification and the Krohn–Rhodes cascade
 	Convert  ltl.ConvertLimits         // B-RASP → LTL (Theorem 3.3); zero: ltl.DefaultConvertLimits
 	Accepts  func([]int) (bool, error) // the input itself, to check a refusal's witness on; nil: its DFA
+	// NoSweep leaves out Sweep, which merges equal subformulas of the
+	// formulas rewritten and produced (for measuring what it saves).
+	NoSweep bool
+}
+
+// sweep is Sweep unless opts.NoSweep or f cannot be swept.
+func (o Options) sweep(b *budget.Budget, f *ltl.Formula) (*ltl.Formula, error) {
+	if o.NoSweep || !sweepable(f) {
+		return f, nil
+	}
+	return Sweep(b, f, o.Exact)
 }
 
 func (o Options) masks() Masks {
@@ -126,8 +137,14 @@ func fromMinimal(b *budget.Budget, m *automata.DFA, opts Options) (*ltl.Formula,
 	if err != nil {
 		return nil, fmt.Errorf("the Krohn–Rhodes program to LTL: %w", err)
 	}
+	if f, err = opts.sweep(b, f); err != nil {
+		return nil, err
+	}
 	g, err := Rewrite(b, f)
 	if err != nil {
+		return nil, err
+	}
+	if g, err = opts.sweep(b, g); err != nil {
 		return nil, err
 	}
 	if err := CheckFormula(g, Causal); err != nil {
@@ -160,8 +177,11 @@ func FromFormula(b *budget.Budget, f *ltl.Formula, opts Options) (*ltl.Formula, 
 func rewriteOr(b *budget.Budget, f *ltl.Formula, m *automata.DFA, opts Options) (*ltl.Formula, error) {
 	if direct(f, opts.masks()) {
 		g, err := Rewrite(b, f)
-		if err == nil || !errors.Is(err, ErrPredicate) {
-			return g, err
+		if err == nil {
+			return opts.sweep(b, g)
+		}
+		if !errors.Is(err, ErrPredicate) {
+			return nil, err
 		}
 	}
 	return fromMinimal(b, m, opts)

@@ -95,6 +95,16 @@
 // operators of φ keep their depth. In B-RASP, every prev/next costs |Σ|
 // attention operations (one per letter; the letter disjunction is a
 // position-wise operation). Boolean combinations of letters are simplified
-// to canonical letter sets (a | b over {a, b} is 1), which removes most of
-// the Krohn–Rhodes programs' letter bookkeeping.
+// to canonical letter sets (a | b over {a, b} is 1), and a letter set
+// conjoined with a case split over letters keeps only its own cases.
+//
+// Sweep then merges equal subformulas, bottom-up: a subformula is replaced
+// by a constant, a letter set, an earlier subformula or the negation of one
+// when their truth values agree on a sample of words and the exact check
+// H(φ ↔ ψ) ≡ true confirms it (so the replacement is sound at every
+// position of every word, not only at the last). The converters sweep the
+// Krohn–Rhodes formula before rewriting and every output after: for
+// (a+b+)+ the output drops from 35 distinct subformulas at depth 3 to 10 at
+// depth 2; O(b ∧ Y O a) (Σ*aΣ*bΣ* over {a, b, c}) rewrites to
+// O(b ∧ (b S (¬b ∧ O a))) and sweeps to O(b ∧ O a).
 package nonstrict
