@@ -26,6 +26,12 @@ const (
 	DefaultMaxPatternWord = 128
 	DefaultMaxAttendWord  = 1000
 	DefaultMaxCells       = 1 << 21
+	// DefaultMaxCompileVectors bounds the programs the playground compiles:
+	// a compiled model's parameters grow with the cube of the program.
+	DefaultMaxCompileVectors = 32
+	// DefaultMaxClassifyBytes bounds the memory of classifying a minimal
+	// DFA and of its Krohn–Rhodes cascade.
+	DefaultMaxClassifyBytes = 256 << 20
 	// attendBudget and patternBudget bound the display-only work of
 	// reporting attended positions (attention ops × n²) and the exact
 	// attention pattern (heads × n² × width).
@@ -75,6 +81,15 @@ type Config struct {
 	// MaxCells is the largest table /api/run returns: vectors × word
 	// length (DefaultMaxCells).
 	MaxCells int
+	// MaxCompileVectors is the largest program compile, model and
+	// decompile accept, in vectors (DefaultMaxCompileVectors); the CLI
+	// compiles larger ones.
+	MaxCompileVectors int
+	// MaxClassifyBytes bounds the memory of the classification and the
+	// Krohn–Rhodes cascade of a DFA with n states: each image, monoid
+	// element and cascade state it may hold counts as 8n bytes, and the
+	// construction's item limits are cut to fit (DefaultMaxClassifyBytes).
+	MaxClassifyBytes int64
 	// Concurrency bounds the number of expensive computations running at
 	// once (GOMAXPROCS-1, at least 1, by default); further expensive
 	// requests wait for a slot within their time limit. Cheap requests
@@ -131,6 +146,12 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.MaxCells <= 0 {
 		cfg.MaxCells = DefaultMaxCells
+	}
+	if cfg.MaxCompileVectors <= 0 {
+		cfg.MaxCompileVectors = DefaultMaxCompileVectors
+	}
+	if cfg.MaxClassifyBytes <= 0 {
+		cfg.MaxClassifyBytes = DefaultMaxClassifyBytes
 	}
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = max(1, runtime.GOMAXPROCS(0)-1)

@@ -78,7 +78,7 @@ func compileOptions(req *CompileRequest) transformer.CompileOptions {
 }
 
 // compileProgram loads the program of req and compiles it.
-func compileProgram(b *budget.Budget, req *CompileRequest) (*artifact.Program, *transformer.Model, *apiError) {
+func compileProgram(b *budget.Budget, maxVectors int, req *CompileRequest) (*artifact.Program, *transformer.Model, *apiError) {
 	prog, e := loadProgram(b, req.Program)
 	if e != nil {
 		return nil, nil, e
@@ -86,6 +86,9 @@ func compileProgram(b *budget.Budget, req *CompileRequest) (*artifact.Program, *
 	p := prog.Prog
 	if p.IsTransducer() {
 		return nil, nil, badRequest("program", "compile: the program is a transducer; the compiler of Thm 4.1 builds acceptors (remove the output line with symbols)")
+	}
+	if n := len(p.Vectors); n > maxVectors {
+		return nil, nil, badRequest("program", "compile: the program has %d vectors, more than the playground's limit of %d for compiling (a model's parameters grow with the cube of the program); brasp convert --to transformer compiles it on the command line", n, maxVectors)
 	}
 	m, err := artifact.Convert(b, prog, artifact.KindTransformer, artifact.Options{Compile: compileOptions(req)})
 	if err != nil {
@@ -95,7 +98,7 @@ func compileProgram(b *budget.Budget, req *CompileRequest) (*artifact.Program, *
 }
 
 func (a *API) compile(b *budget.Budget, req *CompileRequest) (any, *apiError) {
-	prog, m, e := compileProgram(b, req)
+	prog, m, e := compileProgram(b, a.cfg.MaxCompileVectors, req)
 	if e != nil {
 		return nil, e
 	}
@@ -201,7 +204,7 @@ func (a *API) model(b *budget.Budget, req *CompileRequest) (any, *apiError) {
 	if req.Format != "json" && req.Format != "safetensors" {
 		return nil, badRequest("format", "format: %q is not a model format (json or safetensors)", req.Format)
 	}
-	_, m, e := compileProgram(b, req)
+	_, m, e := compileProgram(b, a.cfg.MaxCompileVectors, req)
 	if e != nil {
 		return nil, e
 	}

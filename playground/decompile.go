@@ -39,7 +39,7 @@ type DecompileResponse struct {
 }
 
 func (a *API) decompile(b *budget.Budget, req *DecompileRequest) (any, *apiError) {
-	p, m, e := compileProgram(b, &CompileRequest{Program: req.Program, MultiHead: req.MultiHead, LayerNorm: req.LayerNorm})
+	p, m, e := compileProgram(b, a.cfg.MaxCompileVectors, &CompileRequest{Program: req.Program, MultiHead: req.MultiHead, LayerNorm: req.LayerNorm})
 	if e != nil {
 		return nil, e
 	}

@@ -56,11 +56,27 @@ func (a *API) dfa(b *budget.Budget, req *DFARequest) (any, *apiError) {
 	if p.IsTransducer() {
 		return nil, badRequest("program", "dfa: the program is a transducer; only acceptors define a language")
 	}
-	cls, err := artifact.Classify(b, p, artifact.Options{})
+	d, err := artifact.ToDFA(b, p, artifact.Options{})
 	if err != nil {
 		return nil, failed("program", "dfa", err)
 	}
+	cls, err := artifact.Classify(b, artifact.NewDFA(d), a.classifyOptions(d))
+	if err != nil {
+		return nil, failed("program", "classify", err)
+	}
 	return describeDFA(cls), nil
+}
+
+// classifyOptions cuts the item limits of classifying d, and of its
+// Krohn–Rhodes cascade, to Config.MaxClassifyBytes: each image, monoid
+// element or cascade state holds about one int per state of d.
+func (a *API) classifyOptions(d *automata.DFA) artifact.Options {
+	items := int(a.cfg.MaxClassifyBytes / (8*int64(d.NumStates()) + 64))
+	return artifact.Options{Cascade: automata.Limits{
+		MaxImages:  max(1, min(items, automata.DefaultMaxImages)),
+		MaxMonoid:  max(1, min(items, automata.DefaultMaxMonoid)),
+		MaxCascade: max(1, min(items, automata.DefaultMaxCascade)),
+	}}
 }
 
 // describeDFA draws a classified minimal DFA.
@@ -125,9 +141,14 @@ func (a *API) automaton(b *budget.Budget, req *AutomatonRequest) (any, *apiError
 	if err != nil {
 		return nil, sourceErrors("source", err)
 	}
-	cls, err := artifact.Classify(b, in, artifact.Options{})
+	d, err := artifact.ToDFA(b, in, artifact.Options{})
 	if err != nil {
 		return nil, failed("source", "dfa", err)
+	}
+	opts := a.classifyOptions(d)
+	cls, err := artifact.Classify(b, artifact.NewDFA(d), opts)
+	if err != nil {
+		return nil, failed("source", "classify", err)
 	}
 	res := &AutomatonResponse{DFAResponse: *describeDFA(cls)}
 	if !cls.StarFree {
@@ -135,12 +156,12 @@ func (a *API) automaton(b *budget.Budget, req *AutomatonRequest) (any, *apiError
 		return res, nil
 	}
 	min := artifact.NewDFA(cls.Minimal)
-	out, err := artifact.Convert(b, min, artifact.KindBRASP, artifact.Options{})
+	out, err := artifact.Convert(b, min, artifact.KindBRASP, opts)
 	if err != nil {
 		res.ProgramError = "Krohn–Rhodes: " + err.Error()
 		return res, nil
 	}
-	c, err := artifact.Cascade(b, min, artifact.Options{})
+	c, err := artifact.Cascade(b, min, opts)
 	if err != nil {
 		res.ProgramError = "Krohn–Rhodes: " + err.Error()
 		return res, nil
