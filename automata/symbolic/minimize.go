@@ -1,0 +1,155 @@
+package symbolic
+
+import (
+	"github.com/brasp-dev/brasp/bdd"
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// Minimize returns the minimal automaton of d's language, its states
+// numbered breadth-first from the start (successors in diagram order), so
+// equal languages over the same propositions give the same numbering. It
+// shares d's manager: class leaves are leaves of d.
+//
+// Moore's refinement: a state's signature is its class and its diagram
+// with every leaf replaced by the representative leaf of the leaf state's
+// class (one rebuild per diagram node per round, shared between states).
+// Diagrams are canonical, so equal signatures are equal nodes. The rounds
+// stop when no class splits.
+func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
+	n := d.NumStates()
+	m := d.M
+	k := len(d.Props)
+	leafOf := make([]bdd.Node, n)
+	var stateOf bdd.NodeMap[int32]
+	for x, q := range d.Leaf {
+		leafOf[q] = x
+		stateOf.Set(x, int32(q))
+	}
+	class := make([]int, n)
+	classes := 1
+	for q := range n {
+		if d.Accept[q] != d.Accept[0] {
+			class[q] = 1
+			classes = 2
+		}
+	}
+	type sigKey struct {
+		class int
+		diag  bdd.Node
+	}
+	var sigs []bdd.Node
+	var memo bdd.NodeMap[bdd.Node]
+	for {
+		// The representative leaf of each class: its first state's.
+		repLeaf := make([]bdd.Node, classes)
+		for i := range repLeaf {
+			repLeaf[i] = -1
+		}
+		for q := range n {
+			if repLeaf[class[q]] < 0 {
+				repLeaf[class[q]] = leafOf[q]
+			}
+		}
+		memo.Clear()
+		rebuilt := 0
+		var rebuild func(bdd.Node) bdd.Node
+		rebuild = func(x bdd.Node) bdd.Node {
+			if m.Level(x) >= k {
+				q, _ := stateOf.Get(x)
+				return repLeaf[class[q]]
+			}
+			if r, ok := memo.Get(x); ok {
+				return r
+			}
+			r := m.Mk(m.Level(x), rebuild(m.Low(x)), rebuild(m.High(x)))
+			memo.Set(x, r)
+			rebuilt++
+			return r
+		}
+		ids := make(map[sigKey]int, classes)
+		next := make([]int, n)
+		sigs = make([]bdd.Node, n)
+		for q := range n {
+			sigs[q] = rebuild(d.Next[q])
+			key := sigKey{class[q], sigs[q]}
+			id, ok := ids[key]
+			if !ok {
+				id = len(ids)
+				ids[key] = id
+			}
+			next[q] = id
+		}
+		if err := b.Step(int64(n + rebuilt)); err != nil {
+			return nil, err
+		}
+		if err := m.Err(); err != nil {
+			return nil, err
+		}
+		split := len(ids) != classes
+		if !split {
+			// sigs use the leaves of the final classes: keep class numbers.
+			break
+		}
+		class = next
+		classes = len(ids)
+	}
+	// Number the classes breadth-first from the start; each class's leaf
+	// is its representative leaf, its diagram the signature of any member.
+	repState := make([]int, classes)
+	for i := range repState {
+		repState[i] = -1
+	}
+	for q := range n {
+		if repState[class[q]] < 0 {
+			repState[class[q]] = q
+		}
+	}
+	num := make([]int, classes)
+	for i := range num {
+		num[i] = -1
+	}
+	leafClass := make(map[bdd.Node]int, classes)
+	for c, q := range repState {
+		leafClass[leafOf[q]] = c
+	}
+	out := &DFA{Props: d.Props, M: m, Leaf: map[bdd.Node]int{}}
+	var seen bdd.Marks
+	order := []int{class[d.Start]}
+	num[class[d.Start]] = 0
+	for i := 0; i < len(order); i++ {
+		c := order[i]
+		q := repState[c]
+		out.Next = append(out.Next, sigs[q])
+		out.Accept = append(out.Accept, d.Accept[q])
+		out.Leaf[leafOf[q]] = i
+		for _, leaf := range leaves(m, k, sigs[q], &seen) {
+			if sc := leafClass[leaf]; num[sc] < 0 {
+				num[sc] = len(order)
+				order = append(order, sc)
+			}
+		}
+	}
+	out.Start = 0
+	return out, m.Err()
+}
+
+// leaves lists the leaves of the diagram x (nodes testing none of the
+// first k variables) in depth-first order, low children first.
+func leaves(m *bdd.Manager, k int, x bdd.Node, seen *bdd.Marks) []bdd.Node {
+	var out []bdd.Node
+	seen.Clear()
+	var walk func(bdd.Node)
+	walk = func(x bdd.Node) {
+		if !seen.Add(x) {
+			return
+		}
+		if m.Level(x) >= k {
+			out = append(out, x)
+			return
+		}
+		walk(m.Low(x))
+		walk(m.High(x))
+	}
+	walk(x)
+	return out
+}

@@ -1,0 +1,324 @@
+package ltlf
+
+import (
+	"fmt"
+
+	"github.com/brasp-dev/brasp/automata/symbolic"
+	"github.com/brasp-dev/brasp/bdd"
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// maxStates bounds the states ToDFA explores before minimising.
+var maxStates = budget.Define("ltlf-states", 1<<22, "states",
+	"states of the LTLf automaton before minimisation")
+
+// ErrPastOverFuture: a past operator applied to a formula with a future
+// operator, which ToDFA does not translate (Eval evaluates it).
+var ErrPastOverFuture = fmt.Errorf("past operator over a future formula")
+
+// ToDFA returns the minimal complete symbolic DFA accepting exactly the
+// non-empty traces that satisfy f (the start state rejects: the empty trace
+// is not a trace).
+//
+// The construction is formula progression on decision diagrams. One BDD
+// variable per proposition (on top, so guards are the top of every
+// diagram), then one "obligation" variable per temporal operator that
+// looks ahead: X[!]φ and X φ give the obligations ⟨φ⟩ₛ and ⟨φ⟩ʷ ("there is a
+// next step and φ holds there" / "if there is a next step, φ holds there"),
+// and the fixpoint operators unfold one step as usual:
+//
+//	T(F φ)   = T(φ) ∨ ⟨F φ⟩ₛ          T(G φ)   = T(φ) ∧ ⟨G φ⟩ʷ
+//	T(φ U ψ) = T(ψ) ∨ T(φ) ∧ ⟨φ U ψ⟩ₛ  T(φ W ψ) = T(ψ) ∨ T(φ) ∧ ⟨φ W ψ⟩ʷ
+//	T(φ R ψ) = T(ψ) ∧ (T(φ) ∨ ⟨φ R ψ⟩ʷ) T(φ M ψ) = T(ψ) ∧ (T(φ) ∨ ⟨φ M ψ⟩ₛ)
+//
+// with Boolean operators as BDD operations and a proposition as its
+// variable. T(φ) holds of a step's valuation and the obligations exactly
+// when φ holds at that step given that the obligations hold from the next
+// step on. A state is a Boolean function of obligations (a BDD, so equal
+// functions are one state). Reading a step from state s substitutes T(φ)
+// for every obligation ⟨φ⟩ in s; in the result the propositions are on top,
+// and each path through them ends in a node over obligations alone: the
+// successor, reached under the guard of the paths leading there. A state
+// accepts when it holds with the strong obligations false and the weak ones
+// true, which is what they mean on the empty rest of a trace. The start
+// state is ⟨root⟩ₛ.
+//
+// Past operators over past-only formulas are carried in the state as the
+// values they had at the previous step: Y φ and Z φ read the stored value
+// of φ, O, H and S the stored value of themselves; one more variable per
+// past operator (between the propositions and the obligations) records the
+// value for the next step, fixed on every path by the step's valuation.
+//
+// The reachable states are finite (functions of finitely many
+// obligations) but not always minimal: the result is minimised with
+// symbolic.Minimize.
+func ToDFA(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
+	d, err := ToDFAUnminimized(b, f)
+	if err != nil {
+		return nil, err
+	}
+	return symbolic.Minimize(b, d)
+}
+
+type builder struct {
+	f     *Formula
+	m     *bdd.Manager
+	k     int     // propositions: variables 0..k-1
+	past  []int32 // past-operator nodes, in node order
+	pastV []int   // variable recording past[i]'s next value (k+i)
+	prevV []int   // variable reading past[i]'s stored value (bottom)
+	init  []bool  // past[i]'s stored value before the first step
+	obl   map[oblKey]int
+	oblOf []oblKey // by variable - firstObl
+	first int      // first obligation variable
+	t     []bdd.Node
+	seen  bdd.Marks
+}
+
+type oblKey struct {
+	node   int32
+	strong bool
+}
+
+// ToDFAUnminimized is ToDFA without the final minimisation: the reachable
+// progression states.
+func ToDFAUnminimized(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
+	bl := &builder{f: f, k: len(f.Props), obl: map[oblKey]int{}}
+	// Which nodes are reachable, pure past, and need obligations.
+	reach := make([]bool, len(f.Nodes))
+	reach[f.Root] = true
+	future := make([]bool, len(f.Nodes)) // the subformula contains a future temporal operator
+	for i := len(f.Nodes) - 1; i >= 0; i-- {
+		if !reach[i] {
+			continue
+		}
+		n := f.Nodes[i]
+		switch n.Op.Arity() {
+		case 1:
+			reach[n.A] = true
+		case 2:
+			reach[n.A], reach[n.B] = true, true
+		}
+	}
+	var obls []oblKey
+	addObl := func(k oblKey) {
+		if _, ok := bl.obl[k]; !ok {
+			bl.obl[k] = len(obls)
+			obls = append(obls, k)
+		}
+	}
+	addObl(oblKey{f.Root, true})
+	for i, n := range f.Nodes {
+		if !reach[i] {
+			continue
+		}
+		if n.Op.Arity() >= 1 {
+			future[i] = future[n.A]
+		}
+		if n.Op.Arity() == 2 {
+			future[i] = future[i] || future[n.B]
+		}
+		switch n.Op {
+		case Next:
+			addObl(oblKey{n.A, true})
+		case WeakNext:
+			addObl(oblKey{n.A, false})
+		case Finally, Until, StrongRelease:
+			addObl(oblKey{int32(i), true})
+		case Globally, Release, WeakUntil:
+			addObl(oblKey{int32(i), false})
+		case Yesterday, WeakYesterday, Once, Historically, Since:
+			if future[i] {
+				return nil, fmt.Errorf("%w: %s (the automaton construction reads past operators over past-only formulas)",
+					ErrPastOverFuture, f.NodeString(int32(i)))
+			}
+			bl.past = append(bl.past, int32(i))
+			bl.init = append(bl.init, n.Op == WeakYesterday || n.Op == Historically)
+		}
+		if n.Op.Temporal() && !n.Op.Past() {
+			future[i] = true
+		}
+	}
+	np := len(bl.past)
+	bl.first = bl.k + np
+	nvars := bl.first + len(obls) + np
+	bl.m = bdd.New(b, nvars)
+	m := bl.m
+	for i := range bl.past {
+		bl.pastV = append(bl.pastV, bl.k+i)
+		bl.prevV = append(bl.prevV, bl.first+len(obls)+i)
+	}
+	bl.oblOf = obls
+	pastIdx := map[int32]int{}
+	for i, u := range bl.past {
+		pastIdx[u] = i
+	}
+	// T for every reachable node, operands first.
+	bl.t = make([]bdd.Node, len(f.Nodes))
+	ob := func(node int32, strong bool) bdd.Node { return m.Var(bl.first + bl.obl[oblKey{node, strong}]) }
+	for i, n := range f.Nodes {
+		if !reach[i] {
+			continue
+		}
+		t := bl.t
+		var r bdd.Node
+		switch n.Op {
+		case True:
+			r = bdd.True
+		case False:
+			r = bdd.False
+		case Prop:
+			r = m.Var(int(n.A))
+		case Not:
+			r = m.Not(t[n.A])
+		case And:
+			r = m.And(t[n.A], t[n.B])
+		case Or:
+			r = m.Or(t[n.A], t[n.B])
+		case Implies:
+			r = m.Imp(t[n.A], t[n.B])
+		case Equiv:
+			r = m.Iff(t[n.A], t[n.B])
+		case Xor:
+			r = m.Xor(t[n.A], t[n.B])
+		case Next:
+			r = ob(n.A, true)
+		case WeakNext:
+			r = ob(n.A, false)
+		case Finally:
+			r = m.Or(t[n.A], ob(int32(i), true))
+		case Globally:
+			r = m.And(t[n.A], ob(int32(i), false))
+		case Until:
+			r = m.Or(t[n.B], m.And(t[n.A], ob(int32(i), true)))
+		case WeakUntil:
+			r = m.Or(t[n.B], m.And(t[n.A], ob(int32(i), false)))
+		case Release:
+			r = m.And(t[n.B], m.Or(t[n.A], ob(int32(i), false)))
+		case StrongRelease:
+			r = m.And(t[n.B], m.Or(t[n.A], ob(int32(i), true)))
+		case Yesterday, WeakYesterday:
+			// the stored value of the operand at the previous step
+			r = m.Var(bl.prevV[pastIdx[int32(i)]])
+		case Once:
+			r = m.Or(t[n.A], m.Var(bl.prevV[pastIdx[int32(i)]]))
+		case Historically:
+			r = m.And(t[n.A], m.Var(bl.prevV[pastIdx[int32(i)]]))
+		case Since:
+			r = m.Or(t[n.B], m.And(t[n.A], m.Var(bl.prevV[pastIdx[int32(i)]])))
+		}
+		t[i] = r
+	}
+	if err := m.Err(); err != nil {
+		return nil, err
+	}
+	// What each past variable records for the next step.
+	record := make([]bdd.Node, np)
+	for i, u := range bl.past {
+		n := f.Nodes[u]
+		if n.Op == Yesterday || n.Op == WeakYesterday {
+			record[i] = bl.t[n.A]
+		} else {
+			record[i] = bl.t[u]
+		}
+	}
+	sub := make(map[int]bdd.Node, len(obls))
+	for j, o := range obls {
+		sub[bl.first+j] = bl.t[o.node]
+	}
+	comp := m.NewComposer(sub)
+
+	// The start state: ⟨root⟩ₛ with the past's initial values recorded.
+	start := m.Var(bl.first + bl.obl[oblKey{f.Root, true}])
+	for i := np - 1; i >= 0; i-- {
+		lit := m.Var(bl.pastV[i])
+		if !bl.init[i] {
+			lit = m.Not(lit)
+		}
+		start = m.And(lit, start)
+	}
+	states := map[bdd.Node]int{start: 0}
+	order := []bdd.Node{start}
+	d := &symbolic.DFA{Props: f.Props, M: m}
+	meter := b.Meter(maxStates, "LTLf automaton")
+	if err := meter.Add(1); err != nil {
+		return nil, err
+	}
+	for q := 0; q < len(order); q++ {
+		s := order[q]
+		// Split s into the stored past values and the obligations.
+		prev := make([]bool, np)
+		for i := range np {
+			lv := bl.pastV[i]
+			if m.Level(s) != lv {
+				break // s is False: every value is as good
+			}
+			if m.Low(s) == bdd.False {
+				prev[i] = true
+				s = m.High(s)
+			} else {
+				s = m.Low(s)
+			}
+		}
+		d.Accept = append(d.Accept, bl.accepts(s))
+		next := comp.Apply(s)
+		for i := range np {
+			next = m.Restrict(next, bl.prevV[i], prev[i])
+		}
+		for i := range np {
+			rec := record[i]
+			for j := range np {
+				rec = m.Restrict(rec, bl.prevV[j], prev[j])
+			}
+			next = m.And(next, m.Iff(m.Var(bl.pastV[i]), rec))
+		}
+		if err := m.Err(); err != nil {
+			return nil, err
+		}
+		d.Next = append(d.Next, next)
+		bl.leaves(next, func(x bdd.Node) {
+			if _, ok := states[x]; !ok {
+				states[x] = len(order)
+				order = append(order, x)
+				meter.Add(1)
+			}
+		})
+		if err := meter.Add(0); err != nil {
+			return nil, err
+		}
+		if err := m.Err(); err != nil {
+			return nil, err
+		}
+	}
+	d.Start = 0
+	d.Leaf = states
+	return d, nil
+}
+
+// accepts evaluates an obligation function on the empty rest of a trace.
+func (bl *builder) accepts(s bdd.Node) bool {
+	return bl.m.Eval(s, func(v int) bool {
+		j := v - bl.first
+		return j >= 0 && j < len(bl.oblOf) && !bl.oblOf[j].strong
+	})
+}
+
+// leaves calls fn on every leaf of the diagram x: the nodes below the
+// proposition levels.
+func (bl *builder) leaves(x bdd.Node, fn func(bdd.Node)) {
+	m := bl.m
+	bl.seen.Clear()
+	var walk func(bdd.Node)
+	walk = func(x bdd.Node) {
+		if !bl.seen.Add(x) {
+			return
+		}
+		if m.Level(x) >= bl.k {
+			fn(x)
+			return
+		}
+		walk(m.Low(x))
+		walk(m.High(x))
+	}
+	walk(x)
+}

@@ -1,0 +1,110 @@
+package ltlf
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/symbolic"
+)
+
+func valName(props []string) func([]bool) string {
+	return func(v []bool) string {
+		var t Step
+		for i, b := range v {
+			if b {
+				t = t.With(i)
+			}
+		}
+		return "{" + FormatTrace(props, Trace{t}) + "}"
+	}
+}
+
+// TestMinimizeAgainstLetters: the symbolic minimisation gives the same
+// number of states as Hopcroft's algorithm on the letter automaton over
+// all valuations, and the two are exactly equivalent.
+func TestMinimizeAgainstLetters(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for i := range 300 {
+		k := 1 + i%3
+		f := randomFormula(r, k, 1+r.Intn(10), true)
+		u, err := ToDFAUnminimized(nil, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := u.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		d, err := symbolic.Minimize(nil, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lu, err := symbolic.ToLetters(nil, u, valName(f.Props))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ld, err := symbolic.ToLetters(nil, d, valName(f.Props))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := automata.Minimize(lu)
+		if want.NumStates() != d.NumStates() {
+			t.Fatalf("%s: %d states, Hopcroft on letters %d", f, d.NumStates(), want.NumStates())
+		}
+		if !automata.Equivalent(want, ld, automata.SigmaStar) {
+			t.Fatalf("%s: minimal DFA not equivalent", f)
+		}
+	}
+}
+
+// TestCompare: Compare finds a shortest counterexample, on which the two
+// formulas' evaluations differ, exactly when the letter automata differ.
+func TestCompare(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	differ := 0
+	for range 300 {
+		f := randomFormula(r, 2, 1+r.Intn(6), false)
+		g := randomFormula(r, 2, 1+r.Intn(6), false)
+		df, err1 := ToDFA(nil, f)
+		dg, err2 := ToDFA(nil, g)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		cex, err := symbolic.Compare(nil, df, dg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lf, _ := symbolic.ToLetters(nil, df, valName(f.Props))
+		lg, _ := symbolic.ToLetters(nil, dg, valName(f.Props))
+		dis, err := automata.Compare(lf, lg, automata.SigmaPlus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (cex == nil) != (dis == nil) {
+			t.Fatalf("%s vs %s: symbolic %v, letters %v", f, g, cex, dis)
+		}
+		if cex == nil {
+			continue
+		}
+		differ++
+		if len(cex.Trace) != len(dis.Word) {
+			t.Fatalf("%s vs %s: counterexample of length %d, shortest %d", f, g, len(cex.Trace), len(dis.Word))
+		}
+		var tr Trace
+		for _, v := range cex.Trace {
+			var s Step
+			for i, b := range v {
+				if b {
+					s = s.With(i)
+				}
+			}
+			tr = append(tr, s)
+		}
+		if f.Eval(tr) == g.Eval(tr) || f.Eval(tr) != cex.AcceptA || g.Eval(tr) != cex.AcceptB {
+			t.Fatalf("%s vs %s: %s is no counterexample", f, g, FormatTrace(f.Props, tr))
+		}
+	}
+	if differ == 0 {
+		t.Fatal("no pair differed: the test checks nothing")
+	}
+}
