@@ -9,7 +9,7 @@ import (
 )
 
 // maxPairs bounds the product explored by Compare.
-var maxPairs = budget.Define("product-pairs", 1<<24, "pairs",
+var maxPairs = budget.Define("symbolic-pairs", 1<<24, "pairs",
 	"state pairs of the product of two symbolic automata (equivalence)")
 
 // Counterexample is a shortest trace on which two automata disagree: one
