@@ -155,8 +155,9 @@ func fromMinimal(b *budget.Budget, m *automata.DFA, opts Options) (*ltl.Formula,
 
 // FromFormula returns a formula of form opts.Masks for f's language, or a
 // *NotApplicableError. f is rewritten directly when it can be (no MOD or Mid
-// predicate, and for Causal no future operator): T(f) is linear in f.
-// Otherwise the route is FromDFA's, from f's minimal DFA.
+// predicate, and for Causal no future operator): T(f) is linear in f. When
+// it cannot, or when the minimal DFA is small, the route is also FromDFA's
+// and the smaller result is kept.
 func FromFormula(b *budget.Budget, f *ltl.Formula, opts Options) (*ltl.Formula, error) {
 	d, err := exact.FormulaDFALimits(f, opts.Exact)
 	if err != nil {
@@ -173,18 +174,67 @@ func FromFormula(b *budget.Budget, f *ltl.Formula, opts Options) (*ltl.Formula, 
 	return rewriteOr(b, f, c.Minimal, opts)
 }
 
-// rewriteOr rewrites f when it can, and otherwise goes from the minimal DFA.
+// compareStates bounds the minimal DFAs for which rewriteOr also tries
+// the Krohn–Rhodes route when f can be rewritten directly, to keep the
+// smaller result: the cascade is cheap on small automata and, after
+// sweeping, sometimes much smaller than the rewritten input.
+const compareStates = 32
+
+// rewriteOr rewrites f when it can and, for a small minimal DFA m, also
+// goes the Krohn–Rhodes route, keeping the smaller formula (fewer temporal
+// operators, then less depth, then fewer subformulas); otherwise it goes
+// from m alone.
 func rewriteOr(b *budget.Budget, f *ltl.Formula, m *automata.DFA, opts Options) (*ltl.Formula, error) {
+	var best *ltl.Formula
 	if direct(f, opts.masks()) {
 		g, err := Rewrite(b, f)
-		if err == nil {
-			return opts.sweep(b, g)
-		}
-		if !errors.Is(err, ErrPredicate) {
+		switch {
+		case err == nil:
+			if best, err = opts.sweep(b, g); err != nil {
+				return nil, err
+			}
+		case !errors.Is(err, ErrPredicate):
 			return nil, err
 		}
 	}
-	return fromMinimal(b, m, opts)
+	if best != nil && m.NumStates() > compareStates {
+		return best, nil
+	}
+	k, err := fromMinimal(b.Fork(), m, opts)
+	if err != nil {
+		if best != nil && b.Err() == nil {
+			return best, nil // the cascade route failed (a limit): keep the rewriting
+		}
+		return nil, err
+	}
+	if best == nil || smaller(k, best) {
+		return k, nil
+	}
+	return best, nil
+}
+
+// smaller orders formulas by the size of their programs: temporal
+// operators (attention operations), then temporal depth (attention depth),
+// then distinct subformulas (vectors).
+func smaller(x, y *ltl.Formula) bool {
+	tx, ty := temporalNodes(x), temporalNodes(y)
+	if tx != ty {
+		return tx < ty
+	}
+	if x.Depth() != y.Depth() {
+		return x.Depth() < y.Depth()
+	}
+	return x.DAGSize() < y.DAGSize()
+}
+
+func temporalNodes(f *ltl.Formula) int {
+	n := 0
+	for _, g := range f.Nodes() {
+		if g.Op.IsTemporal() {
+			n++
+		}
+	}
+	return n
 }
 
 // direct reports whether Rewrite of f gives a formula of form m: f reads no
