@@ -40,7 +40,7 @@ func tableMarkdown() string {
 
 // artifactType is the artifact type of a kind.
 func artifactType(k Kind) reflect.Type {
-	for _, a := range []Artifact{&Program{}, &Formula{}, &DFA{}, &Regex{}, &Transformer{}} {
+	for _, a := range []Artifact{&Program{}, &Formula{}, &DFA{}, &Regex{}, &Transformer{}, &LTLf{}} {
 		if a.Kind() == k {
 			return reflect.TypeOf(a)
 		}

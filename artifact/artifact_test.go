@@ -18,7 +18,7 @@ func TestKinds(t *testing.T) {
 	if _, err := KindOf("p.txt"); err == nil || !strings.Contains(err.Error(), "unknown file kind") {
 		t.Errorf("KindOf(p.txt): %v", err)
 	}
-	if _, err := ParseKind("nope"); err == nil || !strings.Contains(err.Error(), "known: brasp, dfa, ltl, re, transformer") {
+	if _, err := ParseKind("nope"); err == nil || !strings.Contains(err.Error(), "known: brasp, dfa, ltl, ltlf, re, transformer") {
 		t.Errorf("ParseKind(nope): %v", err)
 	}
 }
@@ -95,7 +95,8 @@ func TestTableComplete(t *testing.T) {
 	}
 	for _, from := range Kinds() {
 		for _, to := range Kinds() {
-			want := from != to && to != KindRegex
+			// Nothing converts to re, nor to ltlf (letters are not valuations).
+			want := from != to && to != KindRegex && to != KindLTLf
 			if seen[[2]Kind{from, to}] != want {
 				t.Errorf("edge %s → %s: in the table %v, want %v", from, to, seen[[2]Kind{from, to}], want)
 			}

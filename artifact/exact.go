@@ -42,6 +42,11 @@ func ToDFA(b *budget.Budget, a Artifact, opts Options) (*automata.DFA, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s, ok := d.(*SymbolicDFA); ok {
+		if d, err = s.Letters(b); err != nil {
+			return nil, err
+		}
+	}
 	x, ok := d.(*DFA)
 	if !ok {
 		return nil, fmt.Errorf("dfa: want *artifact.DFA, have %T", d)
@@ -61,6 +66,9 @@ type EquivResult struct {
 	Alphabet alphabet.Alphabet
 	// FirstAccepts: the first input accepts Word (and the second rejects it).
 	FirstAccepts bool
+	// Trace, for two LTLf inputs, is a shortest trace on which they differ
+	// (in the syntax of brasp run: "a,b;;c"), instead of Word.
+	Trace string
 }
 
 // ErrUnconfirmed is matched by the error Equiv returns when its
@@ -69,13 +77,21 @@ type EquivResult struct {
 var ErrUnconfirmed = errors.New("internal error: the counterexample does not separate the inputs when run")
 
 // Equiv decides whether x and y accept the same non-empty words, through
-// their minimal DFAs (exact.Equivalent); when they do not, it returns a
+// their minimal DFAs (exact.Equivalent; two LTLf formulas: their minimal
+// symbolic DFAs, over any number of propositions, with a shortest
+// counterexample trace; an LTLf formula and another kind: the DFA over
+// valuation letters); when they do not, it returns a
 // shortest counterexample. A symbol only one side knows is rejected by the
 // other. Before answering "not equivalent", Equiv runs the counterexample on
 // x and y themselves, so the verdict never rests on the DFA constructions
 // alone; if they do not disagree on it as the DFAs do, the error matches
 // ErrUnconfirmed.
 func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) {
+	if fx, ok := x.(*LTLf); ok {
+		if fy, ok := y.(*LTLf); ok {
+			return equivLTLf(b, fx, fy)
+		}
+	}
 	dx, err := ToDFA(b, x, opts)
 	if err != nil {
 		return nil, err

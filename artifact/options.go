@@ -26,6 +26,8 @@ type Options struct {
 	Exact ExactOptions
 	// Regex: re → dfa.
 	Regex RegexOptions
+	// LTLf: ltlf → dfa.
+	LTLf LTLfOptions
 	// Cascade: dfa → brasp (Krohn–Rhodes), Classify, Cascade, and the
 	// cascade step of Theorem 5.1.
 	Cascade CascadeOptions

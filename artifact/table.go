@@ -12,6 +12,7 @@ var kinds = []KindInfo{
 	{Kind: KindBRASP, Exts: []string{".brasp"}, Load: loadProgram},
 	{Kind: KindDFA, Exts: []string{".dfa"}, Load: loadDFA},
 	{Kind: KindLTL, Exts: []string{".ltl"}, Load: loadFormula},
+	{Kind: KindLTLf, Exts: []string{".ltlf"}, Load: loadLTLf},
 	{Kind: KindRegex, Exts: []string{".re"}, Load: loadRegex},
 	{Kind: KindTransformer, Exts: []string{".json", ".safetensors"}, Load: loadTransformer},
 }
@@ -32,6 +33,11 @@ var (
 	braspToDFAEdge = step(KindBRASP, KindDFA, "exact", braspToDFA, "Exact", func(o *Options) ExactOptions { return o.Exact })
 	// The exact semantics of a formula: its minimal DFA.
 	ltlToDFAEdge = step(KindLTL, KindDFA, "exact", ltlToDFA, "Exact", func(o *Options) ExactOptions { return o.Exact })
+	// LTLf progression on decision diagrams: the minimal symbolic DFA of an
+	// LTLf formula; and the same over the valuations as letters, the bridge
+	// to the letter-based kinds (at most 12 propositions).
+	ltlfToDFAEdge       = step(KindLTLf, KindDFA, "LTLf progression", ltlfToDFA, "LTLf", func(o *Options) LTLfOptions { return o.LTLf })
+	ltlfToLetterDFAEdge = step(KindLTLf, KindDFA, "LTLf progression, valuation letters", ltlfToLetterDFA, "LTLf", func(o *Options) LTLfOptions { return o.LTLf })
 	// Brzozowski derivatives: a regular expression's minimal DFA.
 	regexToDFAEdge = step(KindRegex, KindDFA, "derivatives", regexToDFA, "Regex", func(o *Options) RegexOptions { return o.Regex })
 	// Krohn–Rhodes (Lemmas B.6–B.8): a counter-free DFA as a program with
@@ -54,6 +60,11 @@ var edges = []Edge{
 	ltlToBRASPEdge,
 	ltlToDFAEdge,
 	chain(ltlToBRASPEdge, compileEdge),
+
+	ltlfToDFAEdge,
+	chain(ltlfToLetterDFAEdge, krohnRhodesEdge),
+	chain(ltlfToLetterDFAEdge, krohnRhodesEdge, braspToLTLEdge),
+	chain(ltlfToLetterDFAEdge, krohnRhodesEdge, compileEdge),
 
 	chain(regexToDFAEdge, krohnRhodesEdge),
 	regexToDFAEdge,

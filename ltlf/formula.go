@@ -142,3 +142,34 @@ func (f *Formula) Size() int {
 	walk(f.Root)
 	return count
 }
+
+// WithProps returns f over the propositions props, which must include
+// every proposition of f (in any order): a copy whose proposition nodes are
+// renumbered.
+func (f *Formula) WithProps(props []string) (*Formula, error) {
+	index := make(map[string]int32, len(props))
+	for i, p := range props {
+		index[p] = int32(i)
+	}
+	g := NewFormula(props)
+	remap := make([]int32, len(f.Nodes))
+	for i, n := range f.Nodes {
+		switch n.Op.Arity() {
+		case 0:
+			if n.Op == Prop {
+				j, ok := index[f.Props[n.A]]
+				if !ok {
+					return nil, fmt.Errorf("proposition %s missing", QuoteProp(f.Props[n.A]))
+				}
+				n.A = j
+			}
+		case 1:
+			n.A = remap[n.A]
+		case 2:
+			n.A, n.B = remap[n.A], remap[n.B]
+		}
+		remap[i] = g.Mk(n.Op, n.A, n.B)
+	}
+	g.Root = remap[f.Root]
+	return g, nil
+}

@@ -163,3 +163,46 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseTrace(f *testing.F) {
+	for _, s := range []string{"a,b;;c", "{}", "{a};{b,c}", ";", "a,,b", `"a"`, "d", ""} {
+		f.Add(s)
+	}
+	props := []string{"a", "b", "c"}
+	f.Fuzz(func(t *testing.T, s string) {
+		tr, err := ParseTrace(props, s)
+		if err != nil {
+			return
+		}
+		back, err := ParseTrace(props, FormatTrace(props, tr))
+		if err != nil || FormatTrace(props, back) != FormatTrace(props, tr) || len(back) != len(tr) {
+			t.Fatalf("%q: printed %q reads back as %v (%v)", s, FormatTrace(props, tr), back, err)
+		}
+	})
+}
+
+// FuzzToDFA: the DFA of any small formula agrees with the evaluator on
+// every trace up to length 3.
+func FuzzToDFA(f *testing.F) {
+	for _, s := range []string{"G(a -> X b)", "a U b & c", "X[!] Y a", "H(a -> O b)", "a M b xor F c", "GFa", "X false"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		g, err := ParseOptions("", []byte(src), Options{MaxNesting: 50})
+		if err != nil || len(g.Props) > 3 || g.Size() > 40 {
+			return
+		}
+		d, err := ToDFA(nil, g)
+		if err != nil {
+			if errors.Is(err, ErrPastOverFuture) {
+				return
+			}
+			t.Fatal(err)
+		}
+		allTraces(len(g.Props), 3, func(tr Trace) {
+			if runDFA(d, tr) != g.Eval(tr) {
+				t.Fatalf("%s on %s: DFA and Eval differ", g, FormatTrace(g.Props, tr))
+			}
+		})
+	})
+}

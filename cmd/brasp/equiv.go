@@ -52,6 +52,10 @@ func equivCmd(e *env, args []string) error {
 	if !r.FirstAccepts {
 		acc, rej = rej, acc
 	}
-	fmt.Fprintf(e.stdout, "not equivalent: %s (%s accepts, %s rejects)\n", automata.ShowWord(r.Alphabet, r.Word), acc, rej)
+	shown := r.Trace
+	if shown == "" {
+		shown = automata.ShowWord(r.Alphabet, r.Word)
+	}
+	fmt.Fprintf(e.stdout, "not equivalent: %s (%s accepts, %s rejects)\n", shown, acc, rej)
 	return &exitError{code: 1}
 }

@@ -89,6 +89,18 @@ func runCmd(e *env, args []string) error {
 // runWord runs a on the word written s and prints the result; where names
 // the word in error messages.
 func runWord(a artifact.Artifact, s, where string, table, asJSON bool, out *bufio.Writer) error {
+	if tr, ok := a.(artifact.TraceRunner); ok {
+		if table || asJSON {
+			return fmt.Errorf("--table and --json are for words; %s inputs read traces", a.Kind())
+		}
+		acc, err := tr.RunTrace(s)
+		if err != nil {
+			return fmt.Errorf("%s: %v", where, err)
+		}
+		out.WriteString(map[bool]string{true: "accept", false: "reject"}[acc])
+		out.WriteByte('\n')
+		return nil
+	}
 	w, err := a.Alphabet().ParseWord(s)
 	if err != nil {
 		return fmt.Errorf("%s: %v", where, err)

@@ -1,0 +1,252 @@
+package artifact
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/symbolic"
+	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/ltlf"
+)
+
+// KindLTLf is LTLf over atomic propositions in Spot's syntax (package
+// ltlf): traces of valuations, read at the first step.
+const KindLTLf Kind = "ltlf"
+
+// maxValuationProps bounds the propositions of an LTLf formula whose
+// valuations are spelled out as letters (2^k of them) for the letter-based
+// kinds; the symbolic constructions have no such bound.
+const maxValuationProps = 12
+
+// LTLf is a loaded .ltlf formula. Its letters, for the letter-based kinds,
+// are the valuations of its propositions: letter v has proposition i true
+// when bit i of v is set, and is named like a trace step, {a,b} or {}.
+type LTLf struct {
+	F *ltlf.Formula
+}
+
+func loadLTLf(_ *budget.Budget, filename string, data []byte) (Artifact, error) {
+	f, err := ltlf.Parse(filename, data)
+	if err != nil {
+		return nil, err
+	}
+	return &LTLf{F: f}, nil
+}
+
+// Kind implements Artifact.
+func (f *LTLf) Kind() Kind { return KindLTLf }
+
+// Alphabet implements Artifact: the valuations of the propositions, or nil
+// beyond 12 propositions (run traces with RunTrace instead).
+func (f *LTLf) Alphabet() alphabet.Alphabet { return valuationAlphabet(f.F.Props) }
+
+// valuationAlphabet names the 2^k valuations of props, or nil beyond
+// maxValuationProps propositions.
+func valuationAlphabet(props []string) alphabet.Alphabet {
+	if len(props) > maxValuationProps {
+		return nil
+	}
+	a := make(alphabet.Alphabet, 1<<len(props))
+	for v := range a {
+		a[v] = valuationName(props, symbolic.Valuation(len(props), v))
+	}
+	return a
+}
+
+func valuationName(props []string, val []bool) string {
+	var names []string
+	for i, b := range val {
+		if b {
+			names = append(names, props[i])
+		}
+	}
+	return "{" + strings.Join(names, ",") + "}"
+}
+
+// Accepts implements Artifact on a word of valuation letters.
+func (f *LTLf) Accepts(w []int) (bool, error) {
+	if len(w) == 0 {
+		return false, fmt.Errorf("empty trace: LTLf traces are non-empty")
+	}
+	t := make(ltlf.Trace, len(w))
+	for i, v := range w {
+		for p := range f.F.Props {
+			if v>>p&1 == 1 {
+				t[i] = t[i].With(p)
+			}
+		}
+	}
+	return f.F.Eval(t), nil
+}
+
+// RunTrace implements TraceRunner: s is a trace such as "a,b;;c".
+func (f *LTLf) RunTrace(s string) (bool, error) {
+	t, err := ltlf.ParseTrace(f.F.Props, s)
+	if err != nil {
+		return false, err
+	}
+	return f.F.Eval(t), nil
+}
+
+// Format implements Artifact: the formula in Spot's syntax after a
+// propositions line.
+func (f *LTLf) Format() ([]byte, error) { return []byte(f.F.Format()), nil }
+
+// Inspect implements Inspector.
+func (f *LTLf) Inspect() string {
+	return fmt.Sprintf("ltlf formula over %d propositions (%s), %d distinct subformulas, past operators: %v\n%s\n",
+		len(f.F.Props), strings.Join(f.F.Props, " "), f.F.Size(), f.F.HasPast(), f.F)
+}
+
+// TraceRunner is implemented by artifacts that read traces of valuations
+// written as steps ("a,b;;c") rather than words of letters.
+type TraceRunner interface {
+	RunTrace(s string) (bool, error)
+}
+
+// SymbolicDFA is a DFA over valuations whose transitions are decision
+// diagrams over the propositions (package automata/symbolic): what
+// ltlf → dfa gives. It is of kind dfa; its letters, where a letter
+// automaton is needed, are the valuations as for LTLf.
+type SymbolicDFA struct {
+	D *symbolic.DFA
+}
+
+// Kind implements Artifact.
+func (s *SymbolicDFA) Kind() Kind { return KindDFA }
+
+// Alphabet implements Artifact (nil beyond 12 propositions).
+func (s *SymbolicDFA) Alphabet() alphabet.Alphabet { return valuationAlphabet(s.D.Props) }
+
+// Accepts implements Artifact on a word of valuation letters.
+func (s *SymbolicDFA) Accepts(w []int) (bool, error) {
+	q := s.D.Start
+	for _, v := range w {
+		q = s.D.Step(q, func(i int) bool { return v>>i&1 == 1 })
+	}
+	return s.D.Accept[q], nil
+}
+
+// Format implements Artifact: symbolic.Format, one line per edge with its
+// guard.
+func (s *SymbolicDFA) Format() ([]byte, error) { return []byte(symbolic.Format(s.D)), nil }
+
+// Encode implements Encoder: Graphviz for .dot and .gv, the shared
+// diagrams (symbolic.FormatDiagram, like MONA's -w) for .bdd, the guard
+// format otherwise.
+func (s *SymbolicDFA) Encode(filename string) ([]byte, error) {
+	switch strings.ToLower(filepath.Ext(filename)) {
+	case ".dot", ".gv":
+		return []byte(symbolic.DOT(s.D)), nil
+	case ".bdd":
+		return []byte(symbolic.FormatDiagram(s.D)), nil
+	}
+	return s.Format()
+}
+
+// Inspect implements Inspector.
+func (s *SymbolicDFA) Inspect() string {
+	return fmt.Sprintf("symbolic dfa over %d propositions (%s): %d states, %d decision-diagram nodes in the manager\n",
+		len(s.D.Props), strings.Join(s.D.Props, " "), s.D.NumStates(), s.D.M.NumNodes())
+}
+
+// Letters is the letter automaton of s over the valuations.
+func (s *SymbolicDFA) Letters(b *budget.Budget) (*DFA, error) {
+	if len(s.D.Props) > maxValuationProps {
+		return nil, fmt.Errorf("%d propositions: the letter automaton would have 2^%d letters (at most %d propositions)",
+			len(s.D.Props), len(s.D.Props), maxValuationProps)
+	}
+	d, err := symbolic.ToLetters(b, s.D, func(v []bool) string { return valuationName(s.D.Props, v) })
+	if err != nil {
+		return nil, err
+	}
+	return NewDFA(automata.Minimize(d)), nil
+}
+
+// LTLfOptions are the options of ltlf → dfa.
+type LTLfOptions struct {
+	// Unminimized keeps the progression automaton as built, before
+	// minimisation (to inspect the construction).
+	Unminimized bool
+}
+
+// ltlfToDFA is LTLf progression on decision diagrams (ltlf.ToDFA): the
+// minimal symbolic DFA.
+func ltlfToDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*SymbolicDFA, error) {
+	var d *symbolic.DFA
+	var err error
+	if opts.Unminimized {
+		d, err = ltlf.ToDFAUnminimized(b, f.F)
+	} else {
+		d, err = ltlf.ToDFA(b, f.F)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &SymbolicDFA{D: d}, nil
+}
+
+// ltlfToLetterDFA is the minimal DFA over the valuation letters, the
+// bridge from LTLf to the letter-based kinds.
+func ltlfToLetterDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*DFA, error) {
+	s, err := ltlfToDFA(b, f, LTLfOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return s.Letters(b)
+}
+
+// equivLTLf decides two LTLf formulas symbolically, over the union of
+// their propositions, with a shortest counterexample trace.
+func equivLTLf(b *budget.Budget, x, y *LTLf) (*EquivResult, error) {
+	props := append([]string(nil), x.F.Props...)
+	for _, p := range y.F.Props {
+		if !containsString(props, p) {
+			props = append(props, p)
+		}
+	}
+	fx, err := x.F.WithProps(props)
+	if err != nil {
+		return nil, err
+	}
+	fy, err := y.F.WithProps(props)
+	if err != nil {
+		return nil, err
+	}
+	dx, err := ltlf.ToDFA(b, fx)
+	if err != nil {
+		return nil, err
+	}
+	dy, err := ltlf.ToDFA(b, fy)
+	if err != nil {
+		return nil, err
+	}
+	cex, err := symbolic.Compare(b, dx, dy)
+	if err != nil || cex == nil {
+		return &EquivResult{Equal: cex == nil}, err
+	}
+	t := make(ltlf.Trace, len(cex.Trace))
+	for i, v := range cex.Trace {
+		for p, on := range v {
+			if on {
+				t[i] = t[i].With(p)
+			}
+		}
+	}
+	if len(t) == 0 || fx.Eval(t) != cex.AcceptA || fy.Eval(t) == cex.AcceptA {
+		return nil, fmt.Errorf("%w: %s", ErrUnconfirmed, ltlf.FormatTrace(props, t))
+	}
+	return &EquivResult{Trace: ltlf.FormatTrace(props, t), FirstAccepts: cex.AcceptA}, nil
+}
+
+func containsString(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
