@@ -7,7 +7,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl"
-	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
@@ -41,7 +41,7 @@ type Options struct {
 
 // CompileOptions are the compiler's: multi-head (Thm C.4), layer norm
 // (§4.3), and its FFN input limit.
-type CompileOptions = transformer.CompileOptions
+type CompileOptions = compile.Options
 
 // DecompileOptions are the decompiler's: the smaller (bitwise) translation,
 // and the limits of its enumeration of reachable activation vectors.

@@ -10,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
@@ -80,9 +81,9 @@ func (t *Transformer) Inspect() string { return transformer.Describe(t.M) }
 // compileProgram is Thm 4.1 (sequential) or, with opts.MultiHead, Thm C.4;
 // with opts.LayerNorm, the layer-norm encoding of §4.3.
 func compileProgram(_ *budget.Budget, p *Program, opts CompileOptions) (*Transformer, error) {
-	m, err := transformer.Compile(p.Prog, opts)
+	m, err := compile.Compile(p.Prog, opts)
 	if err != nil {
-		return nil, limitHint(err, transformer.ErrFFNInputs)
+		return nil, limitHint(err, compile.ErrFFNInputs)
 	}
 	return NewTransformer(m), nil
 }

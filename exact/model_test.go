@@ -8,7 +8,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
-	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
@@ -16,9 +16,9 @@ import (
 // (decompiled, Thm 4.2, then the bimachine) equals the program's, and that
 // the model's own forward pass agrees with the program on a shortest
 // counterexample when there is one (there must not be).
-func checkModel(t *testing.T, name string, p *brasp.Program, copts transformer.CompileOptions, dopts decompile.Options) {
+func checkModel(t *testing.T, name string, p *brasp.Program, copts compile.Options, dopts decompile.Options) {
 	t.Helper()
-	m, err := transformer.Compile(p, copts)
+	m, err := compile.Compile(p, copts)
 	if err != nil {
 		t.Fatalf("%s: compile: %v", name, err)
 	}
@@ -50,8 +50,8 @@ func TestCompiledModels(t *testing.T) {
 		if p.IsTransducer() {
 			continue
 		}
-		checkModel(t, name, p, transformer.CompileOptions{}, decompile.Options{})
-		checkModel(t, name+" multihead", p, transformer.CompileOptions{MultiHead: true}, decompile.Options{Smaller: true})
+		checkModel(t, name, p, compile.Options{}, decompile.Options{})
+		checkModel(t, name+" multihead", p, compile.Options{MultiHead: true}, decompile.Options{Smaller: true})
 	}
 }
 
@@ -59,6 +59,6 @@ func TestCompiledRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 3))
 	for range 40 {
 		p := brasptest.RandomProgram(rng, brasptest.Options{Alphabet: 2, Ops: 2 + rng.IntN(4), Predicates: rng.IntN(2) == 0})
-		checkModel(t, "random", p, transformer.CompileOptions{MultiHead: rng.IntN(2) == 0}, decompile.Options{})
+		checkModel(t, "random", p, compile.Options{MultiHead: rng.IntN(2) == 0}, decompile.Options{})
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/internal/testkit"
-	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // chromium returns the path of the Chromium binary, skipping the test when
@@ -492,7 +492,7 @@ func checkCompileLink(t *testing.T, ctx context.Context, base, program string, m
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := transformer.Compile(p, transformer.CompileOptions{MultiHead: multihead, LayerNorm: layernorm})
+	m, err := compile.Compile(p, compile.Options{MultiHead: multihead, LayerNorm: layernorm})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // CompileRequest is the body of POST /api/compile and POST /api/model.
@@ -73,8 +74,8 @@ type HeadInfo struct {
 	Attended []int `json:"attended,omitempty"`
 }
 
-func compileOptions(req *CompileRequest) transformer.CompileOptions {
-	return transformer.CompileOptions{MultiHead: req.MultiHead, LayerNorm: req.LayerNorm}
+func compileOptions(req *CompileRequest) compile.Options {
+	return compile.Options{MultiHead: req.MultiHead, LayerNorm: req.LayerNorm}
 }
 
 // compileProgram loads the program of req and compiles it.

@@ -21,6 +21,7 @@ import (
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/ltl/nonstrict"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // doReq sends a request to h, addressed to localhost, and returns the status and body.
@@ -359,7 +360,7 @@ func TestCompile(t *testing.T) {
 			for _, ln := range []bool{false, true} {
 				var res CompileResponse
 				call(t, s, "/api/compile", CompileRequest{Program: src, Word: word, MultiHead: mh, LayerNorm: ln}, &res)
-				m, err := transformer.Compile(p, transformer.CompileOptions{MultiHead: mh, LayerNorm: ln})
+				m, err := compile.Compile(p, compile.Options{MultiHead: mh, LayerNorm: ln})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -24,6 +24,7 @@ import (
 	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 var (
@@ -157,7 +158,7 @@ func TestStaticSite(t *testing.T) {
 	}
 	src, _ := examples.Source(dyck)
 	prog, _ := brasp.Parse(dyck, src)
-	model, err := transformer.Compile(prog, transformer.CompileOptions{MultiHead: true})
+	model, err := compile.Compile(prog, compile.Options{MultiHead: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -210,7 +210,7 @@ func applyNorm(ln *LayerNorm, x Vec) Vec {
 	}
 	variance.Quo(variance, big.NewRat(d, 1))
 	variance.Add(variance, ln.Eps)
-	sigma := normSigma(variance)
+	sigma := NormSigma(variance)
 	out := make(Vec, len(x))
 	for k, v := range x {
 		y := new(big.Rat)
@@ -224,11 +224,11 @@ func applyNorm(ln *LayerNorm, x Vec) Vec {
 	return out
 }
 
-// normSigma returns the model's σ = sqrt(v): exact when v is the square of
+// NormSigma returns the model's σ = sqrt(v): exact when v is the square of
 // a rational, otherwise the correctly rounded float64 square root of the
 // float64 nearest to v (or, when v is outside the float64 range, its square
 // root rounded to 53 bits).
-func normSigma(v *big.Rat) *big.Rat {
+func NormSigma(v *big.Rat) *big.Rat {
 	if v.Sign() == 0 {
 		return new(big.Rat)
 	}

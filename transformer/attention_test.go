@@ -1,8 +1,10 @@
-package transformer
+package transformer_test
 
 import (
 	"errors"
 	"fmt"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"math/big"
 	"sort"
 	"strings"
@@ -38,10 +40,10 @@ func braspAttended(tr *brasp.Trace, k, i int) int {
 
 // preferred is the position a head with mask and tie-break attends to when
 // every score ties: the leftmost or rightmost unmasked j, -1 when none.
-func preferred(mask Mask, tb Tiebreak, i, n int) int {
+func preferred(mask transformer.Mask, tb transformer.Tiebreak, i, n int) int {
 	got := -1
 	for j := range n {
-		if mask.Allows(i, j) && (got < 0 || tb == Rightmost) {
+		if mask.Allows(i, j) && (got < 0 || tb == transformer.Rightmost) {
 			got = j
 		}
 	}
@@ -53,7 +55,7 @@ func preferred(mask Mask, tb Tiebreak, i, n int) int {
 // for the sequential construction (two layers per operation), and by
 // attention depth, then program order, for the multi-head one (Thm C.4,
 // dead operations dropped).
-func compiledHeads(p *brasp.Program, opts CompileOptions) []int {
+func compiledHeads(p *brasp.Program, opts compile.Options) []int {
 	live := p.Live()
 	var ops []int
 	for k, v := range p.Vectors {
@@ -81,9 +83,9 @@ func TestAttentionPatternDyck(t *testing.T) {
 	}
 	tr := p.RunReference(w)
 	n := len(w)
-	for _, opts := range constructions {
-		name := optName(opts)
-		m, err := Compile(p, opts)
+	for _, opts := range compile.Variants {
+		name := opts.String()
+		m, err := compile.Compile(p, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -118,7 +120,7 @@ func TestAttentionPatternDyck(t *testing.T) {
 				k := ops[next]
 				next++
 				op := p.Vectors[k]
-				if (hd.Tiebreak == Rightmost) != (op.Att.Tiebreak == brasp.Rightmost) || hd.Mask.String() != maskOf(op.Att.Mask).String() {
+				if (hd.Tiebreak == transformer.Rightmost) != (op.Att.Tiebreak == brasp.Rightmost) || hd.Mask.String() != maskOf(op.Att.Mask).String() {
 					t.Fatalf("%s: head %d.%d [%s, %s] is not %s's", name, l+1, h+1, hd.Mask, hd.Tiebreak, op.Name)
 				}
 				if len(pattern[l][h]) != n {
@@ -154,9 +156,9 @@ func TestAttentionPatternDyck(t *testing.T) {
 }
 
 // maskOf is the transformer mask of a B-RASP mask.
-func maskOf(m brasp.Mask) Mask {
-	return map[brasp.Mask]Mask{brasp.MaskNone: MaskNone, brasp.MaskFuture: MaskFuture, brasp.MaskPast: MaskPast,
-		brasp.MaskFutureOrSelf: MaskFutureOrSelf, brasp.MaskPastOrSelf: MaskPastOrSelf}[m]
+func maskOf(m brasp.Mask) transformer.Mask {
+	return map[brasp.Mask]transformer.Mask{brasp.MaskNone: transformer.MaskNone, brasp.MaskFuture: transformer.MaskFuture, brasp.MaskPast: transformer.MaskPast,
+		brasp.MaskFutureOrSelf: transformer.MaskFutureOrSelf, brasp.MaskPastOrSelf: transformer.MaskPastOrSelf}[m]
 }
 
 // tieModel is a one-layer model over {a, b} with one head per mask and
@@ -164,27 +166,29 @@ func maskOf(m brasp.Mask) Mask {
 // 1, 2 sums the heads' values. Every head scores x_i·(Score·x_j) =
 // weight·scale·[w_j = a] with Score[1][0] = weight: all a positions tie
 // at the highest score, and every b position loses to them.
-func tieModel(scale, weight *big.Rat) *Model {
+func tieModel(scale, weight *big.Rat) *transformer.Model {
 	r := func(x *big.Rat) *big.Rat { return new(big.Rat).Set(x) }
 	z := func() *big.Rat { return new(big.Rat) }
 	one := func() *big.Rat { return big.NewRat(1, 1) }
-	zeros := func() Matrix { return Matrix{{z(), z(), z()}, {z(), z(), z()}, {z(), z(), z()}} }
-	var heads []Head
-	for _, mask := range []Mask{MaskNone, MaskFuture, MaskPast, MaskFutureOrSelf, MaskPastOrSelf} {
-		for _, tb := range []Tiebreak{Leftmost, Rightmost} {
+	zeros := func() transformer.Matrix {
+		return transformer.Matrix{{z(), z(), z()}, {z(), z(), z()}, {z(), z(), z()}}
+	}
+	var heads []transformer.Head
+	for _, mask := range []transformer.Mask{transformer.MaskNone, transformer.MaskFuture, transformer.MaskPast, transformer.MaskFutureOrSelf, transformer.MaskPastOrSelf} {
+		for _, tb := range []transformer.Tiebreak{transformer.Leftmost, transformer.Rightmost} {
 			s, v := zeros(), zeros()
 			s[1][0] = r(weight)
 			v[2][0] = one()
-			heads = append(heads, Head{Mask: mask, Tiebreak: tb, Score: s, Value: v})
+			heads = append(heads, transformer.Head{Mask: mask, Tiebreak: tb, Score: s, Value: v})
 		}
 	}
-	return &Model{
+	return &transformer.Model{
 		Alphabet:  alphabet.Alphabet{"a", "b"},
 		Width:     3,
 		Labels:    []string{"a", "one", "sum"},
-		Embedding: []Vec{{r(scale), one(), z()}, {z(), one(), z()}},
-		Layers:    []Layer{{Heads: heads}},
-		Output:    Output{Weight: Vec{z(), z(), one()}, Bias: z()},
+		Embedding: []transformer.Vec{{r(scale), one(), z()}, {z(), one(), z()}},
+		Layers:    []transformer.Layer{{Heads: heads}},
+		Output:    transformer.Output{Weight: transformer.Vec{z(), z(), one()}, Bias: z()},
 	}
 }
 
@@ -206,12 +210,12 @@ func TestAttentionPatternTies(t *testing.T) {
 		{"float64 then exact", tiny, tiny, true, true},
 	} {
 		m := tieModel(c.scale, c.weight)
-		r, err := NewRunner(m)
+		r, err := transformer.NewRunner(m)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if r.floatOK != c.floatOK {
-			t.Fatalf("%s: floatOK = %v", c.name, r.floatOK)
+		if transformer.FloatOK(r) != c.floatOK {
+			t.Fatalf("%s: floatOK = %v", c.name, transformer.FloatOK(r))
 		}
 		for _, word := range []string{"babba", "aaaa", "bbb", "abab", "a"} {
 			w, err := m.Alphabet.ParseWord(word)
@@ -219,7 +223,7 @@ func TestAttentionPatternTies(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.floatOK {
-				if _, err := r.denseFloat(w); errors.Is(err, errInexact) != (c.floatFails && strings.Contains(word, "a")) {
+				if _, err := transformer.DenseFloat(r, w); errors.Is(err, transformer.ErrInexact) != (c.floatFails && strings.Contains(word, "a")) {
 					t.Fatalf("%s on %s: the float pass returns %v", c.name, word, err)
 				}
 			}
@@ -237,7 +241,7 @@ func TestAttentionPatternTies(t *testing.T) {
 					// allowed position ties at 0.
 					want := -1
 					for j := range w {
-						if hd.Mask.Allows(i, j) && w[j] == 0 && (want < 0 || hd.Tiebreak == Rightmost) {
+						if hd.Mask.Allows(i, j) && w[j] == 0 && (want < 0 || hd.Tiebreak == transformer.Rightmost) {
 							want = j
 						}
 					}
@@ -294,10 +298,10 @@ func TestAttentionPatternErrors(t *testing.T) {
 	if _, _, err := m.AttentionPattern([]int{0, 5}); err == nil {
 		t.Error("a symbol outside the alphabet was accepted")
 	}
-	if _, _, err := m.AttentionPattern(nil); !errors.Is(err, ErrEmptyWord) {
+	if _, _, err := m.AttentionPattern(nil); !errors.Is(err, transformer.ErrEmptyWord) {
 		t.Errorf("the empty word: %v", err)
 	}
-	if _, _, err := (&Model{}).AttentionPattern([]int{0}); err == nil {
+	if _, _, err := (&transformer.Model{}).AttentionPattern([]int{0}); err == nil {
 		t.Error("an invalid model was run")
 	}
 }

@@ -1,7 +1,9 @@
-package transformer
+package transformer_test
 
 import (
 	"fmt"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,7 +13,7 @@ import (
 
 // dyckBenchModel compiles the paper's Dyck-1 depth-2 program with the
 // depth-preserving construction and returns a runner and the program.
-func dyckBenchModel(b *testing.B) (*Runner, *brasp.Program) {
+func dyckBenchModel(b *testing.B) (*transformer.Runner, *brasp.Program) {
 	src, err := os.ReadFile(filepath.Join("..", "examples", "dyck1_depth2.brasp"))
 	if err != nil {
 		b.Fatal(err)
@@ -20,11 +22,11 @@ func dyckBenchModel(b *testing.B) (*Runner, *brasp.Program) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := Compile(p, CompileOptions{MultiHead: true})
+	m, err := compile.Compile(p, compile.Options{MultiHead: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := NewRunner(m)
+	r, err := transformer.NewRunner(m)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,17 +1,19 @@
-package transformer
+package transformer_test
 
 import (
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"strings"
 	"testing"
 )
 
 func TestDescribeDyck(t *testing.T) {
 	p := examplePrograms(t)["dyck1_depth2.brasp"]
-	m, err := Compile(p, CompileOptions{MultiHead: true})
+	m, err := compile.Compile(p, compile.Options{MultiHead: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := Describe(m)
+	d := transformer.Describe(m)
 	for _, want := range []string{
 		"3 layers (3 with attention)",
 		"head 1.1 [future, rightmost]",

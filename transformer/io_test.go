@@ -1,14 +1,18 @@
-package transformer
+package transformer_test
 
 import (
 	"bytes"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/examples"
 )
 
 const modProgram = `Q_a(i)
@@ -21,6 +25,16 @@ A(i) := rightmost [j<i, MOD_1_3(j) | first(j)] Q_a(j) : MOD_0_2(i)
 Y(i) := (A(i) & !MOD_1_3(i)) | (last(i) & MOD_0_2(i) & Q_b(i))
 `
 
+// examplePrograms loads every example program of the repository.
+func examplePrograms(t testing.TB) map[string]*brasp.Program {
+	t.Helper()
+	progs, err := examples.Programs()
+	if err != nil || len(progs) == 0 {
+		t.Fatalf("example programs: %d, %v", len(progs), err)
+	}
+	return progs
+}
+
 func mustParse(t testing.TB, src string) *brasp.Program {
 	t.Helper()
 	p, err := brasp.Parse("test.brasp", []byte(src))
@@ -30,67 +44,27 @@ func mustParse(t testing.TB, src string) *brasp.Program {
 	return p
 }
 
-// TestSinusoidalProgram checks a program with MOD, first and last compiled
-// with rational sinusoidal embeddings, under all four constructions.
-func TestSinusoidalProgram(t *testing.T) {
-	p := mustParse(t, modProgram)
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, o := range constructions {
-		m, err := Compile(p, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkAgreement(t, "mod "+optName(o), p, m, 7, 30, rng)
-	}
-}
-
-// TestRandomModPrograms compiles random programs over first, last and MOD
-// predicates of moduli up to 12.
-func TestRandomModPrograms(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for range 20 {
-		var b strings.Builder
-		b.WriteString("Q_a(i)\nQ_b(i)\nfirst(i)\nlast(i)\n")
-		m := 2 + rng.IntN(11)
-		r := rng.IntN(m)
-		mod := "MOD_" + itoa(r) + "_" + itoa(m)
-		b.WriteString(mod + "(i)\n")
-		b.WriteString("A(i) := leftmost [i<=j, " + mod + "(j)] Q_b(j) : first(i)\n")
-		b.WriteString("Y(i) := rightmost [j<=i, A(j) | " + mod + "(i)] Q_a(j) | last(j) : " + mod + "(i)\n")
-		p := mustParse(t, b.String())
-		for _, o := range constructions {
-			mdl, err := Compile(p, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkAgreement(t, mod+" "+optName(o), p, mdl, 4, 10, rng)
-		}
-	}
-}
-
-func itoa(n int) string { return big.NewInt(int64(n)).String() }
-
 // roundTrip encodes m in both formats and checks that decoding gives the
 // same model (same JSON encoding).
-func roundTrip(t *testing.T, name string, m *Model) {
+func roundTrip(t *testing.T, name string, m *transformer.Model) {
 	t.Helper()
-	js := EncodeJSON(m)
-	m2, err := DecodeJSON(js)
+	js := transformer.EncodeJSON(m)
+	m2, err := transformer.DecodeJSON(js)
 	if err != nil {
 		t.Fatalf("%s: decode JSON: %v\n%s", name, err, js)
 	}
-	if !bytes.Equal(EncodeJSON(m2), js) {
+	if !bytes.Equal(transformer.EncodeJSON(m2), js) {
 		t.Fatalf("%s: JSON round trip changed the model", name)
 	}
-	st, err := EncodeSafetensors(m)
+	st, err := transformer.EncodeSafetensors(m)
 	if err != nil {
 		t.Fatalf("%s: encode safetensors: %v", name, err)
 	}
-	m3, err := DecodeSafetensors(st)
+	m3, err := transformer.DecodeSafetensors(st)
 	if err != nil {
 		t.Fatalf("%s: decode safetensors: %v", name, err)
 	}
-	if !bytes.Equal(EncodeJSON(m3), js) {
+	if !bytes.Equal(transformer.EncodeJSON(m3), js) {
 		t.Fatalf("%s: safetensors round trip changed the model", name)
 	}
 }
@@ -99,12 +73,12 @@ func TestRoundTrip(t *testing.T) {
 	progs := examplePrograms(t)
 	progs["mod"] = mustParse(t, modProgram)
 	for name, p := range progs {
-		for _, o := range []CompileOptions{constructions[0], constructions[3]} {
-			m, err := Compile(p, o)
+		for _, o := range []compile.Options{compile.Variants[0], compile.Variants[3]} {
+			m, err := compile.Compile(p, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			roundTrip(t, name+" "+optName(o), m)
+			roundTrip(t, name+" "+o.String(), m)
 		}
 	}
 }
@@ -129,21 +103,21 @@ const handModel = `{
 }`
 
 func TestHandModel(t *testing.T) {
-	m, err := DecodeJSON([]byte(handModel))
+	m, err := transformer.DecodeJSON([]byte(handModel))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Embedding[1][1].Cmp(big.NewRat(1, 3)) != 0 {
 		t.Fatalf("1/3 was not read exactly: %s", m.Embedding[1][1].RatString())
 	}
-	if len(m.Position) != 2 || m.Position[0].Kind != PosSin || m.Position[1].Coord != 3 {
+	if len(m.Position) != 2 || m.Position[0].Kind != transformer.PosSin || m.Position[1].Coord != 3 {
 		t.Fatalf("sinusoidal embedding read as %+v", m.Position)
 	}
-	if _, err := EncodeSafetensors(m); err == nil || !strings.Contains(err.Error(), "not exactly representable") {
+	if _, err := transformer.EncodeSafetensors(m); err == nil || !strings.Contains(err.Error(), "not exactly representable") {
 		t.Fatalf("safetensors should refuse 1/3, got %v", err)
 	}
-	m2, err := DecodeJSON(EncodeJSON(m))
-	if err != nil || !bytes.Equal(EncodeJSON(m2), EncodeJSON(m)) {
+	m2, err := transformer.DecodeJSON(transformer.EncodeJSON(m))
+	if err != nil || !bytes.Equal(transformer.EncodeJSON(m2), transformer.EncodeJSON(m)) {
 		t.Fatalf("round trip: %v", err)
 	}
 	fastDenseAgree(t, "hand", m, 6, rand.New(rand.NewPCG(1, 1)))
@@ -151,14 +125,14 @@ func TestHandModel(t *testing.T) {
 
 // fastDenseAgree checks Forward ≡ ForwardDense on all words up to maxLen
 // and on random words.
-func fastDenseAgree(t *testing.T, name string, m *Model, maxLen int, rng *rand.Rand) {
+func fastDenseAgree(t *testing.T, name string, m *transformer.Model, maxLen int, rng *rand.Rand) {
 	t.Helper()
-	r, err := NewRunner(m)
+	r, err := transformer.NewRunner(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	check := func(w []int) {
-		a, err := r.Forward(w, FastOptions{})
+		a, err := r.Forward(w, transformer.FastOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -166,7 +140,7 @@ func fastDenseAgree(t *testing.T, name string, m *Model, maxLen int, rng *rand.R
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		e, err := m.forwardExact(w, FastOptions{})
+		e, err := transformer.ForwardExact(m, w, transformer.FastOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -186,46 +160,46 @@ func fastDenseAgree(t *testing.T, name string, m *Model, maxLen int, rng *rand.R
 // weights: genuine ties and non-ties in scores, negative values, and
 // optionally layer norms whose σ is irrational (exercising the exact
 // fallbacks).
-func randomModel(rng *rand.Rand, norm bool) *Model {
+func randomModel(rng *rand.Rand, norm bool) *transformer.Model {
 	d := 3 + rng.IntN(3)
 	num := func() *big.Rat { return big.NewRat(int64(rng.IntN(5)-2), int64(1+rng.IntN(2))) }
-	vec := func(n int) Vec {
-		v := make(Vec, n)
+	vec := func(n int) transformer.Vec {
+		v := make(transformer.Vec, n)
 		for k := range v {
 			v[k] = num()
 		}
 		return v
 	}
-	mat := func(r, c int) Matrix {
-		m := make(Matrix, r)
+	mat := func(r, c int) transformer.Matrix {
+		m := make(transformer.Matrix, r)
 		for k := range m {
 			m[k] = vec(c)
 		}
 		return m
 	}
-	m := &Model{Alphabet: brasptest.Alphabet(2), Width: d}
+	m := &transformer.Model{Alphabet: brasptest.Alphabet(2), Width: d}
 	for k := range d {
-		m.Labels = append(m.Labels, "c"+itoa(k))
+		m.Labels = append(m.Labels, "c"+strconv.Itoa(k))
 	}
-	m.Embedding = []Vec{vec(d), vec(d)}
+	m.Embedding = []transformer.Vec{vec(d), vec(d)}
 	if rng.IntN(3) == 0 {
-		m.Position = []PositionTerm{{Kind: PosFirst, Coord: 0, Scale: big.NewRat(1, 1)}, {Kind: PosCos, Frequency: big.NewRat(1, 3), Coord: 1, Scale: big.NewRat(1, 1)}}
+		m.Position = []transformer.PositionTerm{{Kind: transformer.PosFirst, Coord: 0, Scale: big.NewRat(1, 1)}, {Kind: transformer.PosCos, Frequency: big.NewRat(1, 3), Coord: 1, Scale: big.NewRat(1, 1)}}
 	}
 	for range 1 + rng.IntN(3) {
-		var l Layer
+		var l transformer.Layer
 		for range rng.IntN(3) {
-			l.Heads = append(l.Heads, Head{Mask: Mask(rng.IntN(5)), Tiebreak: Tiebreak(rng.IntN(2)), Score: mat(d, d), Value: mat(d, d)})
+			l.Heads = append(l.Heads, transformer.Head{Mask: transformer.Mask(rng.IntN(5)), Tiebreak: transformer.Tiebreak(rng.IntN(2)), Score: mat(d, d), Value: mat(d, d)})
 		}
 		if rng.IntN(4) > 0 {
 			h := 1 + rng.IntN(3)
-			l.FFN = &FFN{W1: mat(h, d), B1: vec(h), W2: mat(d, h), B2: vec(d)}
+			l.FFN = &transformer.FFN{W1: mat(h, d), B1: vec(h), W2: mat(d, h), B2: vec(d)}
 		}
 		if norm {
-			l.FFNNorm = &LayerNorm{Gamma: vec(d), Beta: vec(d), Eps: big.NewRat(int64(rng.IntN(2)), 4)}
+			l.FFNNorm = &transformer.LayerNorm{Gamma: vec(d), Beta: vec(d), Eps: big.NewRat(int64(rng.IntN(2)), 4)}
 		}
 		m.Layers = append(m.Layers, l)
 	}
-	m.Output = Output{Weight: vec(d), Bias: num()}
+	m.Output = transformer.Output{Weight: vec(d), Bias: num()}
 	return m
 }
 
@@ -236,8 +210,8 @@ func TestRandomModelsFastDense(t *testing.T) {
 		if err := m.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		fastDenseAgree(t, "random model "+itoa(k), m, 4, rng)
-		roundTrip(t, "random model "+itoa(k), m)
+		fastDenseAgree(t, "random model "+strconv.Itoa(k), m, 4, rng)
+		roundTrip(t, "random model "+strconv.Itoa(k), m)
 	}
 }
 
@@ -264,20 +238,20 @@ func TestLoadErrors(t *testing.T) {
 		if src == good {
 			t.Fatalf("case %q does not apply", c.from)
 		}
-		_, err := DecodeJSON([]byte(src))
+		_, err := transformer.DecodeJSON([]byte(src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("with %s: got error %v, want one containing %q", c.to, err, c.want)
 		}
 	}
 	// Position terms in list form.
-	m, _ := DecodeJSON([]byte(handModel))
-	js := string(EncodeJSON(m))
+	m, _ := transformer.DecodeJSON([]byte(handModel))
+	js := string(transformer.EncodeJSON(m))
 	for _, c := range []struct{ from, to, want string }{
 		{`"coord": 3`, `"coord": 9`, "position[1]: coord 9 is out of range 0..3"},
 		{`{"kind": "sin"`, `{"kind": "tan"`, `position[0].kind: "tan" is not one of`},
 	} {
 		src := strings.Replace(js, c.from, c.to, 1)
-		_, err := DecodeJSON([]byte(src))
+		_, err := transformer.DecodeJSON([]byte(src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("with %s: got error %v, want one containing %q", c.to, err, c.want)
 		}
@@ -286,11 +260,11 @@ func TestLoadErrors(t *testing.T) {
 
 func TestSafetensorsErrors(t *testing.T) {
 	p := examplePrograms(t)["dyck1_depth2.brasp"]
-	m, err := Compile(p, CompileOptions{MultiHead: true})
+	m, err := compile.Compile(p, compile.Options{MultiHead: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := EncodeSafetensors(m)
+	st, err := transformer.EncodeSafetensors(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +294,7 @@ func TestSafetensorsErrors(t *testing.T) {
 		{st[:len(st)-8], "outside the"},
 	}
 	for k, c := range cases {
-		_, err := DecodeSafetensors(c.data)
+		_, err := transformer.DecodeSafetensors(c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("case %d: got error %v, want one containing %q", k, err, c.want)
 		}
@@ -329,17 +303,17 @@ func TestSafetensorsErrors(t *testing.T) {
 
 func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(handModel))
-	for _, o := range constructions {
-		m, err := Compile(mustParse(f, tinyProgram), o)
+	for _, o := range compile.Variants {
+		m, err := compile.Compile(mustParse(f, tinyProgram), o)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(EncodeJSON(m))
+		f.Add(transformer.EncodeJSON(m))
 	}
 	f.Add([]byte(`{"format": "brasp-transformer/1", "width": 0}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := DecodeJSON(data)
+		m, err := transformer.DecodeJSON(data)
 		if err != nil {
 			return
 		}
@@ -368,11 +342,11 @@ func FuzzDecodeSafetensors(f *testing.F) {
 		"Q_a(i)\nQ_b(i)\nY(i) := rightmost [j<i, 1] Q_a(j) : 0\n",
 		"Q_a(i)\nMOD_0_2(i)\nY(i) := MOD_0_2(i)\n",
 	} {
-		m, err := Compile(mustParse(f, src), CompileOptions{MultiHead: true})
+		m, err := compile.Compile(mustParse(f, src), compile.Options{MultiHead: true})
 		if err != nil {
 			f.Fatal(err)
 		}
-		st, err := EncodeSafetensors(m)
+		st, err := transformer.EncodeSafetensors(m)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -380,7 +354,7 @@ func FuzzDecodeSafetensors(f *testing.F) {
 	}
 	f.Add([]byte{8, 0, 0, 0, 0, 0, 0, 0, '{', '}', ' ', ' ', ' ', ' ', ' ', ' '})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := DecodeSafetensors(data)
+		m, err := transformer.DecodeSafetensors(data)
 		if err != nil {
 			return
 		}
@@ -390,27 +364,27 @@ func FuzzDecodeSafetensors(f *testing.F) {
 
 // fuzzModel checks what every loaded model must satisfy: it validates,
 // re-encodes to the same model, and runs without panicking.
-func fuzzModel(t *testing.T, m *Model) {
+func fuzzModel(t *testing.T, m *transformer.Model) {
 	if err := m.Validate(); err != nil {
 		t.Fatalf("loaded model does not validate: %v", err)
 	}
-	js := EncodeJSON(m)
-	m2, err := DecodeJSON(js)
+	js := transformer.EncodeJSON(m)
+	m2, err := transformer.DecodeJSON(js)
 	if err != nil {
 		t.Fatalf("re-encoded model does not load: %v", err)
 	}
-	if !bytes.Equal(EncodeJSON(m2), js) {
+	if !bytes.Equal(transformer.EncodeJSON(m2), js) {
 		t.Fatal("JSON round trip changed the model")
 	}
 	if m.Width > 64 || m.NumParams() > 1<<14 || !tame(m) {
 		return
 	}
-	r, err := NewRunner(m)
+	r, err := transformer.NewRunner(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := []int{0, len(m.Alphabet) - 1, 0}
-	a, errA := r.Forward(w, FastOptions{MaxClasses: 64})
+	a, errA := r.Forward(w, transformer.FastOptions{MaxClasses: 64})
 	d, errD := r.ForwardDense(w)
 	if errA == nil && errD == nil {
 		for i := range w {
@@ -424,8 +398,8 @@ func fuzzModel(t *testing.T, m *Model) {
 // tame reports whether every parameter of m has numerator and denominator
 // below 2^24, so that exact forward passes stay cheap (a fuzzed 1e300 or
 // 5e-324 makes exact arithmetic arbitrarily slow, not wrong).
-func tame(m *Model) bool {
-	ok := func(v Vec) bool {
+func tame(m *transformer.Model) bool {
+	ok := func(v transformer.Vec) bool {
 		for _, x := range v {
 			if x.Num().BitLen() > 24 || x.Denom().BitLen() > 24 {
 				return false
@@ -433,7 +407,7 @@ func tame(m *Model) bool {
 		}
 		return true
 	}
-	all := append([]Vec{m.Output.Weight}, m.Embedding...)
+	all := append([]transformer.Vec{m.Output.Weight}, m.Embedding...)
 	for _, l := range m.Layers {
 		for _, h := range l.Heads {
 			all = append(all, h.Score...)
@@ -444,14 +418,14 @@ func tame(m *Model) bool {
 			all = append(all, f.W2...)
 			all = append(all, f.B1, f.B2)
 		}
-		for _, n := range []*LayerNorm{l.AttentionNorm, l.FFNNorm} {
+		for _, n := range []*transformer.LayerNorm{l.AttentionNorm, l.FFNNorm} {
 			if n != nil {
-				all = append(all, n.Gamma, n.Beta, Vec{n.Eps})
+				all = append(all, n.Gamma, n.Beta, transformer.Vec{n.Eps})
 			}
 		}
 	}
 	for _, t := range m.Position {
-		all = append(all, Vec{t.Scale})
+		all = append(all, transformer.Vec{t.Scale})
 	}
 	for _, v := range all {
 		if v != nil && !ok(v) {
@@ -459,28 +433,4 @@ func tame(m *Model) bool {
 		}
 	}
 	return true
-}
-
-// TestMidProgram compiles the paper's Mid example (§5.3): #a^m#b^m# with a
-// position predicate that depends on the word length (x stands for #).
-func TestMidProgram(t *testing.T) {
-	p := mustParse(t, `Q_a(i)
-Q_b(i)
-Q_x(i)
-Mid(i)
-first(i)
-B(i) := rightmost [j<i, !Q_b(j)] Q_x(j) & Mid(j) : 0
-A(i) := rightmost [j<i, !Q_a(j)] Q_x(j) & first(j) : 0
-MA(i) := Mid(i) & Q_x(i) & A(i)
-SeenMA(i) := rightmost [j<i, MA(j)] 1 : 0
-Y(i) := Q_x(i) & B(i) & SeenMA(i)
-`)
-	rng := rand.New(rand.NewPCG(13, 14))
-	for _, o := range constructions {
-		m, err := Compile(p, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkAgreement(t, "mid "+optName(o), p, m, 5, 20, rng)
-	}
 }

@@ -82,8 +82,8 @@ func exactFloat(r *big.Rat) (float64, bool) { return r.Float64() }
 // newRat returns the rational a/b.
 func newRat(a, b int64) *big.Rat { return big.NewRat(a, b) }
 
-// zeros returns a vector of n zeros.
-func zeros(n int) Vec {
+// Zeros returns a vector of n zeros.
+func Zeros(n int) Vec {
 	v := make(Vec, n)
 	for k := range v {
 		v[k] = new(big.Rat)
@@ -91,11 +91,11 @@ func zeros(n int) Vec {
 	return v
 }
 
-// zeroMatrix returns a rows×cols zero matrix.
-func zeroMatrix(rows, cols int) Matrix {
+// ZeroMatrix returns a rows×cols zero matrix.
+func ZeroMatrix(rows, cols int) Matrix {
 	m := make(Matrix, rows)
 	for k := range m {
-		m[k] = zeros(cols)
+		m[k] = Zeros(cols)
 	}
 	return m
 }

@@ -193,7 +193,7 @@ func keyOf(i, n, period int) positionKey {
 
 // positionVector returns θ_n(i) as a Width-long exact vector.
 func (m *Model) positionVector(i, n int) Vec {
-	v := zeros(m.Width)
+	v := Zeros(m.Width)
 	for k := range m.Position {
 		t := &m.Position[k]
 		x := t.Value(i, n)

@@ -1,7 +1,9 @@
-package transformer
+package transformer_test
 
 import (
 	"encoding/json"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -165,12 +167,12 @@ func TestPythonInterop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, name := range []string{"dyck1_depth2.brasp", "stair3.brasp", "mod"} {
 		p := progs[name]
-		for _, o := range constructions {
-			m, err := Compile(p, o)
+		for _, o := range compile.Variants {
+			m, err := compile.Compile(p, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := EncodeSafetensors(m)
+			st, err := transformer.EncodeSafetensors(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,13 +192,13 @@ func TestPythonInterop(t *testing.T) {
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
 			if err != nil {
-				t.Fatalf("%s %s: python: %v\n%s", name, optName(o), err, stderr.String())
+				t.Fatalf("%s %s: python: %v\n%s", name, o.String(), err, stderr.String())
 			}
 			var verdicts []bool
 			if err := json.Unmarshal(out, &verdicts); err != nil || len(verdicts) != len(words) {
-				t.Fatalf("%s %s: python output %q: %v", name, optName(o), out, err)
+				t.Fatalf("%s %s: python output %q: %v", name, o.String(), out, err)
 			}
-			r, err := NewRunner(m)
+			r, err := transformer.NewRunner(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +208,7 @@ func TestPythonInterop(t *testing.T) {
 					t.Fatal(err)
 				}
 				if got != verdicts[k] || got != p.Accepts(w) {
-					t.Fatalf("%s %s: on %q Go says %v, NumPy says %v, the program says %v", name, optName(o), p.Alphabet.FormatWord(w), got, verdicts[k], p.Accepts(w))
+					t.Fatalf("%s %s: on %q Go says %v, NumPy says %v, the program says %v", name, o.String(), p.Alphabet.FormatWord(w), got, verdicts[k], p.Accepts(w))
 				}
 			}
 		}

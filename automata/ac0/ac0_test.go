@@ -16,6 +16,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
@@ -118,7 +119,7 @@ func forWords(d *automata.DFA, maxLen int, rng *rand.Rand, f func([]int)) {
 // decompiles it exactly back to the DFA's language.
 func checkModel(t *testing.T, d *automata.DFA, p *brasp.Program, maxLen int, rng *rand.Rand, decompiled bool) *transformer.Model {
 	t.Helper()
-	m, err := transformer.Compile(p, transformer.CompileOptions{})
+	m, err := compile.Compile(p, compile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
@@ -44,13 +45,13 @@ func demoCompile(w io.Writer, p *brasp.Program) error {
 	fmt.Fprintf(w, "    %-28s %6s %5s %5s %10s\n", "construction", "layers", "heads", "width", "parameters")
 	for _, c := range []struct {
 		name string
-		opts transformer.CompileOptions
+		opts compile.Options
 	}{
-		{"sequential (Thm 4.1)", transformer.CompileOptions{}},
-		{"multi-head (Thm C.4)", transformer.CompileOptions{MultiHead: true}},
-		{"multi-head + layer norm", transformer.CompileOptions{MultiHead: true, LayerNorm: true}},
+		{"sequential (Thm 4.1)", compile.Options{}},
+		{"multi-head (Thm C.4)", compile.Options{MultiHead: true}},
+		{"multi-head + layer norm", compile.Options{MultiHead: true, LayerNorm: true}},
 	} {
-		m, err := transformer.Compile(p, c.opts)
+		m, err := compile.Compile(p, c.opts)
 		if err != nil {
 			return err
 		}
@@ -75,7 +76,7 @@ func demoCompile(w io.Writer, p *brasp.Program) error {
 
 // demoModel is the multi-head compilation of the demo program.
 func demoModel(p *brasp.Program) (*transformer.Model, error) {
-	return transformer.Compile(p, transformer.CompileOptions{MultiHead: true})
+	return compile.Compile(p, compile.Options{MultiHead: true})
 }
 
 func demoDecompile(w io.Writer, p *brasp.Program) error {

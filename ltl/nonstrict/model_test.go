@@ -11,6 +11,7 @@ import (
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl/nonstrict"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
@@ -43,11 +44,11 @@ func checkModel(t *testing.T, what string, d *automata.DFA, p *brasp.Program, m 
 		return
 	}
 	for _, multi := range []bool{false, true} {
-		model, err := transformer.Compile(p, transformer.CompileOptions{MultiHead: multi})
+		model, err := compile.Compile(p, compile.Options{MultiHead: multi})
 		if multi && attentionOps(p) > maxMultiHeadOps {
 			continue
 		}
-		if multi && errors.Is(err, transformer.ErrFFNInputs) {
+		if multi && errors.Is(err, compile.ErrFFNInputs) {
 			continue // the fused FFNs of Thm C.4 are exponential in their inputs
 		}
 		if err != nil {

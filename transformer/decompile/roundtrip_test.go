@@ -9,7 +9,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
-	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // exampleModels compiles every example acceptor of the repository.
@@ -22,11 +22,7 @@ func examplePrograms(t testing.TB) map[string]*brasp.Program {
 	return progs
 }
 
-var compileOptions = []transformer.CompileOptions{
-	{}, {MultiHead: true}, {LayerNorm: true}, {MultiHead: true, LayerNorm: true},
-}
-
-func optName(o transformer.CompileOptions, smaller bool) string {
+func optName(o compile.Options, smaller bool) string {
 	s := "seq"
 	if o.MultiHead {
 		s = "multihead"
@@ -72,8 +68,8 @@ func TestRoundTripExamples(t *testing.T) {
 			continue
 		}
 		classesOf := map[string]string{}
-		for _, co := range compileOptions {
-			m, err := transformer.Compile(p, co)
+		for _, co := range compile.Variants {
+			m, err := compile.Compile(p, co)
 			if err != nil {
 				t.Fatalf("%s: compile: %v", name, err)
 			}
@@ -140,12 +136,12 @@ func TestRoundTripRandom(t *testing.T) {
 	for k := range n {
 		opts := brasptest.Options{Alphabet: 2 + k%2, Ops: 3 + k%3, Predicates: k%3 == 0}
 		p := brasptest.RandomProgram(rng, opts)
-		co := compileOptions[k%len(compileOptions)]
-		m, err := transformer.Compile(p, co)
+		co := compile.Variants[k%len(compile.Variants)]
+		m, err := compile.Compile(p, co)
 		if err != nil {
 			t.Fatalf("program %d: compile: %v\n%s", k, err, brasp.Format(p))
 		}
-		smaller := k/len(compileOptions)%2 == 1
+		smaller := k/len(compile.Variants)%2 == 1
 		q, err := Decompile(m, Options{Smaller: smaller})
 		if err != nil {
 			t.Fatalf("program %d (%s): %v\n%s", k, optName(co, smaller), err, brasp.Format(p))
@@ -162,8 +158,8 @@ func TestRoundTripRandom(t *testing.T) {
 // depth-2 model (go test -bench DecompileDyck -run XXX).
 func BenchmarkDecompileDyck(b *testing.B) {
 	p := examplePrograms(b)["dyck1_depth2.brasp"]
-	for _, co := range compileOptions {
-		m, err := transformer.Compile(p, co)
+	for _, co := range compile.Variants {
+		m, err := compile.Compile(p, co)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // agreeTransducer checks that the decompiled transducer q outputs what the
@@ -62,13 +63,13 @@ func TestRoundTripTransducers(t *testing.T) {
 			continue
 		}
 		seen++
-		for _, co := range compileOptions {
+		for _, co := range compile.Variants {
 			if co.MultiHead {
 				// The multi-head layer's three heads multiply the
 				// reachable combinations past the default limits.
 				continue
 			}
-			m, err := transformer.Compile(p, co)
+			m, err := compile.Compile(p, co)
 			if err != nil {
 				t.Fatalf("%s: compile: %v", name, err)
 			}
@@ -145,12 +146,12 @@ func TestRoundTripRandomTransducers(t *testing.T) {
 	}
 	for k := range n {
 		p := randomTransducer(t, rng, brasptest.Options{Alphabet: 2 + k%2, Ops: 3 + k%3, Predicates: k%3 == 0})
-		co := compileOptions[k%len(compileOptions)]
-		m, err := transformer.Compile(p, co)
+		co := compile.Variants[k%len(compile.Variants)]
+		m, err := compile.Compile(p, co)
 		if err != nil {
 			t.Fatalf("transducer %d: compile: %v\n%s", k, err, brasp.Format(p))
 		}
-		smaller := k/len(compileOptions)%2 == 1
+		smaller := k/len(compile.Variants)%2 == 1
 		q, err := Decompile(m, Options{Smaller: smaller})
 		if err != nil {
 			t.Fatalf("transducer %d (%s): %v\n%s", k, optName(co, smaller), err, brasp.Format(p))

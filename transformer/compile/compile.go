@@ -1,4 +1,4 @@
-package transformer
+package compile
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/transformer"
 )
 
 // DefaultMaxFFNInputs is the default limit on the number of residual
@@ -15,7 +16,7 @@ import (
 const DefaultMaxFFNInputs = 20
 
 // ErrFFNInputs is wrapped by the error Compile returns when a Boolean
-// function it would tabulate reads more than CompileOptions.MaxFFNInputs
+// function it would tabulate reads more than Options.MaxFFNInputs
 // coordinates: the full-DNF FFN of Thm 4.1's proof is exponential in them.
 var ErrFFNInputs = errors.New("the FFN input limit (MaxFFNInputs) was exceeded")
 
@@ -25,8 +26,8 @@ type ffnLimitError struct{ msg string }
 func (e *ffnLimitError) Error() string { return e.msg }
 func (e *ffnLimitError) Unwrap() error { return ErrFFNInputs }
 
-// CompileOptions selects the construction used by Compile.
-type CompileOptions struct {
+// Options selects the construction used by Compile.
+type Options struct {
 	// MultiHead selects the depth-preserving construction of Thm C.4: one
 	// layer per attention depth of the output, one head per live attention
 	// operation of that depth, FFNs fused; dead operations are dropped.
@@ -45,6 +46,28 @@ type CompileOptions struct {
 	MaxFFNInputs int
 }
 
+// Variants lists the four constructions Compile offers: sequential or
+// multi-head, each without and with layer norm.
+var Variants = []Options{
+	{},
+	{MultiHead: true},
+	{LayerNorm: true},
+	{MultiHead: true, LayerNorm: true},
+}
+
+// String names the construction: "sequential" or "multihead", with
+// "+layernorm" when LayerNorm is set (MaxFFNInputs is not part of the name).
+func (o Options) String() string {
+	s := "sequential"
+	if o.MultiHead {
+		s = "multihead"
+	}
+	if o.LayerNorm {
+		s += "+layernorm"
+	}
+	return s
+}
+
 // Compile translates an acceptor B-RASP program into a transformer that
 // accepts exactly the same words (Thm 4.1, or Thm C.4 with
 // opts.MultiHead). Position predicates become position embeddings: first,
@@ -61,7 +84,7 @@ type CompileOptions struct {
 // is correct because the head attends to a position with S = 1 whenever one
 // is unmasked. This makes value functions linear in x_j without first
 // rewriting V with Prop. B.1.
-func Compile(p *brasp.Program, opts CompileOptions) (*Model, error) {
+func Compile(p *brasp.Program, opts Options) (*transformer.Model, error) {
 	if opts.MaxFFNInputs <= 0 {
 		opts.MaxFFNInputs = DefaultMaxFFNInputs
 	}
@@ -100,8 +123,8 @@ type unit struct {
 }
 
 type absHead struct {
-	mask     Mask
-	tiebreak Tiebreak
+	mask     transformer.Mask
+	tiebreak transformer.Tiebreak
 	score    [][2]int     // (query coord, key coord) entries equal to 1
 	value    []valueEntry // value[dst][src] = coef
 }
@@ -126,13 +149,13 @@ type headInfo struct {
 
 type compiler struct {
 	p     *brasp.Program
-	opts  CompileOptions
+	opts  Options
 	avail map[int]slot // vectors held in a slot and available to the current stage
 
 	labels    []string
 	symbolOf  map[int]int  // coord → symbol whose embedding sets it
 	initTrue  map[int]bool // slots whose initial value is 1 for every symbol
-	posTerms  []PositionTerm
+	posTerms  []transformer.PositionTerm
 	posCoords map[int]bool // coords written only by position terms
 	one       slot
 	embedding map[int][]bool // stage-0 functions folded into the word embedding: coord → value per symbol
@@ -178,11 +201,11 @@ func (c *compiler) run() error {
 		s := c.newSlot(v.Name)
 		switch v.Pred.Kind {
 		case brasp.First, brasp.Last, brasp.Mid:
-			kind := map[brasp.PredKind]PositionKind{brasp.First: PosFirst, brasp.Last: PosLast, brasp.Mid: PosMid}[v.Pred.Kind]
-			c.posTerms = append(c.posTerms, PositionTerm{Kind: kind, Coord: s.pos, Scale: newRat(1, 1)})
+			kind := map[brasp.PredKind]transformer.PositionKind{brasp.First: transformer.PosFirst, brasp.Last: transformer.PosLast, brasp.Mid: transformer.PosMid}[v.Pred.Kind]
+			c.posTerms = append(c.posTerms, transformer.PositionTerm{Kind: kind, Coord: s.pos, Scale: big.NewRat(1, 1)})
 			c.posCoords[s.pos] = true
 			if s.neg >= 0 {
-				c.posTerms = append(c.posTerms, PositionTerm{Kind: kind, Negated: true, Coord: s.neg, Scale: newRat(1, 1)})
+				c.posTerms = append(c.posTerms, transformer.PositionTerm{Kind: kind, Negated: true, Coord: s.neg, Scale: big.NewRat(1, 1)})
 				c.posCoords[s.neg] = true
 			}
 		case brasp.Mod:
@@ -462,22 +485,22 @@ func support(fn boolFn) []int {
 func (c *compiler) prepareHead(k int) (absHead, *headInfo, []target, error) {
 	v := c.p.Vectors[k]
 	a := v.Att
-	head := absHead{mask: Mask(a.Mask), tiebreak: Tiebreak(a.Tiebreak)}
+	head := absHead{mask: transformer.Mask(a.Mask), tiebreak: transformer.Tiebreak(a.Tiebreak)}
 	switch a.Mask {
 	case brasp.MaskNone:
-		head.mask = MaskNone
+		head.mask = transformer.MaskNone
 	case brasp.MaskFuture:
-		head.mask = MaskFuture
+		head.mask = transformer.MaskFuture
 	case brasp.MaskPast:
-		head.mask = MaskPast
+		head.mask = transformer.MaskPast
 	case brasp.MaskFutureOrSelf:
-		head.mask = MaskFutureOrSelf
+		head.mask = transformer.MaskFutureOrSelf
 	case brasp.MaskPastOrSelf:
-		head.mask = MaskPastOrSelf
+		head.mask = transformer.MaskPastOrSelf
 	}
-	head.tiebreak = Leftmost
+	head.tiebreak = transformer.Leftmost
 	if a.Tiebreak == brasp.Rightmost {
-		head.tiebreak = Rightmost
+		head.tiebreak = transformer.Rightmost
 	}
 	info := &headInfo{copies: map[int]slot{}}
 	// The i part and the j part of the score.

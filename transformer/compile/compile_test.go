@@ -1,33 +1,16 @@
-package transformer
+package compile
 
 import (
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/transformer"
 )
-
-// constructions lists the four compiler configurations every test checks.
-var constructions = []CompileOptions{
-	{},
-	{MultiHead: true},
-	{LayerNorm: true},
-	{MultiHead: true, LayerNorm: true},
-}
-
-func optName(o CompileOptions) string {
-	s := "sequential"
-	if o.MultiHead {
-		s = "multihead"
-	}
-	if o.LayerNorm {
-		s += "+layernorm"
-	}
-	return s
-}
 
 // exampleprograms loads every example program of the repository.
 func examplePrograms(t testing.TB) map[string]*brasp.Program {
@@ -42,9 +25,9 @@ func examplePrograms(t testing.TB) map[string]*brasp.Program {
 // checkAgreement compares program and model on all words up to maxLen and
 // on random words up to length 200, and the fast pass with the dense pass
 // (on every word up to denseLen, and on a sample of the random words).
-func checkAgreement(t *testing.T, name string, p *brasp.Program, m *Model, maxLen, random int, rng *rand.Rand) {
+func checkAgreement(t *testing.T, name string, p *brasp.Program, m *transformer.Model, maxLen, random int, rng *rand.Rand) {
 	t.Helper()
-	r, err := NewRunner(m)
+	r, err := transformer.NewRunner(m)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -58,15 +41,15 @@ func checkAgreement(t *testing.T, name string, p *brasp.Program, m *Model, maxLe
 			return
 		}
 		want := p.Accepts(w)
-		a, err := r.Forward(w, FastOptions{})
+		a, err := r.Forward(w, transformer.FastOptions{})
 		if err != nil {
 			t.Fatalf("%s: fast forward on %s: %v", name, p.Alphabet.FormatWord(w), err)
 		}
-		got := m.decide(a.At(len(w) - 1))
+		got := m.OutputScore(a).Sign() >= 0 // the acceptor's decision
 		if got != want {
 			t.Fatalf("%s: on %q the program says %v, the compiled model (fast) says %v", name, p.Alphabet.FormatWord(w), want, got)
 		}
-		if score := m.OutputScore(a); score.Cmp(newRat(1, 2)) != 0 && score.Cmp(newRat(-1, 2)) != 0 {
+		if score := m.OutputScore(a); score.Cmp(big.NewRat(1, 2)) != 0 && score.Cmp(big.NewRat(-1, 2)) != 0 {
 			t.Fatalf("%s: on %q the output is %s, want ±1/2", name, p.Alphabet.FormatWord(w), score.RatString())
 		}
 		if dense {
@@ -91,18 +74,18 @@ func checkAgreement(t *testing.T, name string, p *brasp.Program, m *Model, maxLe
 func TestCompileExamples(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, p := range examplePrograms(t) {
-		for _, o := range constructions {
+		for _, o := range Variants {
 			m, err := Compile(p, o)
 			if err != nil {
-				t.Fatalf("%s %s: %v", name, optName(o), err)
+				t.Fatalf("%s %s: %v", name, o.String(), err)
 			}
 			if err := m.Validate(); err != nil {
-				t.Fatalf("%s %s: invalid model: %v", name, optName(o), err)
+				t.Fatalf("%s %s: invalid model: %v", name, o.String(), err)
 			}
 			if o.MultiHead && m.AttentionLayers() != p.AttentionDepth() {
-				t.Errorf("%s %s: %d attention layers, want the attention depth %d", name, optName(o), m.AttentionLayers(), p.AttentionDepth())
+				t.Errorf("%s %s: %d attention layers, want the attention depth %d", name, o.String(), m.AttentionLayers(), p.AttentionDepth())
 			}
-			checkAgreement(t, name+" "+optName(o), p, m, exhaustiveLen(len(p.Alphabet), 6, 1500), 25, rng)
+			checkAgreement(t, name+" "+o.String(), p, m, exhaustiveLen(len(p.Alphabet), 6, 1500), 25, rng)
 		}
 	}
 }
@@ -123,8 +106,8 @@ func TestCompileRandomPrograms(t *testing.T) {
 				if len(p.Alphabet) > 2 {
 					maxLen = 4
 				}
-				for _, o := range constructions {
-					name := fmt.Sprintf("program %d %s", k, optName(o))
+				for _, o := range Variants {
+					name := fmt.Sprintf("program %d %s", k, o.String())
 					m, err := Compile(p, o)
 					if err != nil {
 						t.Fatalf("%s: %v\n%s", name, err, brasp.Format(p))

@@ -1,8 +1,10 @@
-package transformer
+package compile
 
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/brasp-dev/brasp/transformer"
 )
 
 // modTarget is a MOD_r_m predicate to compute from its sinusoid.
@@ -36,15 +38,15 @@ func (c *compiler) modLayer(targets []modTarget) error {
 		cs, ok := byM[t.m]
 		f := big.NewRat(1, int64(t.m))
 		if !ok {
-			for x, kind := range []PositionKind{PosSin, PosCos} {
+			for x, kind := range []transformer.PositionKind{transformer.PosSin, transformer.PosCos} {
 				label := fmt.Sprintf("%s(2πi/%d)", kind, t.m)
 				coord := c.newCoord(label)
-				c.posTerms = append(c.posTerms, PositionTerm{Kind: kind, Frequency: f, Coord: coord, Scale: newRat(1, 1)})
+				c.posTerms = append(c.posTerms, transformer.PositionTerm{Kind: kind, Frequency: f, Coord: coord, Scale: big.NewRat(1, 1)})
 				c.posCoords[coord] = true
 				partner := -1
 				if c.opts.LayerNorm {
 					partner = c.newCoord("!" + label)
-					c.posTerms = append(c.posTerms, PositionTerm{Kind: kind, Frequency: f, Coord: partner, Scale: newRat(-1, 1)})
+					c.posTerms = append(c.posTerms, transformer.PositionTerm{Kind: kind, Frequency: f, Coord: partner, Scale: big.NewRat(-1, 1)})
 				}
 				sinusoidCoords = append(sinusoidCoords, [2]int{coord, partner})
 				if x == 0 {
@@ -60,10 +62,10 @@ func (c *compiler) modLayer(targets []modTarget) error {
 			q := new(big.Int).Quo(y.Num(), y.Denom())
 			return new(big.Rat).SetFrac(q, big.NewInt(1<<12))
 		}
-		ur, uc := round(Sinusoid(f, t.r, false)), round(Sinusoid(f, t.r, true))
+		ur, uc := round(transformer.Sinusoid(f, t.r, false)), round(transformer.Sinusoid(f, t.r, true))
 		dotWith := func(k int) *big.Rat {
-			x := new(big.Rat).Mul(ur, Sinusoid(f, k, false))
-			return x.Add(x, new(big.Rat).Mul(uc, Sinusoid(f, k, true)))
+			x := new(big.Rat).Mul(ur, transformer.Sinusoid(f, k, false))
+			return x.Add(x, new(big.Rat).Mul(uc, transformer.Sinusoid(f, k, true)))
 		}
 		top := dotWith(t.r)
 		var next *big.Rat
@@ -130,12 +132,12 @@ func dyadicBetween(lo, hi *big.Rat) *big.Rat {
 }
 
 // model assembles the Model from the compiler's abstract layers.
-func (c *compiler) model() *Model {
+func (c *compiler) model() *transformer.Model {
 	labels := append([]string(nil), c.labels...)
 	d := len(labels)
-	m := &Model{Alphabet: c.p.Alphabet, Width: d, Labels: labels, Position: c.posTerms}
+	m := &transformer.Model{Alphabet: c.p.Alphabet, Width: d, Labels: labels, Position: c.posTerms}
 	for sym := range c.p.Alphabet {
-		e := zeros(d)
+		e := transformer.Zeros(d)
 		for coord := range c.labels {
 			if c.posCoords[coord] {
 				continue
@@ -164,7 +166,7 @@ func (c *compiler) model() *Model {
 		}
 		m.Embedding = append(m.Embedding, e)
 	}
-	var norm func() *LayerNorm
+	var norm func() *transformer.LayerNorm
 	if c.opts.LayerNorm {
 		slots := 0
 		for _, label := range c.labels {
@@ -177,9 +179,9 @@ func (c *compiler) model() *Model {
 		mean := big.NewRat(int64(slots), int64(d))
 		variance := big.NewRat(int64(slots), int64(d))
 		variance.Sub(variance, new(big.Rat).Mul(mean, mean))
-		sigma := normSigma(variance)
-		norm = func() *LayerNorm {
-			ln := &LayerNorm{Gamma: make(Vec, d), Beta: make(Vec, d), Eps: new(big.Rat)}
+		sigma := transformer.NormSigma(variance)
+		norm = func() *transformer.LayerNorm {
+			ln := &transformer.LayerNorm{Gamma: make(transformer.Vec, d), Beta: make(transformer.Vec, d), Eps: new(big.Rat)}
 			for k := range d {
 				ln.Gamma[k] = new(big.Rat).Set(sigma)
 				ln.Beta[k] = new(big.Rat).Set(mean)
@@ -188,9 +190,9 @@ func (c *compiler) model() *Model {
 		}
 	}
 	for _, al := range c.layers {
-		var layer Layer
+		var layer transformer.Layer
 		for _, ah := range al.heads {
-			h := Head{Mask: ah.mask, Tiebreak: ah.tiebreak, Score: zeroMatrix(d, d), Value: zeroMatrix(d, d)}
+			h := transformer.Head{Mask: ah.mask, Tiebreak: ah.tiebreak, Score: transformer.ZeroMatrix(d, d), Value: transformer.ZeroMatrix(d, d)}
 			for _, e := range ah.score {
 				h.Score[e[0]][e[1]].SetInt64(1)
 			}
@@ -201,7 +203,7 @@ func (c *compiler) model() *Model {
 		}
 		if len(al.units) > 0 || len(al.bias) > 0 {
 			hn := len(al.units)
-			f := &FFN{W1: zeroMatrix(hn, d), B1: zeros(hn), W2: zeroMatrix(d, hn), B2: zeros(d)}
+			f := &transformer.FFN{W1: transformer.ZeroMatrix(hn, d), B1: transformer.Zeros(hn), W2: transformer.ZeroMatrix(d, hn), B2: transformer.Zeros(d)}
 			for x, u := range al.units {
 				for coord, w := range u.in {
 					f.W1[x][coord].SetInt64(w)
@@ -231,7 +233,7 @@ func (c *compiler) model() *Model {
 		m.Layers = append(m.Layers, layer)
 	}
 	if c.p.IsTransducer() {
-		t := &Transduction{Symbols: c.p.Output.Symbols, Weight: zeroMatrix(len(c.p.Output.Symbols), d), Bias: zeros(len(c.p.Output.Symbols))}
+		t := &transformer.Transduction{Symbols: c.p.Output.Symbols, Weight: transformer.ZeroMatrix(len(c.p.Output.Symbols), d), Bias: transformer.Zeros(len(c.p.Output.Symbols))}
 		for g, k := range c.p.Output.Vectors {
 			t.Weight[g][c.avail[k].pos].SetInt64(1)
 			t.Bias[g].SetFrac64(-1, 2)
@@ -239,7 +241,7 @@ func (c *compiler) model() *Model {
 		m.Transduction = t
 		return m
 	}
-	m.Output = Output{Weight: zeros(d), Bias: big.NewRat(-1, 2)}
+	m.Output = transformer.Output{Weight: transformer.Zeros(d), Bias: big.NewRat(-1, 2)}
 	out := c.avail[c.p.Output.Accept]
 	m.Output.Weight[out.pos].SetInt64(1)
 	return m
