@@ -9,6 +9,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/ac0"
+	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/automata/regex"
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -136,8 +137,8 @@ func regexToDFA(_ *budget.Budget, r *Regex, opts RegexOptions) (*DFA, error) {
 // in AC0 is refused with classify's witness. Either result uses only
 // rightmost strict future-masked attention.
 func dfaToBRASP(b *budget.Budget, d *DFA, opts CascadeOptions) (*Program, error) {
-	p, _, err := automata.DFAToBRASP(d.D, opts)
-	var notStarFree *automata.NotCounterFreeError
+	p, _, err := krohnrhodes.DFAToBRASP(d.D, opts)
+	var notStarFree *krohnrhodes.NotCounterFreeError
 	if errors.As(err, &notStarFree) {
 		res, err := ac0.DFAToBRASP(b, d.D)
 		if err != nil {
@@ -164,10 +165,10 @@ func Classify(b *budget.Budget, a Artifact, opts Options) (*automata.Classificat
 
 // Cascade returns the Krohn–Rhodes cascade of an artifact's minimal DFA, for
 // printing (brasp inspect --cascade).
-func Cascade(b *budget.Budget, a Artifact, opts Options) (*automata.Cascade, error) {
+func Cascade(b *budget.Budget, a Artifact, opts Options) (*krohnrhodes.Cascade, error) {
 	d, err := ToDFA(b, a, opts)
 	if err != nil {
 		return nil, err
 	}
-	return automata.Decompose(d, opts.Cascade)
+	return krohnrhodes.Decompose(d, opts.Cascade)
 }

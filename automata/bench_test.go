@@ -42,18 +42,6 @@ func counterFreeOfSize(seed uint64, n, count int) []*DFA {
 	return out
 }
 
-// chainDFA is A_(n-1) of the paper generalised: a saturating counter on
-// 0..n-1 moved by R and L, accepting at n-1.
-func chainDFA(n int) *DFA {
-	d := NewDFA(testAlphabet(2), n)
-	for q := range n {
-		d.Delta[q][0] = max(q-1, 0)
-		d.Delta[q][1] = min(q+1, n-1)
-	}
-	d.Accept[n-1] = true
-	return d
-}
-
 // BenchmarkClassify measures Classify (minimisation, image orbit, stutter
 // check, and for non-star-free inputs the stable semigroup) on counter-free
 // DFAs and on uniformly random DFAs, which are almost never star-free.
@@ -68,8 +56,8 @@ func BenchmarkClassify(b *testing.B) {
 					b.Fatal(err)
 				}
 				if i < len(dfas) {
-					o, _ := newImageOrbit(d, DefaultMaxImages)
-					images += len(o.sets)
+					o, _ := NewImageOrbit(d, DefaultMaxImages)
+					images += len(o.Sets)
 				}
 			}
 			b.ReportMetric(float64(images)/float64(len(dfas)), "images")
@@ -88,64 +76,5 @@ func BenchmarkClassify(b *testing.B) {
 			}
 			b.ReportMetric(float64(failed)/float64(b.N), "limit-errors/op")
 		})
-	}
-}
-
-// benchMaxCascade is the limit on global states in BenchmarkDecompose. The
-// cascade and its program need no global states (only Decompose's check of
-// the first DecomposeCheck of them), so no DFA should reach it; the
-// benchmark counts those that do as "over-limit".
-const benchMaxCascade = 100000
-
-// BenchmarkDecompose measures the holonomy decomposition and the compilation
-// of the cascade into B-RASP (Decompose, then CascadeToBRASP), and reports,
-// averaged over the DFAs of each size: DFA states, levels, level states (the
-// sum of the levels' sizes), contexts (holonomy sets on chains), chain edges
-// and B-RASP vectors. Figures for the issue:
-//
-//	cd automata && go test -run XXX -bench Decompose -benchtime 4x ./
-func BenchmarkDecompose(b *testing.B) {
-	run := func(b *testing.B, dfas []*DFA) {
-		var states, levels, size, contexts, edges, vectors, over int
-		for i := 0; b.Loop(); i++ {
-			d := dfas[i%len(dfas)]
-			c, err := Decompose(d, Limits{MaxCascade: benchMaxCascade})
-			if _, ok := err.(*LimitError); ok {
-				over++
-				continue
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := CascadeToBRASP(c)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if i < len(dfas) {
-				states += d.NumStates()
-				levels += len(c.Levels)
-				size += c.Size()
-				contexts += c.Contexts()
-				edges += len(c.Edges)
-				vectors += len(p.Vectors)
-			}
-		}
-		k := float64(min(len(dfas), b.N) - over)
-		b.ReportMetric(float64(over), "over-limit")
-		if k == 0 {
-			return
-		}
-		b.ReportMetric(float64(states)/k, "states")
-		b.ReportMetric(float64(levels)/k, "levels")
-		b.ReportMetric(float64(size)/k, "level-states")
-		b.ReportMetric(float64(contexts)/k, "contexts")
-		b.ReportMetric(float64(edges)/k, "edges")
-		b.ReportMetric(float64(vectors)/k, "vectors")
-	}
-	for _, n := range benchSizes {
-		dfas := counterFreeOfSize(1, n, 4)
-		b.Run(fmt.Sprintf("counterfree/n=%d", n), func(b *testing.B) { run(b, dfas) })
-		// The chain's cascade has 2^(n-1) global states.
-		b.Run(fmt.Sprintf("chain/n=%d", n), func(b *testing.B) { run(b, []*DFA{chainDFA(n)}) })
 	}
 }

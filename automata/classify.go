@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata/internal/transform"
 )
 
 // Limits bounds the exponential parts of classification and decomposition.
@@ -18,7 +19,8 @@ type Limits struct {
 	MaxCascade int // reachable cascade states (default DefaultMaxCascade)
 }
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults replaces every zero field by its default.
+func (l Limits) WithDefaults() Limits {
 	if l.MaxImages <= 0 {
 		l.MaxImages = DefaultMaxImages
 	}
@@ -83,26 +85,15 @@ type Classification struct {
 // Barrington–Compton–Straubing–Thérien, computed only when the language is
 // not star-free.
 func Classify(d *DFA, limits Limits) (*Classification, error) {
-	limits = limits.withDefaults()
+	limits = limits.WithDefaults()
 	m := Minimize(d)
 	c := &Classification{Minimal: m, StutterInvariant: true}
-	o, err := newImageOrbit(m, limits.MaxImages)
+	o, err := NewImageOrbit(m, limits.MaxImages)
 	if err != nil {
 		return nil, err
 	}
-	if w, r, bad := o.groupViolation(); bad {
-		t := m.WordTransformation(w)
-		x := -1
-		for _, y := range o.sets[r] {
-			if t[y] != y {
-				x = y
-				break
-			}
-		}
-		c.NotStarFreeBy = countingWitness(m, w, t, x)
-	} else {
-		c.StarFree = true
-	}
+	c.NotStarFreeBy = o.CountingWitness()
+	c.StarFree = c.NotStarFreeBy == nil
 	c.NotStutterBy = stutterWitness(m)
 	c.StutterInvariant = c.NotStutterBy == nil
 	if c.StarFree {
@@ -182,7 +173,7 @@ func stableSemigroup(m *DFA, maxElements int) (int, [][]int, [][]int, error) {
 	first := level{}
 	seen := map[string]bool{}
 	for a, l := range letters {
-		if k := transformationKey(l); !seen[k] {
+		if k := transform.Key(l); !seen[k] {
 			seen[k] = true
 			first.elems = append(first.elems, l)
 			first.words = append(first.words, []int{a})
@@ -193,8 +184,8 @@ func stableSemigroup(m *DFA, maxElements int) (int, [][]int, [][]int, error) {
 		seen := map[string]bool{}
 		for i, e := range cur.elems {
 			for a, l := range letters {
-				t := compose(e, l)
-				if key := transformationKey(t); !seen[key] {
+				t := transform.Compose(e, l)
+				if key := transform.Key(t); !seen[key] {
 					seen[key] = true
 					next.elems = append(next.elems, t)
 					next.words = append(next.words, append(slices.Clone(cur.words[i]), a))
@@ -216,7 +207,7 @@ func stableSemigroup(m *DFA, maxElements int) (int, [][]int, [][]int, error) {
 		}
 		keys := make([]string, len(cur.elems))
 		for i, e := range cur.elems {
-			keys[i] = transformationKey(e)
+			keys[i] = transform.Key(e)
 		}
 		slices.Sort(keys)
 		digest := sha256.Sum256([]byte(strings.Join(keys, "")))

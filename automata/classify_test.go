@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/automata/internal/transform"
 )
 
 // checkWitnesses verifies every witness of c by running the minimal DFA.
@@ -229,7 +231,7 @@ func randomMonotone(rng *rand.Rand, n int) []int {
 func layerOfMonoid(mon *Monoid, m *DFA, l int) map[int]bool {
 	index := map[string]int{}
 	for i, e := range mon.Elements {
-		index[transformationKey(e)] = i
+		index[transform.Key(e)] = i
 	}
 	letters := m.letterMaps()
 	layer := map[int]bool{0: true}
@@ -237,7 +239,7 @@ func layerOfMonoid(mon *Monoid, m *DFA, l int) map[int]bool {
 		next := map[int]bool{}
 		for e := range layer {
 			for _, a := range letters {
-				next[index[transformationKey(compose(mon.Elements[e], a))]] = true
+				next[index[transform.Key(transform.Compose(mon.Elements[e], a))]] = true
 			}
 		}
 		layer = next

@@ -4,8 +4,8 @@
 // equivalence with a shortest distinguishing word, nondeterministic automata
 // with the subset construction, the transition monoid, the classification of
 // a regular language (star-free, stutter-invariant, AC0) with checkable
-// witnesses, and the Krohn–Rhodes holonomy decomposition of a counter-free DFA
-// into a cascade of identity–reset automata (paper, App. B.4).
+// witnesses, and the image orbit that the aperiodicity test and the
+// Krohn–Rhodes decomposition (package automata/krohnrhodes) share.
 //
 // # The empty word
 //

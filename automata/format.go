@@ -18,25 +18,25 @@ func Format(d *DFA) string {
 		b.WriteByte(' ')
 		b.WriteString(alphabet.Quote(s))
 	}
-	b.WriteString("\n" + kwStart + " " + quoteState(d.States[d.Start]) + "\n" + kwAccept)
+	b.WriteString("\n" + kwStart + " " + QuoteState(d.States[d.Start]) + "\n" + kwAccept)
 	for q, acc := range d.Accept {
 		if acc {
 			b.WriteByte(' ')
-			b.WriteString(quoteState(d.States[q]))
+			b.WriteString(QuoteState(d.States[q]))
 		}
 	}
 	b.WriteByte('\n')
 	for q, row := range d.Delta {
 		for a, r := range row {
-			b.WriteString(quoteState(d.States[q]) + " " + alphabet.Quote(d.Alphabet[a]) + " " + quoteState(d.States[r]) + "\n")
+			b.WriteString(QuoteState(d.States[q]) + " " + alphabet.Quote(d.Alphabet[a]) + " " + QuoteState(d.States[r]) + "\n")
 		}
 	}
 	return b.String()
 }
 
-// quoteState writes a state name, quoting keywords so that they are not read
+// QuoteState writes a state name as the .dfa format does, quoting keywords so that they are not read
 // as the start of an alphabet, start or accept line.
-func quoteState(s string) string {
+func QuoteState(s string) string {
 	switch s {
 	case kwAlphabet, kwStart, kwAccept:
 		return strconv.Quote(s)

@@ -1,37 +1,8 @@
 package automata
 
-import "encoding/binary"
-
-// A transformation maps every state to a state: t[q] is the image of q. The
-// transformation of a word w is q ↦ q·w, states acting on the right, so the
-// transformation of uv is "first u, then v".
-
-// compose returns "first s, then t".
-func compose(s, t []int) []int {
-	r := make([]int, len(s))
-	for q, x := range s {
-		r[q] = t[x]
-	}
-	return r
-}
-
-// identity returns the identity transformation on n states.
-func identity(n int) []int {
-	t := make([]int, n)
-	for q := range t {
-		t[q] = q
-	}
-	return t
-}
-
-// transformationKey is a map key for a transformation.
-func transformationKey(t []int) string {
-	b := make([]byte, 4*len(t))
-	for i, x := range t {
-		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
-	}
-	return string(b)
-}
+import (
+	"github.com/brasp-dev/brasp/automata/internal/transform"
+)
 
 // letterMaps returns the transformation of each symbol.
 func (d *DFA) letterMaps() [][]int {
@@ -47,7 +18,7 @@ func (d *DFA) letterMaps() [][]int {
 
 // WordTransformation returns the transformation q ↦ q·w of w.
 func (d *DFA) WordTransformation(w []int) []int {
-	t := identity(d.NumStates())
+	t := transform.Identity(d.NumStates())
 	for q := range t {
 		t[q] = d.Run(q, w)
 	}
@@ -71,12 +42,12 @@ const DefaultMaxMonoid = 200000
 // when the monoid has more than maxElements elements.
 func TransitionMonoid(d *DFA, maxElements int) (*Monoid, error) {
 	letters := d.letterMaps()
-	m := &Monoid{Elements: [][]int{identity(d.NumStates())}, Words: [][]int{{}}}
-	seen := map[string]bool{transformationKey(m.Elements[0]): true}
+	m := &Monoid{Elements: [][]int{transform.Identity(d.NumStates())}, Words: [][]int{{}}}
+	seen := map[string]bool{transform.Key(m.Elements[0]): true}
 	for i := 0; i < len(m.Elements); i++ {
 		for a, l := range letters {
-			t := compose(m.Elements[i], l)
-			key := transformationKey(t)
+			t := transform.Compose(m.Elements[i], l)
+			key := transform.Key(t)
 			if seen[key] {
 				continue
 			}

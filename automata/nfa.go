@@ -2,10 +2,10 @@ package automata
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata/internal/transform"
 )
 
 // NFA is a nondeterministic finite automaton with ε-moves over a named
@@ -49,17 +49,17 @@ func (m *NFA) AddEpsilon(from, to int) { m.Eps[from] = append(m.Eps[from], to) }
 
 // Accepts reports whether some run of m on w ends in an accepting state.
 func (m *NFA) Accepts(w []int) bool {
-	cur := m.closure(newBitset(m.NumStates()).with(m.Start))
+	cur := m.closure(transform.NewBitset(m.NumStates()).With(m.Start))
 	for _, a := range w {
-		next := newBitset(m.NumStates())
-		for q := range cur.all() {
+		next := transform.NewBitset(m.NumStates())
+		for q := range cur.All() {
 			for _, r := range m.Delta[q][a] {
-				next.set(r)
+				next.Set(r)
 			}
 		}
 		cur = m.closure(next)
 	}
-	for q := range cur.all() {
+	for q := range cur.All() {
 		if m.Accept[q] {
 			return true
 		}
@@ -82,9 +82,9 @@ func (m *NFA) Determinize(maxStates int) (*DFA, error) {
 	}
 	n := m.NumStates()
 	index := map[string]int{}
-	var sets []bitset
-	get := func(s bitset) (int, error) {
-		key := s.key()
+	var sets []transform.Bitset
+	get := func(s transform.Bitset) (int, error) {
+		key := s.Key()
 		if i, ok := index[key]; ok {
 			return i, nil
 		}
@@ -95,21 +95,21 @@ func (m *NFA) Determinize(maxStates int) (*DFA, error) {
 		sets = append(sets, s)
 		return len(sets) - 1, nil
 	}
-	if _, err := get(m.closure(newBitset(n).with(m.Start))); err != nil {
+	if _, err := get(m.closure(transform.NewBitset(n).With(m.Start))); err != nil {
 		return nil, err
 	}
 	d := &DFA{Alphabet: m.Alphabet}
 	for i := 0; i < len(sets); i++ {
 		row := make([]int, len(m.Alphabet))
 		acc := false
-		for q := range sets[i].all() {
+		for q := range sets[i].All() {
 			acc = acc || m.Accept[q]
 		}
 		for a := range m.Alphabet {
-			next := newBitset(n)
-			for q := range sets[i].all() {
+			next := transform.NewBitset(n)
+			for q := range sets[i].All() {
 				for _, r := range m.Delta[q][a] {
-					next.set(r)
+					next.Set(r)
 				}
 			}
 			j, err := get(m.closure(next))
@@ -126,17 +126,17 @@ func (m *NFA) Determinize(maxStates int) (*DFA, error) {
 }
 
 // closure adds to s every state reachable by ε-moves and returns it.
-func (m *NFA) closure(s bitset) bitset {
+func (m *NFA) closure(s transform.Bitset) transform.Bitset {
 	stack := []int{}
-	for q := range s.all() {
+	for q := range s.All() {
 		stack = append(stack, q)
 	}
 	for len(stack) > 0 {
 		q := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, r := range m.Eps[q] {
-			if !s.has(r) {
-				s.set(r)
+			if !s.Has(r) {
+				s.Set(r)
 				stack = append(stack, r)
 			}
 		}
@@ -155,45 +155,4 @@ func (d *DFA) NFA() *NFA {
 		}
 	}
 	return m
-}
-
-// bitset is a set of small non-negative integers.
-type bitset []uint64
-
-func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
-
-func (s bitset) set(i int)      { s[i/64] |= 1 << (i % 64) }
-func (s bitset) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
-
-func (s bitset) with(xs []int) bitset {
-	for _, x := range xs {
-		s.set(x)
-	}
-	return s
-}
-
-// all iterates over the members in increasing order.
-func (s bitset) all() func(yield func(int) bool) {
-	return func(yield func(int) bool) {
-		for w, word := range s {
-			for word != 0 {
-				b := bits.TrailingZeros64(word)
-				if !yield(w*64 + b) {
-					return
-				}
-				word &^= 1 << b
-			}
-		}
-	}
-}
-
-// key is a map key for the set.
-func (s bitset) key() string {
-	b := make([]byte, 8*len(s))
-	for i, w := range s {
-		for j := range 8 {
-			b[8*i+j] = byte(w >> (8 * j))
-		}
-	}
-	return string(b)
 }

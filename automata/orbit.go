@@ -2,78 +2,71 @@ package automata
 
 import (
 	"slices"
+
+	"github.com/brasp-dev/brasp/automata/internal/transform"
 )
 
-// imageOrbit is the orbit of the full state set X under the letters: every
+// ImageOrbit is the orbit of the full state set X under the letters: every
 // image X·w, with the orbit graph, its strongly connected components, and for
 // each image P of a component with representative R the words fromRep_P
 // (R·fromRep_P = P) and toRep_P (P·toRep_P = R). It underlies both the
-// aperiodicity test and the holonomy decomposition.
-type imageOrbit struct {
+// aperiodicity test of Classify and the holonomy decomposition of package
+// automata/krohnrhodes. Transformations are slices t with t[q] = q·w.
+type ImageOrbit struct {
 	d       *DFA
-	letters [][]int
-	sets    [][]int // sorted state lists; sets[0] = X
 	index   map[string]int
-	succ    [][]int // succ[i][a] = index of sets[i]·a
-	comp    []int   // strongly connected component of each set
-	comps   [][]int // members of each component; comps[c][0] is its representative
-	rep     []int   // representative of the component of each set
-	from    [][]int // transformation of fromRep: maps rep bijectively onto the set
-	fromW   [][]int
-	to      [][]int // transformation of toRep: maps the set bijectively onto rep
-	toW     [][]int
+	Letters [][]int // Letters[a]: the transformation of symbol a
+	Sets    [][]int // sorted state lists; Sets[0] = X
+	Succ    [][]int // Succ[i][a] = index of Sets[i]·a
+	Comp    []int   // strongly connected component of each set
+	Comps   [][]int // members of each component; Comps[c][0] is its representative
+	Rep     []int   // representative of the component of each set
+	From    [][]int // transformation of fromRep: maps Rep bijectively onto the set
+	FromW   [][]int // the word fromRep
+	To      [][]int // transformation of toRep: maps the set bijectively onto Rep
+	ToW     [][]int // the word toRep
 }
 
 // DefaultMaxImages is the default limit on the number of distinct images X·w
 // the classification and the holonomy decomposition may explore.
 const DefaultMaxImages = 100000
 
-func setKey(s []int) string { return transformationKey(s) }
-
-// image returns the sorted set {q·t : q ∈ s}.
-func image(s, t []int) []int {
-	out := make([]int, len(s))
-	for i, q := range s {
-		out[i] = t[q]
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func newImageOrbit(d *DFA, maxImages int) (*imageOrbit, error) {
-	o := &imageOrbit{d: d, letters: d.letterMaps(), index: map[string]int{}}
-	o.add(identity(d.NumStates()))
-	for i := 0; i < len(o.sets); i++ {
-		row := make([]int, len(o.letters))
-		for a, l := range o.letters {
-			p := image(o.sets[i], l)
-			j, ok := o.index[setKey(p)]
+// NewImageOrbit computes the image orbit of d. It fails with a *LimitError
+// named "max-images" when there are more than maxImages images.
+func NewImageOrbit(d *DFA, maxImages int) (*ImageOrbit, error) {
+	o := &ImageOrbit{d: d, Letters: d.letterMaps(), index: map[string]int{}}
+	o.add(transform.Identity(d.NumStates()))
+	for i := 0; i < len(o.Sets); i++ {
+		row := make([]int, len(o.Letters))
+		for a, l := range o.Letters {
+			p := transform.Image(o.Sets[i], l)
+			j, ok := o.index[transform.Key(p)]
 			if !ok {
-				if len(o.sets) >= maxImages {
+				if len(o.Sets) >= maxImages {
 					return nil, &LimitError{Name: "max-images", Limit: maxImages, What: "image orbit"}
 				}
 				j = o.add(p)
 			}
 			row[a] = j
 		}
-		o.succ = append(o.succ, row)
+		o.Succ = append(o.Succ, row)
 	}
 	o.components()
 	o.representatives()
 	return o, nil
 }
 
-func (o *imageOrbit) add(s []int) int {
-	o.index[setKey(s)] = len(o.sets)
-	o.sets = append(o.sets, s)
-	return len(o.sets) - 1
+func (o *ImageOrbit) add(s []int) int {
+	o.index[transform.Key(s)] = len(o.Sets)
+	o.Sets = append(o.Sets, s)
+	return len(o.Sets) - 1
 }
 
 // components computes the strongly connected components of the orbit graph
 // (Tarjan's algorithm, iterative).
-func (o *imageOrbit) components() {
-	n := len(o.sets)
-	o.comp = make([]int, n)
+func (o *ImageOrbit) components() {
+	n := len(o.Sets)
+	o.Comp = make([]int, n)
 	low := make([]int, n)
 	num := make([]int, n)
 	onStack := make([]bool, n)
@@ -95,8 +88,8 @@ func (o *imageOrbit) components() {
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
-			if f.edge < len(o.succ[v]) {
-				w := o.succ[v][f.edge]
+			if f.edge < len(o.Succ[v]) {
+				w := o.Succ[v][f.edge]
 				f.edge++
 				if num[w] < 0 {
 					num[w], low[w] = counter, counter
@@ -120,14 +113,14 @@ func (o *imageOrbit) components() {
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
 					onStack[w] = false
-					o.comp[w] = len(o.comps)
+					o.Comp[w] = len(o.Comps)
 					members = append(members, w)
 					if w == v {
 						break
 					}
 				}
 				slices.Sort(members)
-				o.comps = append(o.comps, members)
+				o.Comps = append(o.Comps, members)
 			}
 		}
 	}
@@ -136,48 +129,48 @@ func (o *imageOrbit) components() {
 // representatives picks the earliest-discovered image of each component as
 // its representative R and computes fromRep and toRep for every member by
 // breadth-first search inside the component.
-func (o *imageOrbit) representatives() {
-	n := len(o.sets)
+func (o *ImageOrbit) representatives() {
+	n := len(o.Sets)
 	states := o.d.NumStates()
-	o.rep = make([]int, n)
-	o.from, o.fromW = make([][]int, n), make([][]int, n)
-	o.to, o.toW = make([][]int, n), make([][]int, n)
+	o.Rep = make([]int, n)
+	o.From, o.FromW = make([][]int, n), make([][]int, n)
+	o.To, o.ToW = make([][]int, n), make([][]int, n)
 	pred := make([][][2]int, n) // pred[j] = (i, a) with succ[i][a] = j inside a component
 	for i := range n {
-		for a, j := range o.succ[i] {
-			if o.comp[j] == o.comp[i] {
+		for a, j := range o.Succ[i] {
+			if o.Comp[j] == o.Comp[i] {
 				pred[j] = append(pred[j], [2]int{i, a})
 			}
 		}
 	}
-	for _, members := range o.comps {
+	for _, members := range o.Comps {
 		r := members[0]
 		for _, p := range members {
-			o.rep[p] = r
+			o.Rep[p] = r
 		}
-		o.from[r], o.fromW[r] = identity(states), []int{}
+		o.From[r], o.FromW[r] = transform.Identity(states), []int{}
 		queue := []int{r}
 		for len(queue) > 0 {
 			i := queue[0]
 			queue = queue[1:]
-			for a, j := range o.succ[i] {
-				if o.comp[j] == o.comp[r] && o.from[j] == nil {
-					o.from[j] = compose(o.from[i], o.letters[a])
-					o.fromW[j] = append(slices.Clone(o.fromW[i]), a)
+			for a, j := range o.Succ[i] {
+				if o.Comp[j] == o.Comp[r] && o.From[j] == nil {
+					o.From[j] = transform.Compose(o.From[i], o.Letters[a])
+					o.FromW[j] = append(slices.Clone(o.FromW[i]), a)
 					queue = append(queue, j)
 				}
 			}
 		}
-		o.to[r], o.toW[r] = identity(states), []int{}
+		o.To[r], o.ToW[r] = transform.Identity(states), []int{}
 		queue = []int{r}
 		for len(queue) > 0 {
 			j := queue[0]
 			queue = queue[1:]
 			for _, e := range pred[j] {
 				i, a := e[0], e[1]
-				if o.to[i] == nil {
-					o.to[i] = compose(o.letters[a], o.to[j])
-					o.toW[i] = append([]int{a}, o.toW[j]...)
+				if o.To[i] == nil {
+					o.To[i] = transform.Compose(o.Letters[a], o.To[j])
+					o.ToW[i] = append([]int{a}, o.ToW[j]...)
 					queue = append(queue, i)
 				}
 			}
@@ -191,25 +184,42 @@ func (o *imageOrbit) representatives() {
 // fromRep_P·toRep_P and every Schreier generator fromRep_P·a·toRep_{P·a}
 // inside each component; when they all fix R pointwise, every word that maps
 // R onto itself does (it factors through them), so the monoid is aperiodic.
-func (o *imageOrbit) groupViolation() (w []int, r int, ok bool) {
-	for p := range o.sets {
-		r := o.rep[p]
-		for _, x := range o.sets[r] {
-			if o.to[p][o.from[p][x]] != x {
-				return append(slices.Clone(o.fromW[p]), o.toW[p]...), r, true
+func (o *ImageOrbit) groupViolation() (w []int, r int, ok bool) {
+	for p := range o.Sets {
+		r := o.Rep[p]
+		for _, x := range o.Sets[r] {
+			if o.To[p][o.From[p][x]] != x {
+				return append(slices.Clone(o.FromW[p]), o.ToW[p]...), r, true
 			}
 		}
-		for a, q := range o.succ[p] {
-			if o.comp[q] != o.comp[p] {
+		for a, q := range o.Succ[p] {
+			if o.Comp[q] != o.Comp[p] {
 				continue
 			}
-			for _, x := range o.sets[r] {
-				if o.to[q][o.letters[a][o.from[p][x]]] != x {
-					w := append(slices.Clone(o.fromW[p]), a)
-					return append(w, o.toW[q]...), r, true
+			for _, x := range o.Sets[r] {
+				if o.To[q][o.Letters[a][o.From[p][x]]] != x {
+					w := append(slices.Clone(o.FromW[p]), a)
+					return append(w, o.ToW[q]...), r, true
 				}
 			}
 		}
 	}
 	return nil, 0, false
+}
+
+// CountingWitness returns a witness that the transition monoid of the orbit's
+// automaton is not aperiodic (a word counting modulo some k > 1 on a state of
+// an image it maps onto itself), or nil when the monoid is aperiodic.
+func (o *ImageOrbit) CountingWitness() *CountingWitness {
+	w, r, bad := o.groupViolation()
+	if !bad {
+		return nil
+	}
+	t := o.d.WordTransformation(w)
+	for _, x := range o.Sets[r] {
+		if t[x] != x {
+			return countingWitness(o.d, w, t, x)
+		}
+	}
+	return nil
 }

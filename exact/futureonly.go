@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/brasp"
 )
 
@@ -12,7 +13,7 @@ import (
 // strictly future-masked attention (mask j<i). The route is the proof's:
 // p → its minimal DFA (ProgramDFALimits) → the Krohn–Rhodes holonomy cascade
 // of identity–reset automata → B-RASP, one "most recent reset wins"
-// operation per cascade state (automata.DFAToBRASP, Lemma B.6). A program
+// operation per cascade state (krohnrhodes.DFAToBRASP, Lemma B.6). A program
 // whose language is not star-free (possible only with MOD predicates) has no
 // such program; the error carries automata's witness.
 func FutureOnly(p *brasp.Program, lim Limits, kr automata.Limits) (*brasp.Program, error) {
@@ -20,7 +21,7 @@ func FutureOnly(p *brasp.Program, lim Limits, kr automata.Limits) (*brasp.Progra
 	if err != nil {
 		return nil, err
 	}
-	q, _, err := automata.DFAToBRASP(d, kr)
+	q, _, err := krohnrhodes.DFAToBRASP(d, kr)
 	if err != nil {
 		return nil, fmt.Errorf("Krohn–Rhodes: %w", err)
 	}

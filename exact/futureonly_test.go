@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
@@ -64,7 +65,7 @@ func TestFutureOnlyRandom(t *testing.T) {
 // program, and a near miss (the program for A_3 against a one-state change).
 func TestA3KrohnRhodes(t *testing.T) {
 	a3 := loadDFA(t, filepath.Join("..", "automata", "testdata", "a3.dfa"))
-	p, _, err := automata.DFAToBRASP(a3, automata.Limits{})
+	p, _, err := krohnrhodes.DFAToBRASP(a3, automata.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/transformer/compile"
+	"github.com/chromedp/chromedp"
 )
 
 // chromium returns the path of the Chromium binary, skipping the test when

@@ -3,8 +3,6 @@ package transformer_test
 import (
 	"errors"
 	"fmt"
-	"github.com/brasp-dev/brasp/transformer"
-	"github.com/brasp-dev/brasp/transformer/compile"
 	"math/big"
 	"sort"
 	"strings"
@@ -13,6 +11,8 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // braspAttended is the 0-based position attention operation k of tr's

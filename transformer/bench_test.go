@@ -2,13 +2,13 @@ package transformer_test
 
 import (
 	"fmt"
-	"github.com/brasp-dev/brasp/transformer"
-	"github.com/brasp-dev/brasp/transformer/compile"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // dyckBenchModel compiles the paper's Dyck-1 depth-2 program with the

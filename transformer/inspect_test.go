@@ -1,10 +1,11 @@
 package transformer_test
 
 import (
-	"github.com/brasp-dev/brasp/transformer"
-	"github.com/brasp-dev/brasp/transformer/compile"
 	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 func TestDescribeDyck(t *testing.T) {

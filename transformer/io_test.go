@@ -2,8 +2,6 @@ package transformer_test
 
 import (
 	"bytes"
-	"github.com/brasp-dev/brasp/transformer"
-	"github.com/brasp-dev/brasp/transformer/compile"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
@@ -13,6 +11,8 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 const modProgram = `Q_a(i)

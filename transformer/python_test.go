@@ -2,8 +2,6 @@ package transformer_test
 
 import (
 	"encoding/json"
-	"github.com/brasp-dev/brasp/transformer"
-	"github.com/brasp-dev/brasp/transformer/compile"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -12,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // numpyForward is an independent forward pass in NumPy: it reads a

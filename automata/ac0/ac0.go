@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -85,12 +86,12 @@ func DFAToBRASP(b *budget.Budget, d *automata.DFA) (*Result, error) {
 	var kr *brasp.Program
 	levels := 0
 	if block.NumStates() > 1 {
-		c, err := automata.Decompose(block, automata.Limits{})
+		c, err := krohnrhodes.Decompose(block, automata.Limits{})
 		if err != nil {
 			return nil, fmt.Errorf("the block automaton over η(Σ^%d): %w", im.s, err)
 		}
 		levels = len(c.Levels)
-		if kr, err = automata.CascadeToBRASP(c); err != nil {
+		if kr, err = krohnrhodes.CascadeToBRASP(c); err != nil {
 			return nil, err
 		}
 	}

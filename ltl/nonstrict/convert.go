@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/exact"
@@ -129,7 +130,7 @@ func fromMinimal(b *budget.Budget, m *automata.DFA, opts Options) (*ltl.Formula,
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
-	p, _, err := automata.DFAToBRASP(m, opts.Automata)
+	p, _, err := krohnrhodes.DFAToBRASP(m, opts.Automata)
 	if err != nil {
 		return nil, fmt.Errorf("Krohn–Rhodes: %w", err)
 	}

@@ -81,7 +81,7 @@
 // [j<=i, ...] attention alone. T maps past operators to past operators, so
 // T of a past-only formula is causal. Past-only formulas come from Theorem
 // 5.1: the language's minimal DFA → its Krohn–Rhodes cascade → the
-// future-only B-RASP program of automata.DFAToBRASP (rightmost [j<i]
+// future-only B-RASP program of krohnrhodes.DFAToBRASP (rightmost [j<i]
 // attention only) → ltl.FromBRASP, whose formula then uses only since and
 // Y-like operators. When the input is itself a past-only formula without
 // MOD or Mid, it is rewritten directly, which is usually much smaller.

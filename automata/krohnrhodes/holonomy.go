@@ -1,38 +1,19 @@
-package automata
+package krohnrhodes
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/internal/transform"
 )
 
-// The holonomy decomposition of a counter-free DFA (Eilenberg; Egri-Nagy and
-// Nehaniv), following ../shared/notes/automata.md:
-//
-//  1. the image orbit I = {X·w} of the state set X;
-//  2. the extended image set E = I ∪ {singletons};
-//  3. classes: strongly connected components of the orbit graph;
-//  4. tiles of P ∈ E: the maximal proper subsets of P that lie in E;
-//  5. subduction on classes (P above P·a and above its tiles) and
-//  6. heights (singletons 0, otherwise 1 + the maximum below); the number of
-//     levels is height(X), and depth(P) = height(X) − height(P) + 1;
-//  7. a representative R per class with fromRep/toRep words;
-//  8. holonomy groups, trivial because the DFA is counter-free (checked by
-//     the aperiodicity test on the orbit, which also yields the witness);
-//  9. level d: the tiles of the representatives of depth d;
-//  10. coordinates: a tile chain X = P_1 ⊃ P_2 ⊃ … ⊃ {x}, level depth(P_i)
-//     holding P_(i+1)·toRep_(P_i);
-//  11. a letter maps the chain and extends it to a dominating tile chain;
-//     each level is then left alone or reset by the levels above; levels off
-//     the new chain are reset to their state 0 (their value is a don't-care);
-//  12. the levels' inputs are read off the tile chain (kr_context.go), so the
-//     cascade is built without its global states; those are enumerated
-//     lazily from the start state's coordinates when needed, and Verify
-//     checks that the cascade emulates the DFA.
+// holonomy holds the steps 1–11 of the decomposition (see the package doc).
 type holonomy struct {
-	d      *DFA
-	o      *imageOrbit
+	d      *automata.DFA
+	o      *automata.ImageOrbit
 	sets   [][]int // E: the orbit's images (same indices), then the missing singletons
-	bits   []bitset
+	bits   []transform.Bitset
 	index  map[string]int
 	single []int // E index of each singleton {x}
 	class  []int
@@ -52,45 +33,40 @@ type holonomy struct {
 // NotCounterFreeError refuses to decompose a DFA whose transition monoid is
 // not aperiodic; Witness shows a word counting modulo some k > 1.
 type NotCounterFreeError struct {
-	Automaton *DFA
-	Witness   *CountingWitness
+	Automaton *automata.DFA
+	Witness   *automata.CountingWitness
 }
 
 func (e *NotCounterFreeError) Error() string {
 	d, w := e.Automaton, e.Witness
 	msg := fmt.Sprintf("the automaton is not counter-free: from state %s, the word %s returns after %d repetitions but not after one",
-		quoteState(d.States[w.State]), ShowWord(d.Alphabet, w.Word), w.Period)
+		automata.QuoteState(d.States[w.State]), automata.ShowWord(d.Alphabet, w.Word), w.Period)
 	if _, ok := d.DistinguishingSuffix(w.State, d.Run(w.State, w.Word)); ok {
-		msg += " (" + w.describe(d.Alphabet, "") + "), so its language is not star-free and no B-RASP program recognises it"
+		msg += " (" + w.Describe(d.Alphabet) + "), so its language is not star-free and no B-RASP program recognises it"
 	} else {
 		msg += "; minimise it first, its language may still be star-free"
 	}
 	return msg
 }
 
-func newHolonomy(d *DFA, limits Limits) (*holonomy, error) {
-	o, err := newImageOrbit(d, limits.MaxImages)
+func newHolonomy(d *automata.DFA, limits automata.Limits) (*holonomy, error) {
+	o, err := automata.NewImageOrbit(d, limits.MaxImages)
 	if err != nil {
 		return nil, err
 	}
-	if w, r, bad := o.groupViolation(); bad {
-		t := d.WordTransformation(w)
-		for _, x := range o.sets[r] {
-			if t[x] != x {
-				return nil, &NotCounterFreeError{Automaton: d, Witness: countingWitness(d, w, t, x)}
-			}
-		}
+	if w := o.CountingWitness(); w != nil {
+		return nil, &NotCounterFreeError{Automaton: d, Witness: w}
 	}
 	n := d.NumStates()
 	h := &holonomy{d: d, o: o, index: map[string]int{}, single: make([]int, n)}
-	for i, s := range o.sets {
+	for i, s := range o.Sets {
 		h.sets = append(h.sets, s)
-		h.index[setKey(s)] = i
-		h.class = append(h.class, o.comp[i])
+		h.index[transform.Key(s)] = i
+		h.class = append(h.class, o.Comp[i])
 	}
-	nextClass := len(o.comps)
+	nextClass := len(o.Comps)
 	for x := range n {
-		key := setKey([]int{x})
+		key := transform.Key([]int{x})
 		if i, ok := h.index[key]; ok {
 			h.single[x] = i
 			continue
@@ -102,7 +78,7 @@ func newHolonomy(d *DFA, limits Limits) (*holonomy, error) {
 		nextClass++
 	}
 	for _, s := range h.sets {
-		h.bits = append(h.bits, newBitset(n).with(s))
+		h.bits = append(h.bits, transform.NewBitset(n).With(s))
 	}
 	h.computeTiles()
 	h.computeHeights(nextClass)
@@ -166,7 +142,7 @@ func (h *holonomy) computeHeights(numClasses int) {
 		if len(ps) < 2 {
 			continue
 		}
-		for _, q := range h.o.succ[p] {
+		for _, q := range h.o.Succ[p] {
 			if h.class[q] != c {
 				below[c] = append(below[c], h.class[q])
 			}
@@ -208,7 +184,7 @@ func (h *holonomy) computeLevels() {
 		h.levelIndex[d] = map[[2]int]int{}
 	}
 	for p, ps := range h.sets {
-		if len(ps) < 2 || p >= len(h.o.sets) || h.o.rep[p] != p {
+		if len(ps) < 2 || p >= len(h.o.Sets) || h.o.Rep[p] != p {
 			continue
 		}
 		d := h.depthOf(p) - 1
@@ -225,8 +201,8 @@ func (h *holonomy) coordinate(p, t int) (level, state int, err error) {
 	if v, ok := h.coordMemo[[2]int{p, t}]; ok {
 		return v[0], v[1], nil
 	}
-	r := h.o.rep[p]
-	ti, ok := h.index[setKey(image(h.sets[t], h.o.to[p]))]
+	r := h.o.Rep[p]
+	ti, ok := h.index[transform.Key(transform.Image(h.sets[t], h.o.To[p]))]
 	if !ok {
 		return 0, 0, fmt.Errorf("internal error: toRep does not map a tile to an element of E")
 	}
@@ -258,11 +234,11 @@ func (h *holonomy) decode(c []int) ([]int, error) {
 			continue
 		}
 		ls := h.levelStates[d][c[d]]
-		r := h.o.rep[p]
+		r := h.o.Rep[p]
 		if ls[0] != r {
 			return nil, fmt.Errorf("internal error: level %d holds a tile of another representative", d+1)
 		}
-		t, ok := h.index[setKey(image(h.sets[h.tiles[r][ls[1]]], h.o.from[p]))]
+		t, ok := h.index[transform.Key(transform.Image(h.sets[h.tiles[r][ls[1]]], h.o.From[p]))]
 		if !ok {
 			return nil, fmt.Errorf("internal error: fromRep does not map a tile into E")
 		}
@@ -281,7 +257,7 @@ func (h *holonomy) initial(x int) ([]int, error) {
 	for len(h.sets[p]) > 1 {
 		next := -1
 		for _, t := range h.tiles[p] {
-			if h.bits[t].has(x) {
+			if h.bits[t].Has(x) {
 				next = t
 				break
 			}
@@ -308,7 +284,7 @@ func (h *holonomy) step(c []int, a int) ([]int, []bool, error) {
 		if len(h.sets[p]) == 1 {
 			targets[i] = h.single[h.d.Delta[h.sets[p][0]][a]]
 		} else {
-			targets[i] = h.o.succ[p][a]
+			targets[i] = h.o.Succ[p][a]
 		}
 	}
 	next := slices.Clone(c)
@@ -385,8 +361,8 @@ func (h *holonomy) heightOf(p int) int { return h.height[h.class[p]] }
 // imageOf returns the E index of P·a: an orbit image, or the singleton
 // {x·a} for a singleton {x} outside the orbit.
 func (h *holonomy) imageOf(p, a int) int {
-	if p < len(h.o.sets) {
-		return h.o.succ[p][a]
+	if p < len(h.o.Sets) {
+		return h.o.Succ[p][a]
 	}
 	return h.single[h.d.Delta[h.sets[p][0]][a]]
 }

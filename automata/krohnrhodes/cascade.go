@@ -1,10 +1,13 @@
-package automata
+package krohnrhodes
 
 import (
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/internal/transform"
 )
 
 // Cascade is a cascade product B_1 ∘ B_2 ∘ … ∘ B_k of identity–reset automata
@@ -14,17 +17,17 @@ import (
 //
 // The levels' resets are kept in context form (Rules): the levels above
 // enter only through the tile chain they determine, and a rule names one
-// edge of that chain (see ChainEdge and kr_context.go). This is polynomial in
+// edge of that chain (see ChainEdge and context.go). This is polynomial in
 // the number of holonomy sets. The reachable global states (tuples of level
 // states) can be exponentially many; they are enumerated only on demand
 // (Global, Verify, Format), up to Limits.MaxCascade.
 type Cascade struct {
-	Automaton *DFA            // the DFA the cascade emulates
+	Automaton *automata.DFA   // the DFA the cascade emulates
 	Levels    []*CascadeLevel // Levels[0] is level 1, which reads only the input
 	Start     []int           // the start state: one level state per level
 	Sets      [][]int         // the holonomy sets (sorted DFA states) that Edges refer to; Sets[0] is every state
 	Edges     []ChainEdge     // the chain edges of the reachable global states: the homomorphism, one tile at a time
-	limits    Limits
+	limits    automata.Limits
 	h         *holonomy
 	cx        *contexts
 	global    *GlobalStates // the reachable global states, once enumerated
@@ -81,8 +84,8 @@ const DecomposeCheck = 1 << 12
 // witness. Limits.MaxImages bounds the image orbit (*LimitError);
 // Limits.MaxCascade bounds the enumeration of global states by Global,
 // Verify and Format.
-func Decompose(d *DFA, limits Limits) (*Cascade, error) {
-	limits = limits.withDefaults()
+func Decompose(d *automata.DFA, limits automata.Limits) (*Cascade, error) {
+	limits = limits.WithDefaults()
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
@@ -129,7 +132,7 @@ func repsAtLevel(h *holonomy, l int) int {
 func (h *holonomy) setName(p int) string {
 	names := make([]string, len(h.sets[p]))
 	for i, x := range h.sets[p] {
-		names[i] = quoteState(h.d.States[x])
+		names[i] = automata.QuoteState(h.d.States[x])
 	}
 	return "{" + strings.Join(names, ",") + "}"
 }
@@ -154,7 +157,7 @@ func (c *Cascade) Global() (*GlobalStates, error) {
 }
 
 func (c *Cascade) limitError() error {
-	return &LimitError{Name: "max-cascade", Limit: c.limits.MaxCascade, What: "Krohn–Rhodes cascade"}
+	return &automata.LimitError{Name: "max-cascade", Limit: c.limits.MaxCascade, What: "Krohn–Rhodes cascade"}
 }
 
 // enumerate lists the reachable global states breadth-first, at most limit
@@ -207,7 +210,7 @@ func (c *Cascade) enumerate(limit int, explicit bool) (*GlobalStates, bool, erro
 				g.reset[l][key] = len(g.Resets[l])
 				g.Resets[l] = append(g.Resets[l], CascadeReset{Above: slices.Clone(tuple[:l]), Symbol: a, Target: next[l]})
 			}
-			j, ok := g.index[transformationKey(next)]
+			j, ok := g.index[transform.Key(next)]
 			if !ok {
 				if len(g.States) >= limit {
 					complete = false
@@ -236,7 +239,7 @@ func (g *GlobalStates) add(tuple []int, explicit bool) int {
 		}
 		id = next
 	}
-	g.index[transformationKey(tuple)] = len(g.States)
+	g.index[transform.Key(tuple)] = len(g.States)
 	g.States = append(g.States, tuple)
 	return len(g.States) - 1
 }
@@ -403,7 +406,7 @@ func (c *Cascade) Format() string {
 		}
 		if g != nil {
 			for _, r := range g.Resets[l] {
-				fmt.Fprintf(&b, "  reset to %s on %s", c.levelStateName(l, r.Target), quoteState(d.Alphabet[r.Symbol]))
+				fmt.Fprintf(&b, "  reset to %s on %s", c.levelStateName(l, r.Target), automata.QuoteState(d.Alphabet[r.Symbol]))
 				if l > 0 {
 					b.WriteString(" when levels above are " + c.tupleName(r.Above))
 				}
@@ -412,10 +415,10 @@ func (c *Cascade) Format() string {
 			continue
 		}
 		for _, r := range lv.Keep {
-			fmt.Fprintf(&b, "  keep on %s when the chain passes %s\n", quoteState(d.Alphabet[r.Symbol]), c.h.setName(r.Set))
+			fmt.Fprintf(&b, "  keep on %s when the chain passes %s\n", automata.QuoteState(d.Alphabet[r.Symbol]), c.h.setName(r.Set))
 		}
 		for _, r := range lv.Rules {
-			fmt.Fprintf(&b, "  reset to %s on %s", c.levelStateName(l, r.Target), quoteState(d.Alphabet[r.Symbol]))
+			fmt.Fprintf(&b, "  reset to %s on %s", c.levelStateName(l, r.Target), automata.QuoteState(d.Alphabet[r.Symbol]))
 			if r.Edge >= 0 {
 				b.WriteString(" when the chain passes " + c.edgeName(r.Edge))
 			}
@@ -426,7 +429,7 @@ func (c *Cascade) Format() string {
 	b.WriteString("homomorphism:\n")
 	if g != nil {
 		for i, tuple := range g.States {
-			fmt.Fprintf(&b, "  %s -> %s\n", c.tupleName(tuple), quoteState(d.States[g.Phi[i]]))
+			fmt.Fprintf(&b, "  %s -> %s\n", c.tupleName(tuple), automata.QuoteState(d.States[g.Phi[i]]))
 		}
 		return b.String()
 	}

@@ -1,5 +1,5 @@
-package automata
+package krohnrhodes
 
 // CounterFreeOfSize exposes the benchmarks' DFA generator to the external
-// tests (kr_exact_test.go).
+// tests (exact_test.go).
 var CounterFreeOfSize = counterFreeOfSize

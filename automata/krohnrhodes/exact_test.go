@@ -1,9 +1,10 @@
-package automata_test
+package krohnrhodes_test
 
 import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/exact"
 )
 
@@ -20,13 +21,13 @@ func TestKrohnRhodesExact(t *testing.T) {
 	}
 	checked := map[int]int{}
 	for _, n := range []int{12, 20} {
-		for _, d := range automata.CounterFreeOfSize(7, n, 4) {
+		for _, d := range krohnrhodes.CounterFreeOfSize(7, n, 4) {
 			// Few global states may be listed: the program does not need them.
-			c, err := automata.Decompose(d, automata.Limits{MaxCascade: 1000})
+			c, err := krohnrhodes.Decompose(d, automata.Limits{MaxCascade: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := automata.CascadeToBRASP(c)
+			p, err := krohnrhodes.CascadeToBRASP(c)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package automata
+package krohnrhodes
 
 import "fmt"
 
@@ -124,7 +124,7 @@ func newContexts(h *holonomy) (*contexts, error) {
 	for p := 0; len(h.sets[p]) > 1; {
 		var next int
 		for _, t := range h.tiles[p] {
-			if h.bits[t].has(h.d.Start) {
+			if h.bits[t].Has(h.d.Start) {
 				next = t
 				break
 			}

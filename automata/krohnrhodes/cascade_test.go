@@ -1,4 +1,4 @@
-package automata
+package krohnrhodes
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
 )
 
@@ -15,7 +16,7 @@ import (
 // of part (c), with the homomorphism φ to A_3 written in parentheses there.
 func TestDecomposeA3(t *testing.T) {
 	d := loadDFA(t, "a3.dfa")
-	c, err := Decompose(d, Limits{})
+	c, err := Decompose(d, automata.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestDecomposeA3(t *testing.T) {
 // rightmost strictly future-masked attention.
 func TestA3BRASP(t *testing.T) {
 	d := loadDFA(t, "a3.dfa")
-	p, _, err := DFAToBRASP(d, Limits{})
+	p, _, err := DFAToBRASP(d, automata.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestA3BRASP(t *testing.T) {
 // vectors at position i depend only on the first i symbols), so the output
 // vector at position i of a run on w decides the prefix of w of length i: one
 // run per word of length maxLen covers all shorter words too.
-func checkProgram(t *testing.T, d *DFA, p *brasp.Program, maxLen, longLen int, rng *rand.Rand) {
+func checkProgram(t *testing.T, d *automata.DFA, p *brasp.Program, maxLen, longLen int, rng *rand.Rand) {
 	t.Helper()
 	for _, v := range p.Vectors {
 		if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != brasp.Rightmost || v.Att.Mask != brasp.MaskFuture) {
@@ -158,7 +159,7 @@ func checkProgram(t *testing.T, d *DFA, p *brasp.Program, maxLen, longLen int, r
 
 // checkRandomWords runs check on 50 random non-empty words of length up to
 // longLen.
-func checkRandomWords(t *testing.T, d *DFA, check func([]int), longLen int, rng *rand.Rand) {
+func checkRandomWords(t *testing.T, d *automata.DFA, check func([]int), longLen int, rng *rand.Rand) {
 	t.Helper()
 	k := len(d.Alphabet)
 	for range 50 {
@@ -172,7 +173,7 @@ func checkRandomWords(t *testing.T, d *DFA, check func([]int), longLen int, rng 
 
 // programChecker returns a function that runs p on a word and compares its
 // output at every position with d's verdict on the prefix.
-func programChecker(t *testing.T, d *DFA, p *brasp.Program) func([]int) {
+func programChecker(t *testing.T, d *automata.DFA, p *brasp.Program) func([]int) {
 	runner := brasp.NewRunner(p)
 	return func(w []int) {
 		t.Helper()
@@ -181,7 +182,7 @@ func programChecker(t *testing.T, d *DFA, p *brasp.Program) func([]int) {
 		for i, a := range w {
 			q = d.Delta[q][a]
 			if tr.Value(p.Output.Accept, i) != d.Accept[q] {
-				t.Fatalf("program and DFA differ on %q:\n%s\n%s", d.Alphabet.FormatWord(w[:i+1]), Format(d), brasp.Format(p))
+				t.Fatalf("program and DFA differ on %q:\n%s\n%s", d.Alphabet.FormatWord(w[:i+1]), automata.Format(d), brasp.Format(p))
 			}
 		}
 		if tr.Accept() != d.Accepts(w) {
@@ -192,7 +193,7 @@ func programChecker(t *testing.T, d *DFA, p *brasp.Program) func([]int) {
 
 // checkCascade runs the cascade product from its level tables (the emulation
 // test) against the DFA on all words up to maxLen, state by state.
-func checkCascade(t *testing.T, d *DFA, c *Cascade, maxLen int) {
+func checkCascade(t *testing.T, d *automata.DFA, c *Cascade, maxLen int) {
 	t.Helper()
 	if err := c.Verify(); err != nil {
 		t.Fatal(err)
@@ -218,27 +219,27 @@ type edgeCases struct {
 	tileNotImage, noSingletonImages, heightAboveNMinus1, overlappingTiles bool
 }
 
-func edgeCasesOf(t *testing.T, d *DFA) edgeCases {
-	h, err := newHolonomy(d, Limits{}.withDefaults())
+func edgeCasesOf(t *testing.T, d *automata.DFA) edgeCases {
+	h, err := newHolonomy(d, automata.Limits{}.WithDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var e edgeCases
 	e.heightAboveNMinus1 = h.levels > d.NumStates()-1
 	e.noSingletonImages = true
-	for _, s := range h.o.sets {
+	for _, s := range h.o.Sets {
 		if len(s) == 1 {
 			e.noSingletonImages = false
 		}
 	}
-	for p := range h.o.sets {
+	for p := range h.o.Sets {
 		// Images of p: the orbit sets reachable from p.
 		reach := map[int]bool{p: true}
 		queue := []int{p}
 		for len(queue) > 0 {
 			x := queue[0]
 			queue = queue[1:]
-			for _, y := range h.o.succ[x] {
+			for _, y := range h.o.Succ[x] {
 				if !reach[y] {
 					reach[y] = true
 					queue = append(queue, y)
@@ -275,8 +276,8 @@ func TestEdgeCaseFiles(t *testing.T) {
 	if e := edgeCasesOf(t, tall); !e.heightAboveNMinus1 {
 		t.Errorf("tall.dfa: %+v", e)
 	}
-	for _, d := range []*DFA{fa, tall} {
-		c, err := Decompose(d, Limits{})
+	for _, d := range []*automata.DFA{fa, tall} {
+		c, err := Decompose(d, automata.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,7 +290,7 @@ func TestEdgeCaseFiles(t *testing.T) {
 // maxLen and on two samples of 50 random words up to length 200: one drawn
 // from rng, one from a source of its own. Only the first draws from rng, so
 // the callers' samples stay as they were.
-func checkCascadeProgram(t *testing.T, d *DFA, c *Cascade, maxLen int, rng *rand.Rand) {
+func checkCascadeProgram(t *testing.T, d *automata.DFA, c *Cascade, maxLen int, rng *rand.Rand) {
 	t.Helper()
 	p, err := CascadeToBRASP(c)
 	if err != nil {
@@ -302,9 +303,9 @@ func checkCascadeProgram(t *testing.T, d *DFA, c *Cascade, maxLen int, rng *rand
 
 // randomCounterFree returns a random minimal counter-free DFA with between
 // minStates and maxStates states, from one of several families.
-func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *DFA {
+func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *automata.DFA {
 	for {
-		var d *DFA
+		var d *automata.DFA
 		k := 1 + rng.IntN(3)
 		if maxStates > 7 {
 			k = 1 + rng.IntN(2) // three-letter cascades of 8+ states get slow to check
@@ -318,7 +319,7 @@ func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *DFA {
 		case 2: // products of order-preserving automata: partial orders
 			a := randomAperiodicish(rng, 2+rng.IntN(3), k)
 			b := randomAperiodicish(rng, 2+rng.IntN(4), k)
-			d, _ = Product(a, b, func(x, y bool) bool { return x != y })
+			d, _ = automata.Product(a, b, func(x, y bool) bool { return x != y })
 		default: // letters that are constant, identity or order-preserving
 			n := size + rng.IntN(3)
 			d = randomAperiodicish(rng, n, k)
@@ -336,12 +337,12 @@ func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *DFA {
 				}
 			}
 		}
-		d = Minimize(d)
+		d = automata.Minimize(d)
 		if d.NumStates() < minStates || d.NumStates() > maxStates {
 			continue
 		}
-		if o, err := newImageOrbit(d, 1<<16); err == nil {
-			if _, _, bad := o.groupViolation(); !bad {
+		if o, err := automata.NewImageOrbit(d, 1<<16); err == nil {
+			if o.CountingWitness() == nil {
 				return d
 			}
 		}
@@ -362,9 +363,9 @@ func TestKrohnRhodesRandom(t *testing.T) {
 		hi := 2 + i%11
 		d := randomCounterFree(rng, max(2, hi-2), hi)
 		sizes[d.NumStates()]++
-		c, err := Decompose(d, Limits{})
+		c, err := Decompose(d, automata.Limits{})
 		if err != nil {
-			t.Fatalf("%v\n%s", err, Format(d))
+			t.Fatalf("%v\n%s", err, automata.Format(d))
 		}
 		maxLen := map[int]int{1: 10, 2: 8, 3: 5}[len(d.Alphabet)]
 		checkCascade(t, d, c, maxLen)
@@ -393,7 +394,7 @@ func TestKrohnRhodesRandom(t *testing.T) {
 func TestDecomposeRefusesCounters(t *testing.T) {
 	for _, name := range []string{"aa_star.dfa", "parity.dfa", "tomita3.dfa", "tomita5.dfa", "tomita6.dfa"} {
 		d := loadDFA(t, name)
-		_, err := Decompose(d, Limits{})
+		_, err := Decompose(d, automata.Limits{})
 		var nc *NotCounterFreeError
 		if !errors.As(err, &nc) {
 			t.Fatalf("%s: got %v, want NotCounterFreeError", name, err)
@@ -407,17 +408,17 @@ func TestDecomposeRefusesCounters(t *testing.T) {
 		if w.Period < 2 || tr[w.State] == w.State || x != w.State {
 			t.Errorf("%s: bad witness %+v", name, w)
 		}
-		if _, _, err := DFAToBRASP(d, Limits{}); !errors.As(err, &nc) {
+		if _, _, err := DFAToBRASP(d, automata.Limits{}); !errors.As(err, &nc) {
 			t.Errorf("%s: DFAToBRASP: %v", name, err)
 		}
 	}
 	// A counter-free language whose given DFA has a counter is decomposed
 	// after minimisation: two copies of the "ends in a" automaton swapped by b.
-	d, _ := Parse("x.dfa", []byte("alphabet a b\nstart p0\naccept p1 q1\np0 a p1\np1 a p1\np0 b q0\np1 b q0\nq0 a q1\nq1 a q1\nq0 b p0\nq1 b p0\n"))
-	if _, err := Decompose(d, Limits{}); err == nil {
+	d, _ := automata.Parse("x.dfa", []byte("alphabet a b\nstart p0\naccept p1 q1\np0 a p1\np1 a p1\np0 b q0\np1 b q0\nq0 a q1\nq1 a q1\nq0 b p0\nq1 b p0\n"))
+	if _, err := Decompose(d, automata.Limits{}); err == nil {
 		t.Error("non-minimal DFA with a counter decomposed")
 	}
-	p, _, err := DFAToBRASP(d, Limits{})
+	p, _, err := DFAToBRASP(d, automata.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,10 +427,10 @@ func TestDecomposeRefusesCounters(t *testing.T) {
 
 func TestDecomposeLimits(t *testing.T) {
 	d := loadDFA(t, "a3.dfa")
-	var le *LimitError
+	var le *automata.LimitError
 	// The cascade and its program need no global states; enumerating them
 	// (Global, Verify) is what the limit bounds.
-	small, err := Decompose(d, Limits{MaxCascade: 5})
+	small, err := Decompose(d, automata.Limits{MaxCascade: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,11 +448,11 @@ func TestDecomposeLimits(t *testing.T) {
 	} else {
 		checkProgram(t, d, p, 8, 100, rand.New(rand.NewPCG(5, 6)))
 	}
-	if _, err := Decompose(d, Limits{MaxImages: 3}); !errors.As(err, &le) || le.Name != "max-images" {
+	if _, err := Decompose(d, automata.Limits{MaxImages: 3}); !errors.As(err, &le) || le.Name != "max-images" {
 		t.Errorf("image limit: %v", err)
 	}
-	one, _ := Parse("one.dfa", []byte("alphabet a\nstart s\naccept s\ns a s\n"))
-	c, err := Decompose(one, Limits{})
+	one, _ := automata.Parse("one.dfa", []byte("alphabet a\nstart s\naccept s\ns a s\n"))
+	c, err := Decompose(one, automata.Limits{})
 	if err != nil || len(c.Levels) != 0 {
 		t.Fatalf("one-state DFA: %v", err)
 	}
@@ -475,13 +476,13 @@ func TestKrohnRhodesLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, n := range []int{20, 30} {
 		for _, d := range counterFreeOfSize(7, n, 4) {
-			limits := Limits{MaxCascade: 1000}
+			limits := automata.Limits{MaxCascade: 1000}
 			c, err := Decompose(d, limits)
 			if err != nil {
 				t.Fatalf("n=%d: %v", n, err)
 			}
 			if n == 30 {
-				var le *LimitError
+				var le *automata.LimitError
 				if _, err := c.Global(); !errors.As(err, &le) || le.Name != "max-cascade" {
 					t.Errorf("n=30: expected more than 1000 global states: %v", err)
 				}

@@ -1,4 +1,4 @@
-package automata
+package krohnrhodes
 
 import (
 	"strconv"

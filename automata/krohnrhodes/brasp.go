@@ -1,9 +1,10 @@
-package automata
+package krohnrhodes
 
 import (
 	"strconv"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
 )
 
@@ -22,7 +23,7 @@ import (
 // before i passes the set P, A_<x>(i) that the DFA is in state x before i
 // (C of {x}), and Y(i), the output vector, that it accepts after reading i.
 //
-// The level inputs are in context form (kr_context.go): level d is reset at
+// The level inputs are in context form (context.go): level d is reset at
 // j unless an identity input is read there, "the symbol is a and the chain
 // passes the set P" (Q_a(j) ∧ C_P(j), P a set of the level's height that a
 // keeps in its class); the target is s ≠ 0 when one of the level's rules for
@@ -41,7 +42,7 @@ func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 // finish adds the output vector: Y(i) says that the DFA accepts after
 // reading position i, from the state vectors A_x (before i) and the symbol
 // at i (the proof of Thm B.4).
-func finish(b *brasp.Builder, d *DFA, order []int, stateVec []brasp.Expr) (*brasp.Program, error) {
+func finish(b *brasp.Builder, d *automata.DFA, order []int, stateVec []brasp.Expr) (*brasp.Program, error) {
 	var accept []brasp.Expr
 	for _, x := range order {
 		var syms []brasp.Expr
@@ -58,7 +59,7 @@ func finish(b *brasp.Builder, d *DFA, order []int, stateVec []brasp.Expr) (*bras
 	return b.Program()
 }
 
-func stateVectorName(d *DFA, x int) string {
+func stateVectorName(d *automata.DFA, x int) string {
 	if alphabet.IsBare(d.States[x]) {
 		return "A_" + d.States[x]
 	}
@@ -91,8 +92,8 @@ func readAt(b *brasp.Builder, e brasp.Expr, v brasp.Var) brasp.Expr {
 // words d accepts; the empty word, which B-RASP never reads, is ignored. It
 // fails with a *NotCounterFreeError carrying the witness when the language is
 // not star-free, and with a *LimitError when a limit is exceeded.
-func DFAToBRASP(d *DFA, limits Limits) (*brasp.Program, *Cascade, error) {
-	c, err := Decompose(Minimize(d), limits)
+func DFAToBRASP(d *automata.DFA, limits automata.Limits) (*brasp.Program, *Cascade, error) {
+	c, err := Decompose(automata.Minimize(d), limits)
 	if err != nil {
 		return nil, nil, err
 	}

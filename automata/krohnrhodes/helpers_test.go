@@ -1,0 +1,145 @@
+package krohnrhodes
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
+)
+
+// allWords returns every word over k symbols of length 0..maxLen in
+// short-lex order.
+func allWords(k, maxLen int) [][]int {
+	words := [][]int{{}}
+	level := [][]int{{}}
+	for l := 1; l <= maxLen; l++ {
+		var next [][]int
+		for _, w := range level {
+			for a := range k {
+				next = append(next, append(append([]int{}, w...), a))
+			}
+		}
+		words = append(words, next...)
+		level = next
+	}
+	return words
+}
+
+// testAlphabet returns the alphabet a, b, c, … of k symbols.
+func testAlphabet(k int) alphabet.Alphabet {
+	syms := make([]string, k)
+	for i := range syms {
+		syms[i] = string(rune('a' + i))
+	}
+	a, _ := alphabet.New(syms...)
+	return a
+}
+
+// randomDFA returns a uniformly random complete DFA with n states over k symbols.
+func randomDFA(rng *rand.Rand, n, k int) *automata.DFA {
+	d := automata.NewDFA(testAlphabet(k), n)
+	d.Start = rng.IntN(n)
+	for q := range n {
+		d.Accept[q] = rng.IntN(2) == 0
+		for a := range k {
+			d.Delta[q][a] = rng.IntN(n)
+		}
+	}
+	return d
+}
+
+// loadDFA parses testdata/name.
+func loadDFA(t testing.TB, name string) *automata.DFA {
+	t.Helper()
+	path := filepath.Join("..", "testdata", name)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := automata.Parse(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// mustWord parses a word over d's alphabet.
+func mustWord(t testing.TB, alpha alphabet.Alphabet, s string) []int {
+	t.Helper()
+	w, err := alpha.ParseWord(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// counterFreeOfSize returns count minimal counter-free DFAs with exactly n
+// states over two letters: order-preserving letters on a chain (an aperiodic
+// monoid), some letters replaced by resets, resampled until the minimal DFA
+// has n states.
+func counterFreeOfSize(seed uint64, n, count int) []*automata.DFA {
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	var out []*automata.DFA
+	for len(out) < count {
+		m := n + rng.IntN(3)
+		d := automata.NewDFA(testAlphabet(2), m)
+		for a := range 2 {
+			f := randomMonotone(rng, m)
+			if rng.IntN(4) == 0 {
+				r := rng.IntN(m)
+				for q := range f {
+					f[q] = r
+				}
+			}
+			for q := range m {
+				d.Delta[q][a] = f[q]
+			}
+		}
+		for q := range m {
+			d.Accept[q] = rng.IntN(2) == 0
+		}
+		d.Start = rng.IntN(m)
+		if d = automata.Minimize(d); d.NumStates() == n {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// randomMonotone returns a random order-preserving map of 0..n-1.
+func randomMonotone(rng *rand.Rand, n int) []int {
+	m := make([]int, n)
+	for q := range m {
+		m[q] = rng.IntN(n)
+	}
+	slices.Sort(m)
+	return m
+}
+
+// randomAperiodicish returns a DFA whose letters are order-preserving maps of
+// the chain 0 < 1 < … < n-1 (their monoid is aperiodic), with states
+// shuffled, and occasionally one arbitrary letter (usually breaking it).
+func randomAperiodicish(rng *rand.Rand, n, k int) *automata.DFA {
+	d := automata.NewDFA(testAlphabet(k), n)
+	perm := rng.Perm(n)
+	for a := range k {
+		m := randomMonotone(rng, n)
+		if n <= 4 && rng.IntN(8) == 0 {
+			for q := range m {
+				m[q] = rng.IntN(n)
+			}
+		}
+		for q := range n {
+			d.Delta[perm[q]][a] = perm[m[q]]
+		}
+	}
+	for q := range n {
+		d.Accept[q] = rng.IntN(2) == 0
+	}
+	d.Start = rng.IntN(n)
+	return d
+}
