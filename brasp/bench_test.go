@@ -13,6 +13,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/internal/cputime"
 	"github.com/brasp-dev/brasp/internal/testkit"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Benchmarks of the fast interpreter. Each reports ns/pos·op: nanoseconds
@@ -134,13 +135,13 @@ func BenchmarkReferenceDyck(b *testing.B) {
 
 // kernelProgram is a chain of ops attention operations of one kind, each
 // reading the previous one at j, over {a, b}.
-func kernelProgram(b *testing.B, tb brasp.Tiebreak, m brasp.Mask, ops int, score, value string) *brasp.Program {
+func kernelProgram(b *testing.B, tb position.Tiebreak, m position.Mask, ops int, score, value string) *brasp.Program {
 	src := "Q_a(i)\nQ_b(i)\nP0(i) := Q_a(i)\n"
 	for k := 1; k <= ops; k++ {
 		prev := fmt.Sprintf("P%d", k-1)
 		s := strings.ReplaceAll(score, "PREV", prev)
 		v := strings.ReplaceAll(value, "PREV", prev)
-		src += fmt.Sprintf("P%d(i) := %s [%s, %s] %s : !%s(i)\n", k, tb, m, s, v, prev)
+		src += fmt.Sprintf("P%d(i) := %s [%s, %s] %s : !%s(i)\n", k, tb, m.Predicate(), s, v, prev)
 	}
 	p, err := brasp.Parse("kernel", []byte(src))
 	if err != nil {
@@ -154,8 +155,8 @@ func kernelProgram(b *testing.B, tb brasp.Tiebreak, m brasp.Mask, ops int, score
 // random word of n = 10⁶.
 func BenchmarkFastKernel(b *testing.B) {
 	w := brasptest.RandomWord(rand.New(rand.NewPCG(4, 4)), 2, 1e6)
-	for _, tb := range []brasp.Tiebreak{brasp.Leftmost, brasp.Rightmost} {
-		for _, m := range brasp.Masks {
+	for _, tb := range []position.Tiebreak{position.Leftmost, position.Rightmost} {
+		for _, m := range position.Masks {
 			p := kernelProgram(b, tb, m, 20, "Q_b(j) | PREV(j)", "!PREV(j)")
 			b.Run(fmt.Sprintf("%s/%s", tb, m), func(b *testing.B) { benchFast(b, p, w) })
 		}
@@ -166,7 +167,7 @@ func BenchmarkFastKernel(b *testing.B) {
 // operations whose score compares the symbols at i and j (two i-atoms, so
 // three non-empty groups), on random words of n = 10⁴ and 10⁶.
 func BenchmarkFastMixedScore(b *testing.B) {
-	p := kernelProgram(b, brasp.Rightmost, brasp.MaskFuture, 20,
+	p := kernelProgram(b, position.Rightmost, position.MaskFuture, 20,
 		"Q_a(i) & Q_a(j) | Q_b(i) & Q_b(j)", "PREV(j)")
 	for _, n := range []int{1e4, 1e6} {
 		w := brasptest.RandomWord(rand.New(rand.NewPCG(5, uint64(n))), 2, n)

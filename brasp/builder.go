@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Builder assembles a program operation by operation, for converters that
@@ -86,7 +87,7 @@ func (b *Builder) Positionwise(name string, e Expr) int {
 }
 
 // Attend adds name(i) := tb [m, score] value : def and returns its index.
-func (b *Builder) Attend(name string, tb Tiebreak, m Mask, score, value, def Expr) int {
+func (b *Builder) Attend(name string, tb position.Tiebreak, m position.Mask, score, value, def Expr) int {
 	return b.add(&Vector{Name: b.Fresh(name), Kind: AttentionVector,
 		Att: &Attention{Tiebreak: tb, Mask: m, Score: score, Value: value, Default: def}})
 }

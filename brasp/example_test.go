@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // The paper's running example, Dyck-1 of depth 2 (§3.2): parse the program,
@@ -70,10 +71,10 @@ func ExampleNewBuilder() {
 	b := brasp.NewBuilder(alpha)
 	qa, qb := b.SymbolVec(0), b.SymbolVec(1)
 	// Is there an a somewhere before i?
-	seenA := b.Attend("SeenA", brasp.Rightmost, brasp.MaskFuture, b.J(qa), brasp.Bool(true), brasp.Bool(false))
+	seenA := b.Attend("SeenA", position.Rightmost, position.MaskFuture, b.J(qa), brasp.Bool(true), brasp.Bool(false))
 	// Accept iff every b has an a before it.
 	bad := b.Positionwise("Bad", brasp.And(b.I(qb), brasp.Not(b.I(seenA))))
-	b.Attend("Y", brasp.Leftmost, brasp.MaskNone, b.J(bad), brasp.Bool(false), brasp.Bool(true))
+	b.Attend("Y", position.Leftmost, position.MaskNone, b.J(bad), brasp.Bool(false), brasp.Bool(true))
 	p, err := b.Program()
 	if err != nil {
 		fmt.Println(err)

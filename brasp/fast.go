@@ -3,6 +3,8 @@ package brasp
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/brasp-dev/brasp/position"
 )
 
 // The fast interpreter. Every vector is a bitset (64 positions per uint64,
@@ -70,8 +72,8 @@ const (
 
 type fastOp struct {
 	kernel  kernel
-	strict  bool // kernelForward, kernelBackward: exclude j = i
-	cond    Mask // kernelFirst, kernelLast: which positions see f or l
+	strict  bool          // kernelForward, kernelBackward: exclude j = i
+	cond    position.Mask // kernelFirst, kernelLast: which positions see f or l
 	expr    *bexpr
 	s, v, d *bexpr
 	atoms   []int // vectors read at i by the score or value
@@ -111,11 +113,11 @@ func (r *Runner) compileAttention(op *fastOp, a *Attention) {
 	r.nbuf = max(r.nbuf, op.s.nbuf+op.v.nbuf+op.d.nbuf)
 	r.nparams = max(r.nparams, len(op.atoms))
 	switch {
-	case a.Tiebreak == Rightmost && (a.Mask == MaskFuture || a.Mask == MaskFutureOrSelf):
-		op.kernel, op.strict = kernelForward, a.Mask == MaskFuture
-	case a.Tiebreak == Leftmost && (a.Mask == MaskPast || a.Mask == MaskPastOrSelf):
-		op.kernel, op.strict = kernelBackward, a.Mask == MaskPast
-	case a.Tiebreak == Leftmost:
+	case a.Tiebreak == position.Rightmost && (a.Mask == position.MaskFuture || a.Mask == position.MaskFutureOrSelf):
+		op.kernel, op.strict = kernelForward, a.Mask == position.MaskFuture
+	case a.Tiebreak == position.Leftmost && (a.Mask == position.MaskPast || a.Mask == position.MaskPastOrSelf):
+		op.kernel, op.strict = kernelBackward, a.Mask == position.MaskPast
+	case a.Tiebreak == position.Leftmost:
 		op.kernel, op.cond = kernelFirst, a.Mask
 	default:
 		op.kernel, op.cond = kernelLast, a.Mask

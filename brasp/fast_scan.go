@@ -1,6 +1,10 @@
 package brasp
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/brasp-dev/brasp/position"
+)
 
 // attend computes attention operation op into out.
 func (r *Runner) attend(op *fastOp, out []uint64) {
@@ -145,13 +149,13 @@ func (r *Runner) attendThreshold(op *fastOp, g, out []uint64) {
 	if f >= 0 {
 		from, to = 0, r.n
 		switch op.cond {
-		case MaskFuture:
+		case position.MaskFuture:
 			from = f + 1
-		case MaskFutureOrSelf:
+		case position.MaskFutureOrSelf:
 			from = f
-		case MaskPast:
+		case position.MaskPast:
 			to = f
-		case MaskPastOrSelf:
+		case position.MaskPastOrSelf:
 			to = f + 1
 		}
 		v := r.eval(op.v, f>>6, f>>6+1, nil)

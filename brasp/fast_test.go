@@ -8,6 +8,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // sameTrace compares two traces bit for bit (every vector, every position,
@@ -153,10 +154,10 @@ func TestFastKernels(t *testing.T) {
 	scores := []string{"Q_a(j)", "!Q_a(j)", "1", "0", "Q_a(i) & Q_b(j) | Q_b(i) & Q_a(j)", "P(j) & !Q_a(i)"}
 	values := []string{"Q_b(j)", "1", "P(j) | Q_a(i)"}
 	for _, tb := range []string{"leftmost", "rightmost"} {
-		for _, m := range brasp.Masks {
+		for _, m := range position.Masks {
 			for _, s := range scores {
 				for _, v := range values {
-					src := fmt.Sprintf("Q_a(i)\nQ_b(i)\nP(i) := leftmost [i<j, 1] Q_a(j) : Q_b(i)\nA(i) := %s [%s, %s] %s : Q_a(i) | P(i)\n", tb, m, s, v)
+					src := fmt.Sprintf("Q_a(i)\nQ_b(i)\nP(i) := leftmost [i<j, 1] Q_a(j) : Q_b(i)\nA(i) := %s [%s, %s] %s : Q_a(i) | P(i)\n", tb, m.Predicate(), s, v)
 					p, err := brasp.Parse("kernel", []byte(src))
 					if err != nil {
 						t.Fatalf("%v\n%s", err, src)

@@ -52,7 +52,7 @@ func FormatVector(v *Vector) string {
 
 // FormatAttention prints an attention operation's right-hand side.
 func FormatAttention(a *Attention) string {
-	return a.Tiebreak.String() + " [" + a.Mask.String() + ", " + FormatExpr(a.Score) + "] " +
+	return a.Tiebreak.String() + " [" + a.Mask.Predicate() + ", " + FormatExpr(a.Score) + "] " +
 		FormatExpr(a.Value) + " : " + FormatExpr(a.Default)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/internal/testkit"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // --- a small random-program generator, local to this package's tests ---
@@ -72,8 +73,8 @@ func genProgram(t testing.TB, rng *rand.Rand, nops int) *Program {
 			b.Positionwise(name, expr(3, false))
 			continue
 		}
-		tb := Tiebreak(rng.IntN(2))
-		m := Masks[rng.IntN(len(Masks))]
+		tb := position.Tiebreak(rng.IntN(2))
+		m := position.Masks[rng.IntN(len(position.Masks))]
 		b.Attend(name, tb, m, expr(3, true), expr(3, true), expr(2, false))
 	}
 	switch rng.IntN(6) {

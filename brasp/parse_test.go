@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/internal/testkit"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // parseErrorCases lists every error the scanner, parser and checker report,
@@ -257,14 +258,14 @@ output P_"(?"
 	if got, want := p.Alphabet.String(), `a "#" ab "x y"`; got != want {
 		t.Errorf("alphabet %s, want %s", got, want)
 	}
-	masks := []Mask{MaskNone, MaskFuture, MaskFuture, MaskPast, MaskPast, MaskFutureOrSelf, MaskFutureOrSelf, MaskPastOrSelf, MaskPastOrSelf}
+	masks := []position.Mask{position.MaskNone, position.MaskFuture, position.MaskFuture, position.MaskPast, position.MaskPast, position.MaskFutureOrSelf, position.MaskFutureOrSelf, position.MaskPastOrSelf, position.MaskPastOrSelf}
 	for k, m := range masks {
 		v := p.Vectors[p.Lookup(fmt.Sprintf("M%d", k+1))]
 		if v.Att.Mask != m {
 			t.Errorf("M%d: mask %v, want %v", k+1, v.Att.Mask, m)
 		}
 	}
-	if got := p.Vectors[p.Lookup("M8")].Att.Tiebreak; got != Rightmost {
+	if got := p.Vectors[p.Lookup("M8")].Att.Tiebreak; got != position.Rightmost {
 		t.Errorf("M8: tie-break %v", got)
 	}
 	preds := map[string]Predicate{"first": {Kind: First}, "last": {Kind: Last}, "MOD_0_2": {Kind: Mod, R: 0, M: 2}, "Mid": {Kind: Mid}}

@@ -2,6 +2,8 @@ package brasp
 
 import (
 	"fmt"
+
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Limits on the size of what Parse accepts, so that hostile input fails with
@@ -200,9 +202,9 @@ func (p *parser) parseOutput(s *stmt) *stmt {
 //
 //	attention = ( "leftmost" | "rightmost" ) "[" mask "," expr "]" expr ":" expr .
 func (p *parser) parseAttention() *Attention {
-	a := &Attention{TiebreakPos: p.pos, Tiebreak: Leftmost}
+	a := &Attention{TiebreakPos: p.pos, Tiebreak: position.Leftmost}
 	if p.text == "rightmost" {
-		a.Tiebreak = Rightmost
+		a.Tiebreak = position.Rightmost
 	}
 	p.next()
 	p.expect(tLbrack, "after "+a.Tiebreak.String())
@@ -220,11 +222,11 @@ func (p *parser) parseAttention() *Attention {
 // parseMask parses a mask predicate.
 //
 //	mask = "1" | VAR ( "<" | "<=" | ">" | ">=" ) VAR .   (VAR is i or j, the two different)
-func (p *parser) parseMask() Mask {
+func (p *parser) parseMask() position.Mask {
 	pos := p.pos
 	if p.tok == tName && (p.text == "1" || p.text == "true") {
 		p.next()
-		return MaskNone
+		return position.MaskNone
 	}
 	if p.tok != tName || (p.text != "i" && p.text != "j") {
 		p.errorf(pos, "expected a mask (1, j<i, i<j, j<=i or i<=j), found %s", p.describe())
@@ -248,13 +250,13 @@ func (p *parser) parseMask() Mask {
 	}
 	switch op {
 	case tLess:
-		return MaskFuture
+		return position.MaskFuture
 	case tLessEq:
-		return MaskFutureOrSelf
+		return position.MaskFutureOrSelf
 	case tGreater:
-		return MaskPast
+		return position.MaskPast
 	}
-	return MaskPastOrSelf
+	return position.MaskPastOrSelf
 }
 
 // parseExpr parses a Boolean expression.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Program is a checked B-RASP program: the central type of this package.
@@ -126,61 +127,6 @@ func ParsePredicate(name string) (Predicate, bool) {
 	return Predicate{Kind: Mod, R: r, M: m}, true
 }
 
-// Tiebreak says which of the positions with score 1 an attention op reads.
-type Tiebreak uint8
-
-// The two tie-breaks.
-const (
-	Leftmost  Tiebreak = iota // the smallest j
-	Rightmost                 // the largest j
-)
-
-func (t Tiebreak) String() string {
-	if t == Rightmost {
-		return "rightmost"
-	}
-	return "leftmost"
-}
-
-// Mask says which positions j an attention op at i may read.
-type Mask uint8
-
-// The masks: none, the paper's strict future/past masks, and the non-strict
-// variants of §5.2.
-const (
-	MaskNone         Mask = iota // 1: every j
-	MaskFuture                   // j < i (strict future masking)
-	MaskPast                     // j > i (strict past masking)
-	MaskFutureOrSelf             // j <= i
-	MaskPastOrSelf               // j >= i
-)
-
-// Masks lists every mask, for tests and generators.
-var Masks = []Mask{MaskNone, MaskFuture, MaskPast, MaskFutureOrSelf, MaskPastOrSelf}
-
-// String is the mask as written in programs.
-func (m Mask) String() string {
-	return [...]string{"1", "j<i", "i<j", "j<=i", "i<=j"}[m]
-}
-
-// Allows reports whether the mask lets position i read position j.
-func (m Mask) Allows(i, j int) bool {
-	switch m {
-	case MaskFuture:
-		return j < i
-	case MaskPast:
-		return j > i
-	case MaskFutureOrSelf:
-		return j <= i
-	case MaskPastOrSelf:
-		return j >= i
-	}
-	return true
-}
-
-// Strict reports whether the mask excludes j = i, as the paper's masks do.
-func (m Mask) Strict() bool { return m == MaskFuture || m == MaskPast }
-
 // Attention is the right-hand side of an attention operation:
 //
 //	P(i) := Tiebreak [Mask, Score] Value : Default
@@ -189,9 +135,9 @@ func (m Mask) Strict() bool { return m == MaskFuture || m == MaskPast }
 // Score(i,j); P(i) is Value(i, j_i) if j_i exists and Default(i) otherwise.
 type Attention struct {
 	TiebreakPos Pos
-	Tiebreak    Tiebreak
+	Tiebreak    position.Tiebreak
 	MaskPos     Pos
-	Mask        Mask
+	Mask        position.Mask
 	Score       Expr
 	Value       Expr
 	Default     Expr

@@ -2,6 +2,8 @@ package brasp
 
 import (
 	"fmt"
+
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Trace holds the value of every vector of a program at every position of
@@ -122,7 +124,7 @@ func (p *Program) valueAt(t *Trace, v *Vector, i int) bool {
 	chosen := -1
 	for j := 0; j < n; j++ {
 		if a.Mask.Allows(i, j) && Eval(a.Score, at(j)) {
-			if a.Tiebreak == Leftmost {
+			if a.Tiebreak == position.Leftmost {
 				chosen = j
 				break
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // FutureOnly makes Theorem 5.1 executable: it returns a program that
@@ -35,8 +36,8 @@ func FutureOnly(p *brasp.Program, lim Limits, kr automata.Limits) (*brasp.Progra
 // that is not rightmost with strict future masking (j<i).
 func CheckFutureOnly(p *brasp.Program) error {
 	for _, v := range p.Vectors {
-		if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != brasp.Rightmost || v.Att.Mask != brasp.MaskFuture) {
-			return fmt.Errorf("operation %s is %s [%s, ...]", v.Name, v.Att.Tiebreak, v.Att.Mask)
+		if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != position.Rightmost || v.Att.Mask != position.MaskFuture) {
+			return fmt.Errorf("operation %s is %s [%s, ...]", v.Name, v.Att.Tiebreak, v.Att.Mask.Predicate())
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // ErrNotRegular is wrapped by the error returned for a program or formula
@@ -336,15 +337,15 @@ func newBimachine(p *brasp.Program, lim Limits) (*bimachine, []step, error) {
 			}
 			s, val, d := compileExpr(a.Score, idx), compileExpr(a.Value, idx), compileExpr(a.Default, nil)
 			uses := refs(a.Score, a.Value, a.Default)
-			rm := a.Tiebreak == brasp.Rightmost
+			rm := a.Tiebreak == position.Rightmost
 			mk := func(out int, forward, strict bool, value, def evalFn) step {
 				return step{out: out, uses: uses, att: &attn{out: out, forward: forward, strict: strict, rightmost: rm, s: s, v: value, d: def, atoms: atoms}}
 			}
 			switch a.Mask {
-			case brasp.MaskFuture, brasp.MaskFutureOrSelf:
-				steps = append(steps, mk(k, true, a.Mask == brasp.MaskFuture, val, d))
-			case brasp.MaskPast, brasp.MaskPastOrSelf:
-				steps = append(steps, mk(k, false, a.Mask == brasp.MaskPast, val, d))
+			case position.MaskFuture, position.MaskFutureOrSelf:
+				steps = append(steps, mk(k, true, a.Mask == position.MaskFuture, val, d))
+			case position.MaskPast, position.MaskPastOrSelf:
+				steps = append(steps, mk(k, false, a.Mask == position.MaskPast, val, d))
 			default:
 				// near: the side the tie-break prefers, including i itself.
 				one := func([][]bool, int, uint32) bool { return true }

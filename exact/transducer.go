@@ -6,6 +6,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // TransducerDifference is the outcome of TransducersEquivalent when two
@@ -108,7 +109,7 @@ func differenceAcceptor(p, q *brasp.Program) (*brasp.Program, error) {
 		ds = append(ds, brasp.Or(brasp.And(x, brasp.Not(y)), brasp.And(brasp.Not(x), y)))
 	}
 	dv := b.Positionwise("D", brasp.Or(ds...))
-	seen := b.Attend("Seen", brasp.Leftmost, brasp.MaskFuture, b.J(dv), brasp.Bool(true), brasp.Bool(false))
+	seen := b.Attend("Seen", position.Leftmost, position.MaskFuture, b.J(dv), brasp.Bool(true), brasp.Bool(false))
 	b.SetAccept(b.Positionwise("Diff", brasp.Or(b.I(dv), b.I(seen))))
 	return b.Program()
 }

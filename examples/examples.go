@@ -13,6 +13,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 //go:embed *.brasp *.ltl *.dfa *.re
@@ -134,13 +135,13 @@ func DyckProgram(k, depth int) (*brasp.Program, error) {
 			if matched >= 0 {
 				unmatched = brasp.Not(b.J(matched))
 			}
-			next := b.Attend(fmt.Sprintf("N%d_%s", round, suffix(t)), brasp.Leftmost, brasp.MaskPast, unmatched, b.J(close), brasp.Bool(false))
-			prev := b.Attend(fmt.Sprintf("B%d_%s", round, openName(alpha, t, k)), brasp.Rightmost, brasp.MaskFuture, unmatched, b.J(open), brasp.Bool(false))
+			next := b.Attend(fmt.Sprintf("N%d_%s", round, suffix(t)), position.Leftmost, position.MaskPast, unmatched, b.J(close), brasp.Bool(false))
+			prev := b.Attend(fmt.Sprintf("B%d_%s", round, openName(alpha, t, k)), position.Rightmost, position.MaskFuture, unmatched, b.J(open), brasp.Bool(false))
 			terms = append(terms, brasp.And(b.I(open), b.I(next)), brasp.And(b.I(close), b.I(prev)))
 		}
 		matched = b.Positionwise(fmt.Sprintf("M%d", round), brasp.Or(terms...))
 	}
-	y := b.Attend("Y", brasp.Rightmost, brasp.MaskNone, brasp.Not(b.J(matched)), brasp.Bool(false), brasp.Bool(true))
+	y := b.Attend("Y", position.Rightmost, position.MaskNone, brasp.Not(b.J(matched)), brasp.Bool(false), brasp.Bool(true))
 	b.SetAccept(y)
 	return b.Program()
 }
@@ -189,10 +190,10 @@ func StairProgram(k int) (*brasp.Program, error) {
 	qa, qb := b.SymbolVec(0), b.SymbolVec(1)
 	prev := qa
 	for t := 2; t <= k; t++ {
-		prev = b.Attend(fmt.Sprintf("A_%d", t), brasp.Rightmost, brasp.MaskFuture,
+		prev = b.Attend(fmt.Sprintf("A_%d", t), position.Rightmost, position.MaskFuture,
 			brasp.Or(b.J(qa), b.J(qb)), brasp.And(b.I(qa), b.J(prev)), brasp.Bool(false))
 	}
-	y := b.Attend("Y", brasp.Rightmost, brasp.MaskNone, b.J(prev), brasp.Bool(true), brasp.Bool(false))
+	y := b.Attend("Y", position.Rightmost, position.MaskNone, b.J(prev), brasp.Bool(true), brasp.Bool(false))
 	b.SetAccept(y)
 	return b.Program()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // ConvertLimits bound FromBRASP, whose unary-score normal form is
@@ -177,7 +178,7 @@ func (c *fromConverter) vector(v *brasp.Vector) (*Formula, error) {
 
 // attention is the paper's formula for one attention operation with unary
 // score s, value v and default d (see FromBRASPVectors).
-func (c *fromConverter) attention(tb brasp.Tiebreak, mask brasp.Mask, s, v, d *Formula) (*Formula, error) {
+func (c *fromConverter) attention(tb position.Tiebreak, mask position.Mask, s, v, d *Formula) (*Formula, error) {
 	p := c.pool
 	t := p.True()
 	before := func(f *Formula) *Formula { return p.Since(t, f) }
@@ -187,28 +188,28 @@ func (c *fromConverter) attention(tb brasp.Tiebreak, mask brasp.Mask, s, v, d *F
 	leftmost := func(f *Formula) *Formula { return p.And(f, p.Not(before(f))) }
 	sv := p.And(s, v)
 	switch {
-	case tb == brasp.Rightmost && mask == brasp.MaskFuture:
+	case tb == position.Rightmost && mask == position.MaskFuture:
 		return p.Or(p.Since(p.Not(s), sv), p.And(p.Not(before(s)), d)), nil
-	case tb == brasp.Rightmost && mask == brasp.MaskPast:
+	case tb == position.Rightmost && mask == position.MaskPast:
 		return p.Or(after(p.And(rightmost(s), v)), p.And(p.Not(after(s)), d)), nil
-	case tb == brasp.Rightmost && mask == brasp.MaskNone:
+	case tb == position.Rightmost && mask == position.MaskNone:
 		return p.Or(exists(p.And(rightmost(s), v)), p.And(p.Not(exists(s)), d)), nil
-	case tb == brasp.Leftmost && mask == brasp.MaskPast:
+	case tb == position.Leftmost && mask == position.MaskPast:
 		return p.Or(p.Until(p.Not(s), sv), p.And(p.Not(after(s)), d)), nil
-	case tb == brasp.Leftmost && mask == brasp.MaskFuture:
+	case tb == position.Leftmost && mask == position.MaskFuture:
 		return p.Or(before(p.And(leftmost(s), v)), p.And(p.Not(before(s)), d)), nil
-	case tb == brasp.Leftmost && mask == brasp.MaskNone:
+	case tb == position.Leftmost && mask == position.MaskNone:
 		return p.Or(exists(p.And(leftmost(s), v)), p.And(p.Not(exists(s)), d)), nil
-	case tb == brasp.Rightmost && mask == brasp.MaskFutureOrSelf:
+	case tb == position.Rightmost && mask == position.MaskFutureOrSelf:
 		return p.Or(p.Temporal(OpSinceNS, p.Not(s), sv), p.And(p.Not(p.Temporal(OpOnce, s, nil)), d)), nil
-	case tb == brasp.Leftmost && mask == brasp.MaskPastOrSelf:
+	case tb == position.Leftmost && mask == position.MaskPastOrSelf:
 		return p.Or(p.Temporal(OpUntilNS, p.Not(s), sv), p.And(p.Not(p.Temporal(OpEventually, s, nil)), d)), nil
-	case tb == brasp.Rightmost && mask == brasp.MaskPastOrSelf:
+	case tb == position.Rightmost && mask == position.MaskPastOrSelf:
 		last := p.And(s, p.Temporal(OpGlobally, p.Implies(s, v), nil))
 		return p.Or(p.Temporal(OpEventually, last, nil), p.And(p.Not(p.Temporal(OpEventually, s, nil)), d)), nil
-	case tb == brasp.Leftmost && mask == brasp.MaskFutureOrSelf:
+	case tb == position.Leftmost && mask == position.MaskFutureOrSelf:
 		first := p.And(s, p.Temporal(OpHistorically, p.Implies(s, v), nil))
 		return p.Or(p.Temporal(OpOnce, first, nil), p.And(p.Not(p.Temporal(OpOnce, s, nil)), d)), nil
 	}
-	return nil, fmt.Errorf("unknown attention kind %v %v", tb, mask)
+	return nil, fmt.Errorf("unknown attention kind %v %v", tb, mask.Predicate())
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // checkVectors compares every vector of prog with its formula at every
@@ -79,8 +80,8 @@ func TestFromBRASPDepth(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	kinds := []brasptest.Options{
-		{Tiebreaks: []brasp.Tiebreak{brasp.Rightmost}, Masks: []brasp.Mask{brasp.MaskFuture, brasp.MaskFutureOrSelf}},
-		{Tiebreaks: []brasp.Tiebreak{brasp.Leftmost}, Masks: []brasp.Mask{brasp.MaskPast, brasp.MaskPastOrSelf}},
+		{Tiebreaks: []position.Tiebreak{position.Rightmost}, Masks: []position.Mask{position.MaskFuture, position.MaskFutureOrSelf}},
+		{Tiebreaks: []position.Tiebreak{position.Leftmost}, Masks: []position.Mask{position.MaskPast, position.MaskPastOrSelf}},
 	}
 	for trial := 0; trial < 600; trial++ {
 		opts := kinds[trial%2]
@@ -151,13 +152,13 @@ func TestFromBRASPLimits(t *testing.T) {
 	b := brasp.NewBuilder(mustAlphabet("a", "b"))
 	var vs []int
 	for k := 0; k < 8; k++ {
-		vs = append(vs, b.Attend("P", brasp.Rightmost, brasp.MaskFuture, b.J(k%2), b.J(1-k%2), brasp.Bool(k%3 == 0)))
+		vs = append(vs, b.Attend("P", position.Rightmost, position.MaskFuture, b.J(k%2), b.J(1-k%2), brasp.Bool(k%3 == 0)))
 	}
 	var score []brasp.Expr
 	for _, v := range vs {
 		score = append(score, brasp.And(b.I(v), b.J(v)))
 	}
-	b.Attend("Wide", brasp.Leftmost, brasp.MaskNone, brasp.Or(score...), b.J(0), brasp.Bool(false))
+	b.Attend("Wide", position.Leftmost, position.MaskNone, brasp.Or(score...), b.J(0), brasp.Bool(false))
 	prog, err := b.Program()
 	if err != nil {
 		t.Fatal(err)

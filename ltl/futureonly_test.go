@@ -7,6 +7,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/position"
 )
 
 func TestToBRASPFutureOnly(t *testing.T) {
@@ -24,7 +25,7 @@ func TestToBRASPFutureOnly(t *testing.T) {
 			t.Fatalf("%s: depth %d became %d", Format(f), f.Depth(), prog.AttentionDepth())
 		}
 		for _, v := range prog.Vectors {
-			if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != brasp.Rightmost || v.Att.Mask != brasp.MaskFuture) {
+			if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != position.Rightmost || v.Att.Mask != position.MaskFuture) {
 				t.Fatalf("%s: %s", Format(f), brasp.FormatVector(v))
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // ToBRASP converts f into a B-RASP program that recognises the same language
@@ -74,29 +75,29 @@ func toBRASP(f *Formula) (*brasp.Program, map[*Formula]int, error) {
 		case OpIff:
 			vec[g] = b.Positionwise("Iff", or(and(i(g.X), i(g.Y)), and(not(i(g.X)), not(i(g.Y)))))
 		case OpSince, OpUntil, OpSinceNS, OpUntilNS:
-			tb, mask := brasp.Rightmost, brasp.MaskFuture
+			tb, mask := position.Rightmost, position.MaskFuture
 			switch g.Op {
 			case OpUntil:
-				tb, mask = brasp.Leftmost, brasp.MaskPast
+				tb, mask = position.Leftmost, position.MaskPast
 			case OpSinceNS:
-				mask = brasp.MaskFutureOrSelf
+				mask = position.MaskFutureOrSelf
 			case OpUntilNS:
-				tb, mask = brasp.Leftmost, brasp.MaskPastOrSelf
+				tb, mask = position.Leftmost, position.MaskPastOrSelf
 			}
 			score := or(not(j(g.X)), j(g.Y))
 			vec[g] = b.Attend(opVectorName[g.Op], tb, mask, score, j(g.Y), brasp.Bool(false))
 		case OpOnce:
-			vec[g] = b.Attend("Once", brasp.Rightmost, brasp.MaskFutureOrSelf, j(g.X), j(g.X), brasp.Bool(false))
+			vec[g] = b.Attend("Once", position.Rightmost, position.MaskFutureOrSelf, j(g.X), j(g.X), brasp.Bool(false))
 		case OpEventually:
-			vec[g] = b.Attend("Eventually", brasp.Leftmost, brasp.MaskPastOrSelf, j(g.X), j(g.X), brasp.Bool(false))
+			vec[g] = b.Attend("Eventually", position.Leftmost, position.MaskPastOrSelf, j(g.X), j(g.X), brasp.Bool(false))
 		case OpHistorically:
-			vec[g] = b.Attend("Historically", brasp.Rightmost, brasp.MaskFutureOrSelf, not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
+			vec[g] = b.Attend("Historically", position.Rightmost, position.MaskFutureOrSelf, not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
 		case OpGlobally:
-			vec[g] = b.Attend("Globally", brasp.Leftmost, brasp.MaskPastOrSelf, not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
+			vec[g] = b.Attend("Globally", position.Leftmost, position.MaskPastOrSelf, not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
 		case OpYesterday, OpWeakYesterday:
-			vec[g] = b.Attend(opVectorName[g.Op], brasp.Rightmost, brasp.MaskFuture, brasp.Bool(true), j(g.X), brasp.Bool(g.Op == OpWeakYesterday))
+			vec[g] = b.Attend(opVectorName[g.Op], position.Rightmost, position.MaskFuture, brasp.Bool(true), j(g.X), brasp.Bool(g.Op == OpWeakYesterday))
 		case OpNext, OpWeakNext:
-			vec[g] = b.Attend(opVectorName[g.Op], brasp.Leftmost, brasp.MaskPast, brasp.Bool(true), j(g.X), brasp.Bool(g.Op == OpWeakNext))
+			vec[g] = b.Attend(opVectorName[g.Op], position.Leftmost, position.MaskPast, brasp.Bool(true), j(g.X), brasp.Bool(g.Op == OpWeakNext))
 		default:
 			return nil, nil, fmt.Errorf("ltl: ToBRASP: unknown operator %v", g.Op)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/internal/testkit"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // TestToBRASPRandom: on thousands of random formulas with every operator and
@@ -88,7 +89,7 @@ func TestToBRASPPaper(t *testing.T) {
 			t.Errorf("%s: attention depth %d, want %d", c.file, d, c.depth)
 		}
 		for _, v := range prog.Vectors {
-			if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != brasp.Rightmost || v.Att.Mask != brasp.MaskFuture) {
+			if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != position.Rightmost || v.Att.Mask != position.MaskFuture) {
 				t.Errorf("%s: %s is not rightmost future-masked", c.file, v.Name)
 			}
 		}

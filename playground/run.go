@@ -8,6 +8,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Example is one preset of GET /api/examples.
@@ -217,7 +218,7 @@ func (a *API) run(b *budget.Budget, req *RunRequest) (any, *apiError) {
 		}
 		vt.Values = values.String()
 		if v.Kind == brasp.AttentionVector {
-			vt.Attention = &AttentionTrace{Tiebreak: v.Att.Tiebreak.String(), Mask: v.Att.Mask.String()}
+			vt.Attention = &AttentionTrace{Tiebreak: v.Att.Tiebreak.String(), Mask: v.Att.Mask.Predicate()}
 			if showAttended {
 				vt.Attention.Attended = make([]int, n)
 				for i := 0; i < n; i++ {
@@ -278,16 +279,16 @@ func Attended(t *brasp.Trace, k, i int) int {
 	n := t.N()
 	lo, hi := 0, n-1 // the range of j the mask allows
 	switch a.Mask {
-	case brasp.MaskFuture:
+	case position.MaskFuture:
 		hi = i - 1
-	case brasp.MaskFutureOrSelf:
+	case position.MaskFutureOrSelf:
 		hi = i
-	case brasp.MaskPast:
+	case position.MaskPast:
 		lo = i + 1
-	case brasp.MaskPastOrSelf:
+	case position.MaskPastOrSelf:
 		lo = i
 	}
-	if a.Tiebreak == brasp.Leftmost {
+	if a.Tiebreak == position.Leftmost {
 		for j := lo; j <= hi; j++ {
 			if score(j) {
 				return j

@@ -20,6 +20,7 @@ import (
 	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/ltl/nonstrict"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 )
@@ -166,7 +167,7 @@ func TestAttended(t *testing.T) {
 				want := -1
 				for j := range w {
 					if v.Att.Mask.Allows(i, j) && brasp.Eval(v.Att.Score, at(j)) {
-						if want < 0 || v.Att.Tiebreak == brasp.Rightmost {
+						if want < 0 || v.Att.Tiebreak == position.Rightmost {
 							want = j
 						}
 					}

@@ -18,13 +18,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
+	"github.com/chromedp/chromedp"
 )
 
 var (

@@ -11,6 +11,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 )
@@ -31,7 +32,7 @@ func braspAttended(tr *brasp.Trace, k, i int) int {
 			}
 			return tr.Value(vec, i)
 		})
-		if s && (got < 0 || a.Tiebreak == brasp.Rightmost) {
+		if s && (got < 0 || a.Tiebreak == position.Rightmost) {
 			got = j
 		}
 	}
@@ -40,10 +41,10 @@ func braspAttended(tr *brasp.Trace, k, i int) int {
 
 // preferred is the position a head with mask and tie-break attends to when
 // every score ties: the leftmost or rightmost unmasked j, -1 when none.
-func preferred(mask transformer.Mask, tb transformer.Tiebreak, i, n int) int {
+func preferred(mask position.Mask, tb position.Tiebreak, i, n int) int {
 	got := -1
 	for j := range n {
-		if mask.Allows(i, j) && (got < 0 || tb == transformer.Rightmost) {
+		if mask.Allows(i, j) && (got < 0 || tb == position.Rightmost) {
 			got = j
 		}
 	}
@@ -120,7 +121,7 @@ func TestAttentionPatternDyck(t *testing.T) {
 				k := ops[next]
 				next++
 				op := p.Vectors[k]
-				if (hd.Tiebreak == transformer.Rightmost) != (op.Att.Tiebreak == brasp.Rightmost) || hd.Mask.String() != maskOf(op.Att.Mask).String() {
+				if hd.Tiebreak != op.Att.Tiebreak || hd.Mask != op.Att.Mask {
 					t.Fatalf("%s: head %d.%d [%s, %s] is not %s's", name, l+1, h+1, hd.Mask, hd.Tiebreak, op.Name)
 				}
 				if len(pattern[l][h]) != n {
@@ -155,12 +156,6 @@ func TestAttentionPatternDyck(t *testing.T) {
 	}
 }
 
-// maskOf is the transformer mask of a B-RASP mask.
-func maskOf(m brasp.Mask) transformer.Mask {
-	return map[brasp.Mask]transformer.Mask{brasp.MaskNone: transformer.MaskNone, brasp.MaskFuture: transformer.MaskFuture, brasp.MaskPast: transformer.MaskPast,
-		brasp.MaskFutureOrSelf: transformer.MaskFutureOrSelf, brasp.MaskPastOrSelf: transformer.MaskPastOrSelf}[m]
-}
-
 // tieModel is a one-layer model over {a, b} with one head per mask and
 // tie-break. Coordinates: 0 holds scale at an a (0 at a b), 1 is constant
 // 1, 2 sums the heads' values. Every head scores x_i·(Score·x_j) =
@@ -174,8 +169,8 @@ func tieModel(scale, weight *big.Rat) *transformer.Model {
 		return transformer.Matrix{{z(), z(), z()}, {z(), z(), z()}, {z(), z(), z()}}
 	}
 	var heads []transformer.Head
-	for _, mask := range []transformer.Mask{transformer.MaskNone, transformer.MaskFuture, transformer.MaskPast, transformer.MaskFutureOrSelf, transformer.MaskPastOrSelf} {
-		for _, tb := range []transformer.Tiebreak{transformer.Leftmost, transformer.Rightmost} {
+	for _, mask := range position.Masks {
+		for _, tb := range []position.Tiebreak{position.Leftmost, position.Rightmost} {
 			s, v := zeros(), zeros()
 			s[1][0] = r(weight)
 			v[2][0] = one()
@@ -241,7 +236,7 @@ func TestAttentionPatternTies(t *testing.T) {
 					// allowed position ties at 0.
 					want := -1
 					for j := range w {
-						if hd.Mask.Allows(i, j) && w[j] == 0 && (want < 0 || hd.Tiebreak == transformer.Rightmost) {
+						if hd.Mask.Allows(i, j) && w[j] == 0 && (want < 0 || hd.Tiebreak == position.Rightmost) {
 							want = j
 						}
 					}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/big"
+
+	"github.com/brasp-dev/brasp/position"
 )
 
 // ForwardDense runs the forward pass as the definition of §4.1 states it:
@@ -167,7 +169,7 @@ func (r *Runner) denseFloatPattern(w []int, pattern [][][]int) ([][]float64, err
 							s = c.add(s, c.mul(xs[i][k], kj[k]))
 						}
 					}
-					if best < 0 || s > bestScore || (s == bestScore && hd.Tiebreak == Rightmost) {
+					if best < 0 || s > bestScore || (s == bestScore && hd.Tiebreak == position.Rightmost) {
 						best, bestScore = j, s
 					}
 				}
@@ -240,7 +242,7 @@ func (m *Model) denseExactPattern(w []int, pattern [][][]int) (*Activations, err
 						best, bestScore = j, s
 						continue
 					}
-					if cmp := s.Cmp(bestScore); cmp > 0 || (cmp == 0 && hd.Tiebreak == Rightmost) {
+					if cmp := s.Cmp(bestScore); cmp > 0 || (cmp == 0 && hd.Tiebreak == position.Rightmost) {
 						best, bestScore = j, s
 					}
 				}
@@ -338,15 +340,15 @@ func normAny(ln *LayerNorm, x Vec) Vec {
 
 // maskRange returns the positions [lo, hi) that mask lets position i (0-based)
 // attend to in a word of length n.
-func maskRange(mask Mask, i, n int) (lo, hi int) {
+func maskRange(mask position.Mask, i, n int) (lo, hi int) {
 	switch mask {
-	case MaskFuture:
+	case position.MaskFuture:
 		return 0, i
-	case MaskFutureOrSelf:
+	case position.MaskFutureOrSelf:
 		return 0, i + 1
-	case MaskPast:
+	case position.MaskPast:
 		return i + 1, n
-	case MaskPastOrSelf:
+	case position.MaskPastOrSelf:
 		return i, n
 	}
 	return 0, n

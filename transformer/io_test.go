@@ -11,6 +11,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 )
@@ -188,7 +189,7 @@ func randomModel(rng *rand.Rand, norm bool) *transformer.Model {
 	for range 1 + rng.IntN(3) {
 		var l transformer.Layer
 		for range rng.IntN(3) {
-			l.Heads = append(l.Heads, transformer.Head{Mask: transformer.Mask(rng.IntN(5)), Tiebreak: transformer.Tiebreak(rng.IntN(2)), Score: mat(d, d), Value: mat(d, d)})
+			l.Heads = append(l.Heads, transformer.Head{Mask: position.Mask(rng.IntN(5)), Tiebreak: position.Tiebreak(rng.IntN(2)), Score: mat(d, d), Value: mat(d, d)})
 		}
 		if rng.IntN(4) > 0 {
 			h := 1 + rng.IntN(3)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // maxFileSize bounds the size of a model file the loaders accept.
@@ -208,11 +209,11 @@ func (jl *jsonLayer) layer(d int, path string) (Layer, error) {
 	}
 	for h, jh := range jl.Attention {
 		p := fmt.Sprintf("%s.attention[%d]", path, h)
-		mask, ok := parseMask(jh.Mask)
+		mask, ok := position.MaskNamed(jh.Mask)
 		if !ok {
 			return l, fmt.Errorf("%s.mask: %q is not one of none, future, past, future-or-self, past-or-self", p, jh.Mask)
 		}
-		tb, ok := parseTiebreak(jh.Tiebreak)
+		tb, ok := position.TiebreakNamed(jh.Tiebreak)
 		if !ok {
 			return l, fmt.Errorf("%s.tiebreak: %q is not leftmost or rightmost", p, jh.Tiebreak)
 		}
@@ -488,7 +489,7 @@ func writeLayerJSON(b *bytes.Buffer, l *Layer) {
 			b.WriteString(",")
 		}
 		fmt.Fprintf(b, "\n        {\"mask\": %q, \"tiebreak\": %q,\n         \"score\": %s,\n         \"value\": %s}",
-			hd.Mask.String(), hd.Tiebreak.String(), matrixJSON(hd.Score, "          "), matrixJSON(hd.Value, "          "))
+			hd.Mask.Name(), hd.Tiebreak.String(), matrixJSON(hd.Score, "          "), matrixJSON(hd.Value, "          "))
 	}
 	if len(l.Heads) > 0 {
 		b.WriteString("\n      ")

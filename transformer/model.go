@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // FormatVersion is the value of the "format" field of every model file this
@@ -88,8 +89,8 @@ type Layer struct {
 // Tiebreak, and receives Value·x_j; with no unmasked position it receives the
 // zero vector.
 type Head struct {
-	Mask     Mask
-	Tiebreak Tiebreak
+	Mask     position.Mask
+	Tiebreak position.Tiebreak
 	// Score is the d×d matrix of the bilinear score f_S(x_i,x_j) = x_i·(Score·x_j).
 	Score Matrix
 	// Value is the d×d matrix of the value function f_V(x_j) = Value·x_j.
@@ -128,85 +129,6 @@ type LayerNorm struct {
 type Output struct {
 	Weight Vec
 	Bias   *big.Rat
-}
-
-// Mask says which positions j a head at position i may attend to.
-type Mask uint8
-
-// The masks of §4.1 and §5.2.
-const (
-	MaskNone         Mask = iota // every j
-	MaskFuture                   // j < i (the paper's strict future masking)
-	MaskPast                     // j > i (strict past masking)
-	MaskFutureOrSelf             // j ≤ i
-	MaskPastOrSelf               // j ≥ i
-)
-
-var maskNames = [...]string{"none", "future", "past", "future-or-self", "past-or-self"}
-
-// String is the mask's name in model files: none, future, past,
-// future-or-self or past-or-self.
-func (m Mask) String() string {
-	if int(m) < len(maskNames) {
-		return maskNames[m]
-	}
-	return "invalid"
-}
-
-// Allows reports whether position i may attend to position j.
-func (m Mask) Allows(i, j int) bool {
-	switch m {
-	case MaskFuture:
-		return j < i
-	case MaskPast:
-		return j > i
-	case MaskFutureOrSelf:
-		return j <= i
-	case MaskPastOrSelf:
-		return j >= i
-	}
-	return true
-}
-
-// parseMask is the inverse of Mask.String.
-func parseMask(s string) (Mask, bool) {
-	for k, n := range maskNames {
-		if n == s {
-			return Mask(k), true
-		}
-	}
-	return 0, false
-}
-
-// Tiebreak chooses among the best-scoring unmasked positions.
-type Tiebreak uint8
-
-// The two tie-breaking functions C of §4.1.
-const (
-	Leftmost  Tiebreak = iota // min
-	Rightmost                 // max
-)
-
-// String is the tie-break's name in model files.
-func (t Tiebreak) String() string {
-	switch t {
-	case Leftmost:
-		return "leftmost"
-	case Rightmost:
-		return "rightmost"
-	}
-	return "invalid"
-}
-
-// parseTiebreak is the inverse of Tiebreak.String.
-func parseTiebreak(s string) (Tiebreak, bool) {
-	switch s {
-	case "leftmost":
-		return Leftmost, true
-	case "rightmost":
-		return Rightmost, true
-	}
-	return 0, false
 }
 
 // NumParams returns the number of scalar parameters: embeddings, attention

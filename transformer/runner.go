@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"sync"
+
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Runner runs one model many times: it converts the parameters to float64
@@ -413,7 +415,7 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 // attends to (-1 if none is unmasked), given the rank of every key class's
 // score for every query class. One scan over the positions keeps, for each
 // query class, the best position so far under the tie-break.
-func scanHead(mask Mask, tb Tiebreak, rank [][]int32, cls []int32) []int32 {
+func scanHead(mask position.Mask, tb position.Tiebreak, rank [][]int32, cls []int32) []int32 {
 	n := len(cls)
 	K := len(rank)
 	chosen := make([]int32, n)
@@ -431,8 +433,8 @@ func scanHead(mask Mask, tb Tiebreak, rank [][]int32, cls []int32) []int32 {
 	for k := range best {
 		best[k] = -1
 	}
-	forward := mask == MaskFuture || mask == MaskFutureOrSelf || mask == MaskNone
-	preferLater := (tb == Rightmost) == forward // ties go to the position met later in the scan
+	forward := mask == position.MaskFuture || mask == position.MaskFutureOrSelf || mask == position.MaskNone
+	preferLater := (tb == position.Rightmost) == forward // ties go to the position met later in the scan
 	update := func(j int) {
 		cj := cls[j]
 		for _, q := range queries {
@@ -455,29 +457,29 @@ func scanHead(mask Mask, tb Tiebreak, rank [][]int32, cls []int32) []int32 {
 		}
 	}
 	switch mask {
-	case MaskNone:
+	case position.MaskNone:
 		for j := range n {
 			update(j)
 		}
 		for i := range n {
 			pick(i)
 		}
-	case MaskFuture:
+	case position.MaskFuture:
 		for i := range n {
 			pick(i)
 			update(i)
 		}
-	case MaskFutureOrSelf:
+	case position.MaskFutureOrSelf:
 		for i := range n {
 			update(i)
 			pick(i)
 		}
-	case MaskPast:
+	case position.MaskPast:
 		for i := n - 1; i >= 0; i-- {
 			pick(i)
 			update(i)
 		}
-	case MaskPastOrSelf:
+	case position.MaskPastOrSelf:
 		for i := n - 1; i >= 0; i-- {
 			update(i)
 			pick(i)

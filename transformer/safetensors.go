@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Safetensors layout. Tensors (all F64 when written; F64, F32, F16 and BF16
@@ -87,7 +88,7 @@ func EncodeSafetensors(m *Model) ([]byte, error) {
 		for h, hd := range layer.Heads {
 			p := fmt.Sprintf("layers.%d.attention.%d.", l, h)
 			ts = append(ts, tensor{p + "score", []int{d, d}, flat(hd.Score)}, tensor{p + "value", []int{d, d}, flat(hd.Value)})
-			ml.Attention = append(ml.Attention, metaHead{hd.Mask.String(), hd.Tiebreak.String()})
+			ml.Attention = append(ml.Attention, metaHead{hd.Mask.Name(), hd.Tiebreak.String()})
 		}
 		if f := layer.FFN; f != nil {
 			p := fmt.Sprintf("layers.%d.ffn.", l)
@@ -333,11 +334,11 @@ func DecodeSafetensors(file []byte) (*Model, error) {
 		}
 		for h, mh := range ml.Attention {
 			p := fmt.Sprintf("layers.%d.attention.%d.", l, h)
-			mask, ok := parseMask(mh.Mask)
+			mask, ok := position.MaskNamed(mh.Mask)
 			if !ok {
 				return nil, fmt.Errorf("safetensors: __metadata__.layers[%d].attention[%d].mask: %q is not one of none, future, past, future-or-self, past-or-self", l, h, mh.Mask)
 			}
-			tb, ok := parseTiebreak(mh.Tiebreak)
+			tb, ok := position.TiebreakNamed(mh.Tiebreak)
 			if !ok {
 				return nil, fmt.Errorf("safetensors: __metadata__.layers[%d].attention[%d].tiebreak: %q is not leftmost or rightmost", l, h, mh.Tiebreak)
 			}

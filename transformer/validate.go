@@ -2,6 +2,8 @@ package transformer
 
 import (
 	"fmt"
+
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Limits on the size of a model, checked by Validate so that a hostile file
@@ -133,10 +135,10 @@ func (l *Layer) check(d int) error {
 	}
 	for h := range l.Heads {
 		hd := &l.Heads[h]
-		if hd.Mask > MaskPastOrSelf {
+		if !hd.Mask.Valid() {
 			return fmt.Errorf("attention[%d].mask: unknown mask %d", h, hd.Mask)
 		}
-		if hd.Tiebreak > Rightmost {
+		if hd.Tiebreak > position.Rightmost {
 			return fmt.Errorf("attention[%d].tiebreak: unknown tie-break %d", h, hd.Tiebreak)
 		}
 		if err := checkMatrix(hd.Score, d, d); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // reader reads a Boolean quantity at position i or j.
@@ -41,7 +42,7 @@ func (c *construction) positionwise(name string, e brasp.Expr) (int, error) {
 
 // attend adds name(i) := tb [m, score] value : def with the fan-in of each
 // expression bounded.
-func (c *construction) attend(name string, tb brasp.Tiebreak, m brasp.Mask, score, value, def brasp.Expr) (int, error) {
+func (c *construction) attend(name string, tb position.Tiebreak, m position.Mask, score, value, def brasp.Expr) (int, error) {
 	var err error
 	for _, e := range []*brasp.Expr{&score, &value, &def} {
 		if *e, err = c.bounded(*e); err != nil {
@@ -153,7 +154,7 @@ func (c *construction) previous(p, e int) (brasp.Expr, error) {
 	if err := c.charge(4); err != nil {
 		return nil, err
 	}
-	k, err := c.attend("G"+strconv.Itoa(p)+"_"+strconv.Itoa(e), brasp.Rightmost, brasp.MaskFuture,
+	k, err := c.attend("G"+strconv.Itoa(p)+"_"+strconv.Itoa(e), position.Rightmost, position.MaskFuture,
 		brasp.Bool(true), c.h[p-1][e](brasp.VarJ), brasp.Bool(false))
 	if err != nil {
 		return nil, err
@@ -215,7 +216,7 @@ func (c *construction) blockProgram() ([]reader, error) {
 			read[k] = func(v brasp.Var) brasp.Expr { return c.ref(x, v) }
 		case brasp.AttentionVector:
 			a := v.Att
-			if a.Mask != brasp.MaskFuture && a.Mask != brasp.MaskFutureOrSelf {
+			if a.Mask != position.MaskFuture && a.Mask != position.MaskFutureOrSelf {
 				return nil, fmt.Errorf("internal error: the block program's %s is not future-masked", v.Name)
 			}
 			if err := c.charge(exprSize(a.Score) + exprSize(a.Value) + exprSize(a.Default) + 2); err != nil {
@@ -326,7 +327,7 @@ func (c *construction) build() (*brasp.Program, error) {
 	if c.s > 1 {
 		prev := make([]brasp.Expr, n)
 		for x := range n {
-			k, err := c.attend("P_"+c.stateName(x), brasp.Rightmost, brasp.MaskFuture,
+			k, err := c.attend("P_"+c.stateName(x), position.Rightmost, position.MaskFuture,
 				c.mod(0, brasp.VarJ), after[x](brasp.VarJ), brasp.Bool(x == 0))
 			if err != nil {
 				return nil, err

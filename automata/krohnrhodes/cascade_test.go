@@ -9,6 +9,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // TestDecomposeA3 checks the paper's Figure (App. B.4): A_3 decomposes into
@@ -144,7 +145,7 @@ func TestA3BRASP(t *testing.T) {
 func checkProgram(t *testing.T, d *automata.DFA, p *brasp.Program, maxLen, longLen int, rng *rand.Rand) {
 	t.Helper()
 	for _, v := range p.Vectors {
-		if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != brasp.Rightmost || v.Att.Mask != brasp.MaskFuture) {
+		if v.Kind == brasp.AttentionVector && (v.Att.Tiebreak != position.Rightmost || v.Att.Mask != position.MaskFuture) {
 			t.Fatalf("vector %s uses %s [%s]", v.Name, v.Att.Tiebreak, v.Att.Mask)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // contextProgram compiles the cascade with its levels in context form (see
@@ -148,7 +149,7 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 				continue
 			}
 			name := "L" + strconv.Itoa(l+1) + "_" + strconv.Itoa(s)
-			levelVec[l][s] = b.I(b.Attend(name, brasp.Rightmost, brasp.MaskFuture,
+			levelVec[l][s] = b.I(b.Attend(name, position.Rightmost, position.MaskFuture,
 				resetJ, value[s], brasp.Bool(s == lv.Initial)))
 		}
 	}

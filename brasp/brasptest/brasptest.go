@@ -24,6 +24,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/internal/testkit"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Options configures RandomProgram. The zero value is usable: a binary
@@ -44,9 +45,9 @@ type Options struct {
 	// value means 0).
 	Attention float64
 	// Masks restricts the masks used (nil: all five, strict and non-strict).
-	Masks []brasp.Mask
+	Masks []position.Mask
 	// Tiebreaks restricts the tie-breaks used (nil: leftmost and rightmost).
-	Tiebreaks []brasp.Tiebreak
+	Tiebreaks []position.Tiebreak
 	// JOnly makes scores and values read only at j (the unary-free form most
 	// constructions of the paper use); otherwise they mix (i) and (j).
 	JOnly bool
@@ -72,10 +73,10 @@ func (o Options) withDefaults() Options {
 		o.Attention = 0.6
 	}
 	if o.Masks == nil {
-		o.Masks = brasp.Masks
+		o.Masks = position.Masks
 	}
 	if o.Tiebreaks == nil {
-		o.Tiebreaks = []brasp.Tiebreak{brasp.Leftmost, brasp.Rightmost}
+		o.Tiebreaks = []position.Tiebreak{position.Leftmost, position.Rightmost}
 	}
 	return o
 }

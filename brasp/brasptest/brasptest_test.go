@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 func TestAllWords(t *testing.T) {
@@ -49,8 +50,8 @@ func TestRandomWord(t *testing.T) {
 // tie-break, mixed scores, predicates, and respects JOnly and Masks.
 func TestRandomProgramCoverage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 3))
-	masks := map[brasp.Mask]bool{}
-	tbs := map[brasp.Tiebreak]bool{}
+	masks := map[position.Mask]bool{}
+	tbs := map[position.Tiebreak]bool{}
 	mixed, preds, pw := false, false, false
 	for range 300 {
 		p := RandomProgram(rng, Options{Alphabet: 3, Ops: 5, Predicates: true, Mid: true})
@@ -72,12 +73,12 @@ func TestRandomProgramCoverage(t *testing.T) {
 			}
 		}
 	}
-	if len(masks) != len(brasp.Masks) || len(tbs) != 2 || !mixed || !preds || !pw {
+	if len(masks) != len(position.Masks) || len(tbs) != 2 || !mixed || !preds || !pw {
 		t.Errorf("coverage: masks %v, tie-breaks %v, mixed %v, predicates %v, position-wise %v",
 			masks, tbs, mixed, preds, pw)
 	}
 	for range 100 {
-		p := RandomProgram(rng, Options{JOnly: true, Masks: []brasp.Mask{brasp.MaskFuture}, Attention: 1})
+		p := RandomProgram(rng, Options{JOnly: true, Masks: []position.Mask{position.MaskFuture}, Attention: 1})
 		for _, v := range p.Vectors {
 			if v.Kind == brasp.PositionwiseVector {
 				t.Fatal("Attention: 1 produced a position-wise operation")
@@ -85,7 +86,7 @@ func TestRandomProgramCoverage(t *testing.T) {
 			if v.Kind != brasp.AttentionVector {
 				continue
 			}
-			if v.Att.Mask != brasp.MaskFuture || brasp.UsesVar(v.Att.Score, brasp.VarI) || brasp.UsesVar(v.Att.Value, brasp.VarI) {
+			if v.Att.Mask != position.MaskFuture || brasp.UsesVar(v.Att.Score, brasp.VarI) || brasp.UsesVar(v.Att.Value, brasp.VarI) {
 				t.Fatalf("%s violates the options", v.Name)
 			}
 		}

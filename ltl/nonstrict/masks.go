@@ -5,6 +5,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -80,12 +81,12 @@ func CheckProgram(p *brasp.Program, m Masks) error {
 			return fmt.Errorf("vector %s is the position predicate %s", v.Name, v.Pred.Name())
 		case brasp.AttentionVector:
 			a := v.Att
-			ok := a.Mask == brasp.MaskFutureOrSelf || (m == NonStrict && a.Mask == brasp.MaskPastOrSelf)
-			if m == Causal && a.Tiebreak != brasp.Rightmost {
+			ok := a.Mask == position.MaskFutureOrSelf || (m == NonStrict && a.Mask == position.MaskPastOrSelf)
+			if m == Causal && a.Tiebreak != position.Rightmost {
 				ok = false
 			}
 			if !ok {
-				return fmt.Errorf("operation %s is %s [%s, ...], which %s output does not allow", v.Name, a.Tiebreak, a.Mask, m)
+				return fmt.Errorf("operation %s is %s [%s, ...], which %s output does not allow", v.Name, a.Tiebreak, a.Mask.Predicate(), m)
 			}
 		}
 	}
@@ -101,8 +102,8 @@ func CheckModel(model *transformer.Model, m Masks) error {
 	}
 	for l := range model.Layers {
 		for h, hd := range model.Layers[l].Heads {
-			ok := hd.Mask == transformer.MaskFutureOrSelf || (m == NonStrict && hd.Mask == transformer.MaskPastOrSelf)
-			if m == Causal && hd.Tiebreak != transformer.Rightmost {
+			ok := hd.Mask == position.MaskFutureOrSelf || (m == NonStrict && hd.Mask == position.MaskPastOrSelf)
+			if m == Causal && hd.Tiebreak != position.Rightmost {
 				ok = false
 			}
 			if !ok {

@@ -10,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl/nonstrict"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
@@ -59,7 +60,7 @@ func checkModel(t *testing.T, what string, d *automata.DFA, p *brasp.Program, m 
 		}
 		for _, l := range model.Layers {
 			for _, h := range l.Heads {
-				if h.Mask != transformer.MaskFutureOrSelf && (m == nonstrict.Causal || h.Mask != transformer.MaskPastOrSelf) {
+				if h.Mask != position.MaskFutureOrSelf && (m == nonstrict.Causal || h.Mask != position.MaskPastOrSelf) {
 					t.Errorf("%s: head mask %s", what, h.Mask)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -123,8 +124,8 @@ type unit struct {
 }
 
 type absHead struct {
-	mask     transformer.Mask
-	tiebreak transformer.Tiebreak
+	mask     position.Mask
+	tiebreak position.Tiebreak
 	score    [][2]int     // (query coord, key coord) entries equal to 1
 	value    []valueEntry // value[dst][src] = coef
 }
@@ -485,22 +486,22 @@ func support(fn boolFn) []int {
 func (c *compiler) prepareHead(k int) (absHead, *headInfo, []target, error) {
 	v := c.p.Vectors[k]
 	a := v.Att
-	head := absHead{mask: transformer.Mask(a.Mask), tiebreak: transformer.Tiebreak(a.Tiebreak)}
+	head := absHead{mask: a.Mask, tiebreak: a.Tiebreak}
 	switch a.Mask {
-	case brasp.MaskNone:
-		head.mask = transformer.MaskNone
-	case brasp.MaskFuture:
-		head.mask = transformer.MaskFuture
-	case brasp.MaskPast:
-		head.mask = transformer.MaskPast
-	case brasp.MaskFutureOrSelf:
-		head.mask = transformer.MaskFutureOrSelf
-	case brasp.MaskPastOrSelf:
-		head.mask = transformer.MaskPastOrSelf
+	case position.MaskNone:
+		head.mask = position.MaskNone
+	case position.MaskFuture:
+		head.mask = position.MaskFuture
+	case position.MaskPast:
+		head.mask = position.MaskPast
+	case position.MaskFutureOrSelf:
+		head.mask = position.MaskFutureOrSelf
+	case position.MaskPastOrSelf:
+		head.mask = position.MaskPastOrSelf
 	}
-	head.tiebreak = transformer.Leftmost
-	if a.Tiebreak == brasp.Rightmost {
-		head.tiebreak = transformer.Rightmost
+	head.tiebreak = position.Leftmost
+	if a.Tiebreak == position.Rightmost {
+		head.tiebreak = position.Rightmost
 	}
 	info := &headInfo{copies: map[int]slot{}}
 	// The i part and the j part of the score.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -825,7 +826,7 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 func possible(hi *headInfo, a int) []int {
 	var out []int
 	switch hi.hd.Mask {
-	case transformer.MaskFuture, transformer.MaskPast:
+	case position.MaskFuture, position.MaskPast:
 		out = append(out, -1)
 		for g := range hi.kRep {
 			out = append(out, g)
@@ -834,8 +835,8 @@ func possible(hi *headInfo, a int) []int {
 	}
 	q := hi.qGroup[a]
 	self := hi.rank[q][hi.kGroup[a]]
-	selfWins := (hi.hd.Mask == transformer.MaskFutureOrSelf && hi.hd.Tiebreak == transformer.Rightmost) ||
-		(hi.hd.Mask == transformer.MaskPastOrSelf && hi.hd.Tiebreak == transformer.Leftmost)
+	selfWins := (hi.hd.Mask == position.MaskFutureOrSelf && hi.hd.Tiebreak == position.Rightmost) ||
+		(hi.hd.Mask == position.MaskPastOrSelf && hi.hd.Tiebreak == position.Leftmost)
 	for g := range hi.kRep {
 		r := hi.rank[q][g]
 		if r < self || (r == self && selfWins && g != hi.kGroup[a]) {
@@ -847,11 +848,11 @@ func possible(hi *headInfo, a int) []int {
 }
 
 // anyExpr is "some position is unmasked" for a mask.
-func (d *decompiler) anyExpr(m transformer.Mask) brasp.Expr {
+func (d *decompiler) anyExpr(m position.Mask) brasp.Expr {
 	switch m {
-	case transformer.MaskFuture:
+	case position.MaskFuture:
 		return brasp.Not(ref(d.g.pred(brasp.Predicate{Kind: brasp.First}), brasp.VarI))
-	case transformer.MaskPast:
+	case position.MaskPast:
 		return brasp.Not(ref(d.g.pred(brasp.Predicate{Kind: brasp.Last}), brasp.VarI))
 	}
 	return brasp.Bool(true)
@@ -865,8 +866,8 @@ func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
 		return n
 	}
 	g := d.g
-	mask := brasp.Mask(hi.hd.Mask)
-	tb := brasp.Tiebreak(hi.hd.Tiebreak)
+	mask := hi.hd.Mask
+	tb := hi.hd.Tiebreak
 	prefix := fmt.Sprintf("L%dH%d", l+1, h+1)
 	fj := ref(lv.feats[k].node, brasp.VarJ)
 	fname := prefix + "_" + lv.feats[k].name
@@ -928,7 +929,7 @@ func (d *decompiler) valueLabel(hd *transformer.Head, c int) string {
 func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
 	hi.emitted = true
 	g := d.g
-	mask := brasp.Mask(hi.hd.Mask)
+	mask := hi.hd.Mask
 	F := len(lv.feats)
 	nq, nk := len(hi.qRep), len(hi.kRep)
 	if int64(nq)*int64(nk)*int64(2*F) > d.opts.MaxWork {
@@ -973,7 +974,7 @@ func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
 			hi.maxNode[v] = -1
 			if v < V-1 {
 				gt := pairFn(func(r int) bool { return r > v })
-				hi.maxNode[v] = g.attend(fmt.Sprintf("%s_max%d", prefix, v), brasp.Rightmost, mask, gt, brasp.Bool(false), brasp.Bool(true))
+				hi.maxNode[v] = g.attend(fmt.Sprintf("%s_max%d", prefix, v), position.Rightmost, mask, gt, brasp.Bool(false), brasp.Bool(true))
 			}
 		}
 		return
@@ -986,7 +987,7 @@ func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
 	hi.maxNode = make([]int, B)
 	argmax := brasp.Expr(brasp.Bool(true))
 	for b := B - 1; b >= 0; b-- {
-		hi.maxNode[b] = g.attend(fmt.Sprintf("%s_maxbit%d", prefix, b), brasp.Leftmost, mask,
+		hi.maxNode[b] = g.attend(fmt.Sprintf("%s_maxbit%d", prefix, b), position.Leftmost, mask,
 			brasp.And(argmax, sBit[b]), brasp.Bool(true), brasp.Bool(false))
 		argmax = brasp.And(argmax, iff(sBit[b], ref(hi.maxNode[b], brasp.VarI)))
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
@@ -31,7 +32,7 @@ func ExampleDecompile() {
 		Labels:    []string{"Q_a", "one", "prev_a"},
 		Embedding: []transformer.Vec{{n(1), n(1), n(0)}, {n(0), n(1), n(0)}},
 		Layers: []transformer.Layer{{Heads: []transformer.Head{{
-			Mask: transformer.MaskFuture, Tiebreak: transformer.Rightmost, Score: zero(), Value: value,
+			Mask: position.MaskFuture, Tiebreak: position.Rightmost, Score: zero(), Value: value,
 		}}}},
 		Output: transformer.Output{Weight: transformer.Vec{n(0), n(0), n(1)}, Bias: big.NewRat(-1, 2)},
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -65,7 +66,7 @@ func prevIsA() *transformer.Model {
 		Labels:    []string{"Q_a", "one", "prev_a"},
 		Embedding: []transformer.Vec{vec(1, 1, 0), vec(0, 1, 0)},
 		Layers: []transformer.Layer{{Heads: []transformer.Head{{
-			Mask: transformer.MaskFuture, Tiebreak: transformer.Rightmost,
+			Mask: position.MaskFuture, Tiebreak: position.Rightmost,
 			Score: zeroMatrix(3), Value: val,
 		}}}},
 		Output: transformer.Output{Weight: transformer.Vec{r(0, 1), r(0, 1), r(1, 1)}, Bias: r(-1, 2)},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // ir is the program under construction: B-RASP operations whose
@@ -59,7 +60,7 @@ func (g *ir) internal(name string, e brasp.Expr) int {
 	return k
 }
 
-func (g *ir) attend(name string, tb brasp.Tiebreak, m brasp.Mask, score, value, def brasp.Expr) int {
+func (g *ir) attend(name string, tb position.Tiebreak, m position.Mask, score, value, def brasp.Expr) int {
 	g.nodes = append(g.nodes, &node{name: name, weak: true, kind: brasp.AttentionVector,
 		att: &brasp.Attention{Tiebreak: tb, Mask: m, Score: score, Value: value, Default: def}})
 	return len(g.nodes) - 1

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -56,7 +57,7 @@ func (g *modelGen) matrix(r, c int) transformer.Matrix {
 
 // model returns a random model with the given shape. Position terms and
 // layer norms are added when asked.
-func (g *modelGen) model(alpha, width, layers, maxHeads int, position, norm bool) *transformer.Model {
+func (g *modelGen) model(alpha, width, layers, maxHeads int, positions, norm bool) *transformer.Model {
 	m := &transformer.Model{Alphabet: brasptest.Alphabet(alpha), Width: width}
 	for c := range width {
 		m.Labels = append(m.Labels, fmt.Sprintf("c%d", c))
@@ -64,7 +65,7 @@ func (g *modelGen) model(alpha, width, layers, maxHeads int, position, norm bool
 	for range alpha {
 		m.Embedding = append(m.Embedding, g.vec(width))
 	}
-	if position {
+	if positions {
 		kinds := []transformer.PositionKind{transformer.PosSin, transformer.PosCos, transformer.PosFirst, transformer.PosLast, transformer.PosMid, transformer.PosMod}
 		for range 1 + g.rng.IntN(3) {
 			t := transformer.PositionTerm{Kind: kinds[g.rng.IntN(len(kinds))], Coord: g.rng.IntN(width), Scale: big.NewRat(int64(1+g.rng.IntN(3)), 1)}
@@ -78,13 +79,13 @@ func (g *modelGen) model(alpha, width, layers, maxHeads int, position, norm bool
 			m.Position = append(m.Position, t)
 		}
 	}
-	masks := []transformer.Mask{transformer.MaskNone, transformer.MaskFuture, transformer.MaskPast, transformer.MaskFutureOrSelf, transformer.MaskPastOrSelf}
+	masks := position.Masks
 	for range layers {
 		var l transformer.Layer
 		for range 1 + g.rng.IntN(maxHeads) {
 			l.Heads = append(l.Heads, transformer.Head{
 				Mask:     masks[g.rng.IntN(len(masks))],
-				Tiebreak: transformer.Tiebreak(g.rng.IntN(2)),
+				Tiebreak: position.Tiebreak(g.rng.IntN(2)),
 				Score:    g.matrix(width, width),
 				Value:    g.matrix(width, width),
 			})
