@@ -67,16 +67,6 @@ func loadDFA(t testing.TB, name string) *automata.DFA {
 	return d
 }
 
-// mustWord parses a word over d's alphabet.
-func mustWord(t testing.TB, alpha alphabet.Alphabet, s string) []int {
-	t.Helper()
-	w, err := alpha.ParseWord(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
-
 // counterFreeOfSize returns count minimal counter-free DFAs with exactly n
 // states over two letters: order-preserving letters on a chain (an aperiodic
 // monoid), some letters replaced by resets, resampled until the minimal DFA
