@@ -65,8 +65,11 @@ type Result struct {
 	// language): then Upper = Lower and Program was built from the types.
 	Exact bool
 	// Explored is, per depth tried, the states of the type automaton ×
-	// DFA product (since fragment) or the words typed (with until).
+	// DFA product (since fragment).
 	Explored []int
+	// Stopped says why the exhaustive search stopped before the bounds met
+	// (a limit), or is empty.
+	Stopped string
 }
 
 // Meet reports whether the bounds are equal.
@@ -155,11 +158,12 @@ func analyzeSince(b *budget.Budget, lang Language, known []Known, opts Options) 
 			break
 		}
 		res, err := sinceSearch(b, tab, lang.DFA, k)
+		if errors.Is(err, budget.ErrLimit) {
+			// Keep what is proved so far.
+			r.Stopped = fmt.Sprintf("the exhaustive search of depth %d stopped: %v", k, err)
+			break
+		}
 		if err != nil {
-			if errors.Is(err, budget.ErrLimit) && r.Lower > 0 {
-				// Keep what is proved so far.
-				break
-			}
 			return nil, err
 		}
 		r.Explored = append(r.Explored, res.States)
@@ -189,7 +193,7 @@ func analyzeWithUntil(b *budget.Budget, lang Language, known []Known, opts Optio
 			return nil, err
 		}
 		if s != nil {
-			r.Upper, r.Program, r.ProgramSource = s.Upper, s.Program, s.ProgramSource
+			r.Upper, r.Program, r.ProgramSource, r.Stopped = s.Upper, s.Program, s.ProgramSource, s.Stopped
 			if s.Witness != nil {
 				seeds = append(seeds, s.Witness.In, s.Witness.Out)
 			}

@@ -10,7 +10,7 @@ import (
 
 // productStates limits the states of the product of the type automaton and
 // the language's DFA (each state holds k+1 type numbers and a parent link).
-var productStates = budget.Define("depth-product-bytes", 1<<30, "bytes",
+var productStates = budget.Define("depth-product-bytes", 32<<20, "bytes",
 	"memory of the type automaton × DFA product of brasp depth (since fragment)")
 
 // A certificate is two words with the same type at a depth, one in the

@@ -13,10 +13,10 @@ import (
 // concrete words.
 type SearchOptions struct {
 	// MaxWords is how many words of short-lex order are typed (all words up
-	// to the length where the count is reached); 0 means 50,000.
+	// to the length where the count is reached); 0 means 20,000.
 	MaxWords int
 	// Samples is how many random words are typed after them; 0 means
-	// 20,000.
+	// 5,000.
 	Samples int
 	// MaxLength is the longest random word; 0 means 64.
 	MaxLength int
@@ -26,10 +26,10 @@ type SearchOptions struct {
 
 func (o SearchOptions) withDefaults() SearchOptions {
 	if o.MaxWords <= 0 {
-		o.MaxWords = 50000
+		o.MaxWords = 20000
 	}
 	if o.Samples <= 0 {
-		o.Samples = 20000
+		o.Samples = 5000
 	}
 	if o.MaxLength <= 0 {
 		o.MaxLength = 64

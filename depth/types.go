@@ -53,7 +53,7 @@ type level struct {
 }
 
 // typeBytes limits the memory held by the interned types of one analysis.
-var typeBytes = budget.Define("depth-type-bytes", 1<<30, "bytes",
+var typeBytes = budget.Define("depth-type-bytes", 256<<20, "bytes",
 	"memory of the interned Ehrenfeucht–Fraïssé types of brasp depth")
 
 // NewTable returns an empty table for a fragment (All is typed as
