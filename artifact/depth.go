@@ -18,15 +18,16 @@ type DepthOptions struct {
 	// default).
 	MaxDepth int
 	Search   depth.SearchOptions
-	// Exact are the settings of the exact DFA construction.
-	Exact Options
+	// Convert are the settings of the constructions that read the input
+	// (its DFA, its depth-preserving program, Thm 5.1).
+	Convert Options
 }
 
 // DepthLanguage is what depth bounds are computed for, read off an artifact:
 // its alphabet and position predicates, its minimal DFA when it is regular,
 // and the programs it already is (a B-RASP program, an LTL formula's
 // depth-preserving program, a transformer's depth-preserving decompilation).
-func DepthLanguage(a Artifact, opts Options) (depth.Language, []depth.Known, error) {
+func DepthLanguage(b *budget.Budget, a Artifact, opts Options) (depth.Language, []depth.Known, error) {
 	var known []depth.Known
 	var preds []brasp.Predicate
 	addKnown := func(p *brasp.Program, source string) {
@@ -50,7 +51,7 @@ func DepthLanguage(a Artifact, opts Options) (depth.Language, []depth.Known, err
 		}
 		addKnown(p, fmt.Sprintf("the input formula (temporal depth %d), by Thm 3.2", x.F.Depth()))
 	case *Transformer:
-		p, err := Convert(a, KindBRASP, opts)
+		p, err := Convert(b, a, KindBRASP, opts)
 		if err != nil {
 			return depth.Language{}, nil, err
 		}
@@ -63,7 +64,7 @@ func DepthLanguage(a Artifact, opts Options) (depth.Language, []depth.Known, err
 		Atoms:   depth.Atoms{Alphabet: a.Alphabet(), Predicates: preds},
 		Accepts: a.Accepts,
 	}
-	d, err := ToDFA(a, opts)
+	d, err := ToDFA(b, a, opts)
 	switch {
 	case err == nil:
 		lang.DFA = d
@@ -77,8 +78,8 @@ func DepthLanguage(a Artifact, opts Options) (depth.Language, []depth.Known, err
 	// attention only: an upper bound in every fragment. It is skipped when
 	// it fails (a limit, or a language that is not star-free).
 	fo := opts
-	fo.FutureOnly = true
-	if p, err := Convert(a, KindBRASP, fo); err == nil {
+	fo.BRASP = BRASPOptions{FutureOnly: true}
+	if p, err := Convert(b, a, KindBRASP, fo); err == nil {
 		addKnown(p.(*Program).Prog, "the future-only program of Thm 5.1 (Krohn–Rhodes)")
 	}
 	return lang, known, nil
@@ -107,7 +108,7 @@ func hasPredicateKind(ps []brasp.Predicate, k brasp.PredKind) bool {
 // exactly equivalent to the language before it is returned, and the
 // certificate is re-checked from scratch (depth.Check).
 func Depth(b *budget.Budget, a Artifact, opts DepthOptions) (*depth.Result, error) {
-	lang, known, err := DepthLanguage(a, opts.Exact)
+	lang, known, err := DepthLanguage(b, a, opts.Convert)
 	if err != nil {
 		return nil, err
 	}

@@ -16,11 +16,6 @@ import (
 // why the engine computes antichains instead; this test checks the two
 // agree.
 
-type bruteWord struct {
-	w        []int
-	profiles [][]string // profiles[d][i]: position i's depth-d profile
-}
-
 // since and until evaluate "phi since psi" / "phi until psi" at i, strictly.
 func since(n, i int, phi, psi func(int) bool) bool {
 	for j := i - 1; j >= 0; j-- {

@@ -317,16 +317,18 @@ func (t *Table) typeHash(seed maphash.Seed, l int, id TypeID) uint64 {
 		if h, ok := memo[l][id]; ok {
 			return h
 		}
-		buf = binary.AppendVarint(buf[:0], int64(l))
-		buf = binary.AppendVarint(buf, int64(t.Label(l, id)))
+		// The pairs' hashes first: they recurse, and buf is shared.
+		var sides [][]uint64
 		if l > 0 {
 			info := t.info(l, id)
-			for _, a := range []antichain{info.past, info.future} {
-				hs := pairHashes(l, a)
-				buf = binary.AppendUvarint(buf, uint64(len(hs)))
-				for _, x := range hs {
-					buf = binary.LittleEndian.AppendUint64(buf, x)
-				}
+			sides = [][]uint64{pairHashes(l, info.past), pairHashes(l, info.future)}
+		}
+		buf = binary.AppendVarint(buf[:0], int64(l))
+		buf = binary.AppendVarint(buf, int64(t.Label(l, id)))
+		for _, hs := range sides {
+			buf = binary.AppendUvarint(buf, uint64(len(hs)))
+			for _, x := range hs {
+				buf = binary.LittleEndian.AppendUint64(buf, x)
 			}
 		}
 		h := maphash.Bytes(seed, buf)

@@ -22,6 +22,7 @@ var demoStages = []demoStage{
 	{"Decompilation (Thm 4.2): the multi-head model back to B-RASP, exactly", demoDecompile},
 	{"The language: minimal DFA and classification (§5, App. B.4)", demoClassify},
 	{"Exact equivalence: program, compiled transformer, decompiled program and the L_{1,2} DFA", demoEquiv},
+	{"Depth (Thm 5.6, App. C): lower bounds with certificates, upper bounds with programs", demoDepth},
 }
 
 // demoWords are the two strings of the paper's Figure 2.

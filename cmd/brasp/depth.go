@@ -7,14 +7,11 @@ import (
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/depth"
 )
 
-func init() {
-	register(&command{name: "depth", summary: "lower and upper bounds on the attention depth a language needs, with certificates", run: depthCmd})
-}
-
-const depthUsage = "depth [--fragment since|since-until|all] [--max-depth K] [--json] [--limit N] FILE\n       brasp depth [--fragment F] FILE --check IN OUT K"
+const depthUsage = "depth [--fragment since|since-until|all] [--max-depth K] [--json] [--limit NAME=N]... FILE\n       brasp depth [--fragment F] FILE --check IN OUT K"
 
 // depthJSON is the --json output.
 type depthJSON struct {
@@ -45,8 +42,7 @@ func depthCmd(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the bounds as JSON")
 	check := fs.Bool("check", false, "re-check a certificate: FILE --check IN OUT K")
 	words := fs.Int("search-words", 0, "words typed per depth by the certificate search with until (0: 20000)")
-	var opts artifact.DepthOptions
-	fs.IntVar(&opts.Exact.Limit, "limit", 0, "bound on the states of the exact construction (0: default)")
+	lim := addLimitFlag(fs)
 	pos, err := parseFlags(e, fs, depthUsage, args)
 	if err != nil {
 		return err
@@ -55,22 +51,23 @@ func depthCmd(e *env, args []string) error {
 	if err != nil {
 		return &exitError{code: 2, msg: "depth: --fragment: " + err.Error()}
 	}
-	opts.Fragment, opts.MaxDepth = frag, *maxDepth
+	b := e.budget(lim)
+	opts := artifact.DepthOptions{Fragment: frag, MaxDepth: *maxDepth, Convert: lim.options(artifact.Options{})}
 	opts.Search.MaxWords = *words
 	if *check {
 		if len(pos) != 4 {
 			return &exitError{code: 2, msg: "depth: --check wants FILE IN OUT K (usage: brasp " + depthUsage + ")"}
 		}
-		return depthCheck(e, pos, *from, frag, opts)
+		return depthCheck(e, b, pos, *from, frag, opts)
 	}
 	if len(pos) != 1 {
 		return &exitError{code: 2, msg: "depth: want exactly one FILE (usage: brasp " + depthUsage + ")"}
 	}
-	a, err := loadFile(pos[0], *from)
+	a, err := loadFile(b, pos[0], *from)
 	if err != nil {
 		return err
 	}
-	r, err := artifact.Depth(nil, a, opts)
+	r, err := artifact.Depth(b, a, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %v", pos[0], err)
 	}
@@ -86,6 +83,7 @@ func depthCmd(e *env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(out)
 	}
 	fmt.Fprintf(e.stdout, "fragment: %s: %s\n", frag, frag.Describe())
@@ -110,6 +108,8 @@ func depthCmd(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "upper bound: %d: %s\n", r.Upper, r.ProgramSource)
 	if r.Meet() {
 		fmt.Fprintf(e.stdout, "the bounds meet: depth %d is optimal in this fragment\n", r.Upper)
+	} else if r.Stopped != "" {
+		fmt.Fprintf(e.stdout, "the bounds do not meet: %s\n", r.Stopped)
 	} else {
 		fmt.Fprintf(e.stdout, "the bounds do not meet\n")
 	}
@@ -118,8 +118,8 @@ func depthCmd(e *env, args []string) error {
 }
 
 // depthCheck re-checks a certificate given on the command line.
-func depthCheck(e *env, pos []string, from string, frag depth.Fragment, opts artifact.DepthOptions) error {
-	a, err := loadFile(pos[0], from)
+func depthCheck(e *env, b *budget.Budget, pos []string, from string, frag depth.Fragment, opts artifact.DepthOptions) error {
+	a, err := loadFile(b, pos[0], from)
 	if err != nil {
 		return err
 	}
@@ -136,11 +136,11 @@ func depthCheck(e *env, pos []string, from string, frag depth.Fragment, opts art
 	if err != nil || k < 0 {
 		return &exitError{code: 2, msg: fmt.Sprintf("depth: K: want a depth ≥ 0, got %q", pos[3])}
 	}
-	lang, _, err := artifact.DepthLanguage(a, opts.Exact)
+	lang, _, err := artifact.DepthLanguage(b, a, opts.Convert)
 	if err != nil {
 		return fmt.Errorf("%s: %v", pos[0], err)
 	}
-	if err := depth.Check(nil, lang, frag, in, outWord, k); err != nil {
+	if err := depth.Check(b, lang, frag, in, outWord, k); err != nil {
 		return fmt.Errorf("certificate rejected: %v", err)
 	}
 	fmt.Fprintf(e.stdout, "certificate holds: %q is in the language, %q is not, and they have the same depth-%d type in the %s fragment\n", pos[1], pos[2], k, frag)

@@ -57,6 +57,7 @@ type command struct {
 var commands = []*command{
 	{name: "classify", summary: "star-free? stutter-invariant? in AC0? (any input kind)", run: classifyCmd},
 	{name: "convert", summary: "convert between representations (--to brasp|ltl|transformer|dfa)", run: convertCmd},
+	{name: "depth", summary: "lower and upper bounds on the attention depth a language needs, with certificates", run: depthCmd},
 	{name: "demo", summary: "the pipeline on the paper's Dyck-1 depth-2 example", run: demoCmd},
 	{name: "equiv", summary: "decide whether two inputs of any kinds accept the same words", run: equivCmd},
 	{name: "inspect", summary: "describe a model or program: layers, heads, width, what each part reads and writes", run: inspectCmd},
