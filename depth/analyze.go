@@ -8,6 +8,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Language is what bounds are computed for: a language of non-empty words
@@ -86,8 +87,8 @@ func ProgramFragment(p *brasp.Program) Fragment {
 			continue
 		}
 		switch a := v.Att; {
-		case a.Tiebreak == brasp.Rightmost && (a.Mask == brasp.MaskFuture || a.Mask == brasp.MaskFutureOrSelf):
-		case a.Tiebreak == brasp.Leftmost && (a.Mask == brasp.MaskPast || a.Mask == brasp.MaskPastOrSelf):
+		case a.Tiebreak == position.Rightmost && (a.Mask == position.MaskFuture || a.Mask == position.MaskFutureOrSelf):
+		case a.Tiebreak == position.Leftmost && (a.Mask == position.MaskPast || a.Mask == position.MaskPastOrSelf):
 			f = max(f, SinceUntil)
 		default:
 			return All
