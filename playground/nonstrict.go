@@ -47,7 +47,13 @@ func (a *API) nonStrict(b *budget.Budget, req *NonStrictRequest) (any, *apiError
 	if err != nil {
 		return nil, sourceErrors("source", err)
 	}
-	out, err := artifact.Convert(b, in, artifact.KindBRASP, artifact.Options{Masks: m})
+	d, err := artifact.ToDFA(b, in, artifact.Options{})
+	if err != nil {
+		return nil, failed("source", "dfa", err)
+	}
+	opts := a.classifyOptions(d) // the memory cuts of /api/dfa and /api/automaton
+	opts.Masks = m
+	out, err := artifact.Convert(b, in, artifact.KindBRASP, opts)
 	if err != nil {
 		return nil, failed("source", "--masks "+m.String(), err)
 	}

@@ -9,13 +9,11 @@ import (
 	"github.com/brasp-dev/brasp/ltl"
 )
 
-// maxNodes bounds the formulas Rewrite builds.
+// maxNodes bounds the formulas Rewrite builds. A node has a bounded size
+// (about 160 bytes with its entries in the pool's index and the rewriter's
+// memo tables), so nodes are a faithful measure of the memory.
 var maxNodes = budget.Define("nonstrict-nodes", 1<<20, "formula nodes",
 	"distinct subformulas of a formula rewritten with non-strict operators (Thm 5.2)")
-
-// nodeBytes is what one formula node costs, for the meter: the node and its
-// entries in the pool's index and the rewriter's memo tables.
-const nodeBytes = 160
 
 // ErrPredicate reports a position predicate that no formula with only
 // non-strict operators can express (MOD_r_m, Mid).
@@ -78,10 +76,7 @@ func (r *rewriter) charge() error {
 	if n == 0 {
 		return r.b.Step(1)
 	}
-	if err := r.meter.Add(int64(n) * nodeBytes); err != nil {
-		return err
-	}
-	return r.b.Step(int64(n))
+	return r.meter.Add(int64(n))
 }
 
 // node returns T(g), given T of g's operands in r.memo.
