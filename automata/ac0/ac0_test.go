@@ -324,7 +324,7 @@ func randomDFA(rng *rand.Rand, n, k int) *automata.DFA {
 // modulo m: state (q, c) reads a to (f_c(q, a), c+1 mod m), with f_c a
 // random function; those whose classification is AC0 but not star-free
 // are the cases of TestRandom.
-func randomPositional(rng *rand.Rand, states, m, k int) *automata.DFA {
+func randomPositional(rng *rand.Rand, states, m, k int, extensive bool) *automata.DFA {
 	a, _ := alphabet.New([]string{"a", "b", "c", "d"}[:k]...)
 	d := automata.NewDFA(a, states*m)
 	f := make([][][]int, m)
@@ -333,9 +333,12 @@ func randomPositional(rng *rand.Rand, states, m, k int) *automata.DFA {
 		for q := range states {
 			f[c][q] = make([]int, k)
 			for x := range k {
-				// Mostly resets, so that the part beside the counter tends
-				// to be aperiodic.
-				if rng.IntN(3) == 0 {
+				// Extensive maps (f(q) ≥ q, here q or q+1) compose to extensive maps, so
+				// the blocks act aperiodically and the language is in AC0;
+				// otherwise mostly resets, so that it tends to be.
+				if extensive {
+					f[c][q][x] = min(states-1, q+rng.IntN(2))
+				} else if rng.IntN(3) == 0 {
 					f[c][q][x] = q
 				} else {
 					f[c][q][x] = rng.IntN(states)
@@ -357,10 +360,17 @@ func randomPositional(rng *rand.Rand, states, m, k int) *automata.DFA {
 
 // randomAC0 draws random DFAs until one is classified AC0 but not
 // star-free, with a minimal DFA of between minStates and maxStates states.
-func randomAC0(t testing.TB, rng *rand.Rand, minStates, maxStates int) (*automata.DFA, int) {
+// With extensiveOnly, every draw has extensive maps beside the counter
+// (fast to classify, always in AC0).
+func randomAC0(t testing.TB, rng *rand.Rand, minStates, maxStates int, extensiveOnly bool) (*automata.DFA, int) {
 	for tries := 1; ; tries++ {
 		m := 2 + rng.IntN(3)
-		d := randomPositional(rng, 1+rng.IntN(max(1, maxStates/m)), m, 2+rng.IntN(2))
+		extensive := extensiveOnly || rng.IntN(2) == 0
+		states := 1 + rng.IntN(max(1, maxStates/m))
+		if extensive {
+			states = max(1, (minStates+rng.IntN(maxStates-minStates+1))/m)
+		}
+		d := randomPositional(rng, states, m, 2+rng.IntN(2), extensive)
 		c, err := automata.Classify(d, automata.Limits{})
 		if err != nil {
 			continue
@@ -381,7 +391,7 @@ func TestRandom(t *testing.T) {
 		n = 10
 	}
 	for k := range n {
-		d, _ := randomAC0(t, rng, 2, 10)
+		d, _ := randomAC0(t, rng, 2, 10, false)
 		res, err := ac0.DFAToBRASP(nil, d)
 		if err != nil {
 			t.Fatalf("random DFA %d:\n%s\n%v", k, automata.Format(d), err)

@@ -6,9 +6,10 @@ import (
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/exact"
 )
 
-const equivUsage = "equiv [--limit NAME=N]... A B"
+const equivUsage = "equiv [--limit NAME=N]... [--up-to N] A B"
 
 // equivCmd prints "equivalent" (exit 0) or
 // `not equivalent: "WORD" (A accepts, B rejects)` with a shortest such word
@@ -17,9 +18,12 @@ const equivUsage = "equiv [--limit NAME=N]... A B"
 // failed that check). Like diff, it exits
 // with 2 when it cannot decide (an unreadable input, a limit, a non-regular
 // or transducer input), so that scripts can tell that from "not equivalent".
+// With --up-to N it runs both inputs on every word up to length N instead:
+// a bounded check, labelled as such, for inputs that are not regular (Mid).
 func equivCmd(e *env, args []string) error {
 	fs := newFlags(e, "equiv", equivUsage)
 	lim := addLimitFlag(fs)
+	upTo := fs.Int("up-to", 0, "a bounded check: compare on every word up to length `N` by running both inputs (not a proof; for inputs that are not regular, such as programs with Mid)")
 	pos, err := parseFlags(e, fs, equivUsage, args)
 	if err != nil {
 		return err
@@ -37,7 +41,21 @@ func equivCmd(e *env, args []string) error {
 	if err != nil {
 		return trouble(err)
 	}
+	if *upTo != 0 {
+		r, err := artifact.EquivUpTo(bud, a, b, *upTo)
+		if err != nil {
+			return trouble(fmt.Errorf("equiv: %v", err))
+		}
+		if r.Equal {
+			fmt.Fprintf(e.stdout, "equivalent on every word up to length %d (a bounded check, not a proof)\n", *upTo)
+			return nil
+		}
+		return notEquivalent(e, r, pos)
+	}
 	r, err := artifact.Equiv(bud, a, b, lim.options(artifact.Options{}))
+	if errors.Is(err, exact.ErrNotRegular) {
+		return trouble(fmt.Errorf("equiv: %v (equiv --up-to N compares on every word up to length N instead: a bounded check)", err))
+	}
 	if errors.Is(err, artifact.ErrUnconfirmed) {
 		return &exitError{code: 3, msg: fmt.Sprintf("equiv: %v", err)}
 	}
@@ -48,6 +66,11 @@ func equivCmd(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "equivalent")
 		return nil
 	}
+	return notEquivalent(e, r, pos)
+}
+
+// notEquivalent prints the counterexample of r and exits with 1.
+func notEquivalent(e *env, r *artifact.EquivResult, pos []string) error {
 	acc, rej := pos[0], pos[1]
 	if !r.FirstAccepts {
 		acc, rej = rej, acc
