@@ -284,21 +284,3 @@ func FromProgram(b *budget.Budget, p *brasp.Program, opts Options) (*ltl.Formula
 	}
 	return rewriteOr(b, f, c.Minimal, opts)
 }
-
-// ToProgram converts a formula of form m into a B-RASP program (Theorem 3.2
-// with non-strict masks: S, O, H become rightmost [j<=i, ...] attention, U,
-// F, G leftmost [i<=j, ...]) and checks that it uses only the masks m
-// allows. Its attention depth is the temporal depth of f.
-func ToProgram(f *ltl.Formula, m Masks) (*brasp.Program, error) {
-	if err := CheckFormula(f, m); err != nil {
-		return nil, err
-	}
-	p, err := ltl.ToBRASP(f)
-	if err != nil {
-		return nil, err
-	}
-	if err := CheckProgram(p, m); err != nil {
-		return nil, fmt.Errorf("internal error: %w", err)
-	}
-	return p, nil
-}

@@ -72,12 +72,12 @@
 //
 // # The two forms
 //
-// NonStrict output may use every non-strict operator; ltl.ToBRASP turns
-// S, O, H into rightmost attention masked j<=i and U, F, G into leftmost
-// attention masked i<=j (the proofs of Thms 3.2 and 4.1 with non-strict M),
+// NonStrict output may use every non-strict operator; ToProgram (Thm 3.2's
+// construction) turns S, O, H into rightmost attention masked j<=i and U,
+// F, G into leftmost attention masked i<=j (the proofs of Thms 3.2 and 4.1 with non-strict M),
 // and the compiler turns those into future-or-self / past-or-self heads.
 //
-// Causal output uses only S, O and H, which ltl.ToBRASP writes as rightmost
+// Causal output uses only S, O and H, which ToProgram writes as rightmost
 // [j<=i, ...] attention alone. T maps past operators to past operators, so
 // T of a past-only formula is causal. Past-only formulas come from Theorem
 // 5.1: the language's minimal DFA → its Krohn–Rhodes cascade → the
@@ -91,10 +91,11 @@
 // T keeps sharing: |T(φ)| = O(|Σ|·|φ|) distinct subformulas (prev and next
 // add 3|Σ| nodes per strict operator, memoised per operand). Every strict
 // since/until, Y, Z, X, N adds one level of non-strict operators on top of
-// its own, so the temporal depth is at most twice φ's; the non-strict
-// operators of φ keep their depth. In B-RASP, every prev/next costs |Σ|
-// attention operations (one per letter; the letter disjunction is a
-// position-wise operation). Boolean combinations of letters are simplified
+// its own, so the temporal depth is at most twice φ's (plus one for first
+// and last); the non-strict operators of φ keep their depth. In LTL a
+// prev/next is |Σ| S/U operators; ToProgram makes it one attention
+// operation whose score reads the letter at i (rightmost j ≤ i whose letter
+// differs from i's). Boolean combinations of letters are simplified
 // to canonical letter sets (a | b over {a, b} is 1), and a letter set
 // conjoined with a case split over letters keeps only its own cases.
 //

@@ -7,6 +7,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/ltl/ltltest"
 	"github.com/brasp-dev/brasp/ltl/nonstrict"
@@ -150,5 +151,49 @@ func TestRewritePredicates(t *testing.T) {
 		if _, err := nonstrict.Rewrite(nil, f); !errors.Is(err, nonstrict.ErrPredicate) {
 			t.Errorf("%s: got %v, want ErrPredicate", src, err)
 		}
+	}
+}
+
+// TestProgramLetterCases: prev and next become one operation each, whose
+// score reads the letter at i, and the program is exactly the formula.
+func TestProgramLetterCases(t *testing.T) {
+	for _, c := range []struct {
+		src string
+		ops int
+	}{
+		{"alphabet a b c\nY(a | b)", 1},
+		{"alphabet a b c\nX c & Y(a | b)", 2},
+		{"alphabet a b c d\n(a since b) | O(c & Y d)", 4},
+	} {
+		f, err := ltl.ParseFile("c.ltl", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tf, err := nonstrict.Rewrite(nil, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := nonstrict.ToProgram(tf, nonstrict.NonStrict)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops := 0
+		for _, v := range p.Vectors {
+			if v.Kind == brasp.AttentionVector {
+				ops++
+			}
+		}
+		if ops > c.ops {
+			t.Errorf("%s: %d attention operations, want at most %d:\n%s", c.src, ops, c.ops, brasp.Format(p))
+		}
+		pd, err := exact.ProgramDFA(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd, err := exact.FormulaDFA(tf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEquivalent(t, c.src, fd, pd)
 	}
 }
