@@ -127,7 +127,7 @@ func TestArchitectureLayers(t *testing.T) {
 	for pkg, imports := range pkgs {
 		l, ok := layer[pkg]
 		if !ok {
-			t.Errorf("ARCHITECTURE.md: package %s is in no layer", pkg)
+			t.Errorf("ARCHITECTURE.md: package %s is in no layer: add it to the list under \"Packages by layer\" (the first layer at or after every package it imports)", pkg)
 			continue
 		}
 		for imp := range imports {
