@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
-// benchSizes are the DFA sizes of the benchmarks (issue 6: 4 to 30 states).
+// benchSizes are the DFA sizes of the benchmarks (4 to 30 states).
 var benchSizes = []int{4, 8, 12, 16, 20, 25, 30}
 
 // counterFreeOfSize returns count minimal counter-free DFAs with exactly n
@@ -18,7 +20,7 @@ func counterFreeOfSize(seed uint64, n, count int) []*DFA {
 	var out []*DFA
 	for len(out) < count {
 		m := n + rng.IntN(3)
-		d := NewDFA(testAlphabet(2), m)
+		d := NewDFA(testkit.Letters(2), m)
 		for a := range 2 {
 			f := randomMonotone(rng, m)
 			if rng.IntN(4) == 0 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata/internal/transform"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // checkWitnesses verifies every witness of c by running the minimal DFA.
@@ -129,7 +130,7 @@ func TestClassifyFormat(t *testing.T) {
 func TestAperiodicAgainstMonoid(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	counts := map[bool]int{}
-	shortWords := map[int][][]int{1: allWords(1, 3), 2: allWords(2, 3), 3: allWords(3, 3)}
+	shortWords := map[int][][]int{1: testkit.Words(1, 0, 3), 2: testkit.Words(2, 0, 3), 3: testkit.Words(3, 0, 3)}
 	for i := range 2000 {
 		var d *DFA
 		if i%2 == 0 {
@@ -196,7 +197,7 @@ func TestAperiodicAgainstMonoid(t *testing.T) {
 // the chain 0 < 1 < … < n-1 (their monoid is aperiodic), with states
 // shuffled, and occasionally one arbitrary letter (usually breaking it).
 func randomAperiodicish(rng *rand.Rand, n, k int) *DFA {
-	d := NewDFA(testAlphabet(k), n)
+	d := NewDFA(testkit.Letters(k), n)
 	perm := rng.Perm(n)
 	for a := range k {
 		m := randomMonotone(rng, n)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 func TestParseA3(t *testing.T) {
@@ -16,7 +18,7 @@ func TestParseA3(t *testing.T) {
 		t.Fatalf("A_3 parsed wrongly:\n%s", Format(d))
 	}
 	for word, want := range map[string]bool{"RRR": true, "RRRL": false, "RRRLR": true, "LLLRRRRR": true, "RLRLRR": false} {
-		if got := d.Accepts(mustWord(t, d.Alphabet, word)); got != want {
+		if got := d.Accepts(testkit.Word(t, d.Alphabet, word)); got != want {
 			t.Errorf("A_3 on %s = %v, want %v", word, got, want)
 		}
 	}
@@ -28,7 +30,7 @@ func TestParseImplicitSink(t *testing.T) {
 		t.Fatalf("want an implicit rejecting sink as fourth state:\n%s", Format(d))
 	}
 	for word, want := range map[string]bool{"lr": true, "llrr": true, "lllrrr": false, "llrrlr": true, "r": false, "llrrlllrrr": false} {
-		if got := d.Accepts(mustWord(t, d.Alphabet, word)); got != want {
+		if got := d.Accepts(testkit.Word(t, d.Alphabet, word)); got != want {
 			t.Errorf("L_{1,2} on %s = %v, want %v", word, got, want)
 		}
 	}
@@ -50,7 +52,7 @@ accept "start" "a b"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !d.Accepts(mustWord(t, d.Alphabet, `"(" ")" "(" ")"`)) || d.Accepts(mustWord(t, d.Alphabet, `"#"`)) {
+	if !d.Accepts(testkit.Word(t, d.Alphabet, `"(" ")" "(" ")"`)) || d.Accepts(testkit.Word(t, d.Alphabet, `"#"`)) {
 		t.Error("quoted automaton misbehaves")
 	}
 	out := Format(d)
@@ -228,7 +230,7 @@ func countDistinct(class []int, reach []bool) int {
 
 func TestMinimizeRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	words := allWords(2, 8)
+	words := testkit.Words(2, 0, 8)
 	for range 500 {
 		n, k := 1+rng.IntN(12), 1+rng.IntN(2)
 		d := randomDFA(rng, n, k)
@@ -266,7 +268,7 @@ func TestMinimizeRandom(t *testing.T) {
 
 func TestCompareAndProducts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	words := allWords(2, 9)
+	words := testkit.Words(2, 0, 9)
 	for range 400 {
 		a := randomDFA(rng, 1+rng.IntN(5), 2)
 		b := randomDFA(rng, 1+rng.IntN(5), 2)
@@ -311,10 +313,10 @@ func TestCompareAndProducts(t *testing.T) {
 
 func TestDeterminize(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	words := allWords(2, 8)
+	words := testkit.Words(2, 0, 8)
 	for range 300 {
 		n := 1 + rng.IntN(6)
-		m := NewNFA(testAlphabet(2), n)
+		m := NewNFA(testkit.Letters(2), n)
 		m.Start = []int{rng.IntN(n)}
 		for q := range n {
 			m.Accept[q] = rng.IntN(3) == 0
@@ -338,7 +340,7 @@ func TestDeterminize(t *testing.T) {
 	}
 	// The classic blow-up: the n-th symbol from the end is b.
 	n := 10
-	m := NewNFA(testAlphabet(2), n+1)
+	m := NewNFA(testkit.Letters(2), n+1)
 	m.Start = []int{0}
 	m.AddTransition(0, 0, 0)
 	m.AddTransition(0, 1, 0)

@@ -11,7 +11,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 )
 
-// The `.dfa` format (DESIGN.md, "Automaton file format") has one fact per line:
+// The `.dfa` format has one fact per line:
 //
 //	alphabet SYMBOL...
 //	start STATE

@@ -26,15 +26,41 @@
 //
 // # JSON format
 //
-// The format of DESIGN.md ("format": "brasp-transformer/1"), with these
-// extensions:
+// A model file is one JSON object. Matrices are row-major [rows][cols],
+// laid out like PyTorch's nn.Linear.weight ([out][in]), so the tensors load
+// into PyTorch or NumPy without transposition:
+//
+//	{
+//	  "format": "brasp-transformer/1",
+//	  "alphabet": ["l", "r"],
+//	  "width": d,
+//	  "labels": ["Q_l", "Q_r", ...],             one name per residual coordinate
+//	  "embedding": {"l": [d numbers], ...},      the word embedding emb(σ)
+//	  "position": null | {...} | [...],          see below
+//	  "layers": [
+//	    {"attention": [                          heads; their outputs are summed
+//	       {"mask": "none" | "future" | "past" | "future-or-self" | "past-or-self",
+//	        "tiebreak": "leftmost" | "rightmost",
+//	        "score": [[d][d]],                   f_S(x_i, x_j) = x_i · (score · x_j)
+//	        "value": [[d][d]]}],                 f_V(x_j) = value · x_j
+//	     "ffn": {"w1": [[h][d]], "b1": [h], "w2": [[d][h]], "b2": [d]},
+//	                                             y = c + w2·ReLU(w1·c + b1) + b2
+//	     "layernorm": null | {...}}
+//	  ],
+//	  "output": {"weight": [d], "bias": b}       accept iff weight · x_n + bias ≥ 0
+//	}
+//
+// "future" is the paper's strict future masking (j < i), "past" strict past
+// masking (j > i). Attention with no unmasked position outputs the zero
+// vector. Numbers are JSON numbers or exact rationals in strings ("1/3"),
+// read exactly. Further:
 //
 //   - "ffn" may be null (no FFN: y = c).
 //   - "layernorm" is null or {"attention": N, "ffn": N}, each N null or
 //     {"gamma": [d], "beta": [d], "eps": e}: post-norms applied after the
 //     attention residual and after the FFN residual (see LayerNorm for the
 //     exact definition of σ).
-//   - "position" is null, DESIGN.md's {"kind": "sinusoidal", "frequencies":
+//   - "position" is null, the short form {"kind": "sinusoidal", "frequencies":
 //     [f...], "coords": [sin0, cos0, sin1, cos1, ...]}, or a list of terms
 //     {"kind": K, "coord": c, "scale": s, ...} summed into the embedding:
 //     K is "sin"/"cos" (with "frequency": f; value sin/cos(2π·f·i) as defined

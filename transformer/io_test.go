@@ -85,7 +85,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // handModel is a small model written by hand in the JSON format, with exact
-// fractions, a DESIGN.md sinusoidal embedding and a layer norm.
+// fractions, a sinusoidal embedding in the short form and a layer norm.
 const handModel = `{
   "format": "brasp-transformer/1",
   "alphabet": ["a", "b"],

@@ -16,7 +16,7 @@ import (
 // maxFileSize bounds the size of a model file the loaders accept.
 const maxFileSize = 1 << 30
 
-// The JSON layout of DESIGN.md. Numbers are kept as raw JSON so that they
+// The JSON layout of the package documentation. Numbers are kept as raw JSON so that they
 // are read exactly, with the path of the field in every error.
 type jsonModel struct {
 	Format    string                       `json:"format"`
@@ -83,7 +83,7 @@ type jsonTerm struct {
 	Scale     json.RawMessage `json:"scale,omitempty"`
 }
 
-// jsonSinusoidal is DESIGN.md's short form of a rational sinusoidal
+// jsonSinusoidal is the short form of a rational sinusoidal
 // embedding: frequency k writes sin to coords[2k] and cos to coords[2k+1].
 type jsonSinusoidal struct {
 	Kind        string            `json:"kind"`
@@ -91,8 +91,8 @@ type jsonSinusoidal struct {
 	Coords      []int             `json:"coords"`
 }
 
-// ReadJSON decodes and validates a model in the JSON format of DESIGN.md
-// (see the package documentation for the extensions).
+// ReadJSON decodes and validates a model in the JSON format of the package
+// documentation.
 func ReadJSON(r io.Reader) (*Model, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
 	if err != nil {

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // chainDFA is A_(n-1) of the paper generalised: a saturating counter on
 // 0..n-1 moved by R and L, accepting at n-1.
 func chainDFA(n int) *automata.DFA {
-	d := automata.NewDFA(testAlphabet(2), n)
+	d := automata.NewDFA(testkit.Letters(2), n)
 	for q := range n {
 		d.Delta[q][0] = max(q-1, 0)
 		d.Delta[q][1] = min(q+1, n-1)

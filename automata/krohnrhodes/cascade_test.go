@@ -9,6 +9,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/position"
 )
 
@@ -150,7 +151,7 @@ func checkProgram(t *testing.T, d *automata.DFA, p *brasp.Program, maxLen, longL
 		}
 	}
 	check := programChecker(t, d, p)
-	for _, w := range allWords(len(d.Alphabet), maxLen) {
+	for _, w := range testkit.Words(len(d.Alphabet), 0, maxLen) {
 		if len(w) == maxLen {
 			check(w)
 		}
@@ -199,7 +200,7 @@ func checkCascade(t *testing.T, d *automata.DFA, c *Cascade, maxLen int) {
 	if err := c.Verify(); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range allWords(len(d.Alphabet), maxLen) {
+	for _, w := range testkit.Words(len(d.Alphabet), 0, maxLen) {
 		tuple := c.Start
 		q := d.Start
 		for _, a := range w {
@@ -493,7 +494,7 @@ func TestKrohnRhodesLarge(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkProgram(t, d, p, 7, 200, rng)
-			for _, w := range allWords(2, 7) {
+			for _, w := range testkit.Words(2, 0, 7) {
 				if len(w) == 7 || len(w) == 0 {
 					tuple, q := c.Start, d.Start
 					for _, a := range w {

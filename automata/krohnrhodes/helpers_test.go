@@ -2,46 +2,17 @@ package krohnrhodes
 
 import (
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
-
-// allWords returns every word over k symbols of length 0..maxLen in
-// short-lex order.
-func allWords(k, maxLen int) [][]int {
-	words := [][]int{{}}
-	level := [][]int{{}}
-	for l := 1; l <= maxLen; l++ {
-		var next [][]int
-		for _, w := range level {
-			for a := range k {
-				next = append(next, append(append([]int{}, w...), a))
-			}
-		}
-		words = append(words, next...)
-		level = next
-	}
-	return words
-}
-
-// testAlphabet returns the alphabet a, b, c, … of k symbols.
-func testAlphabet(k int) alphabet.Alphabet {
-	syms := make([]string, k)
-	for i := range syms {
-		syms[i] = string(rune('a' + i))
-	}
-	a, _ := alphabet.New(syms...)
-	return a
-}
 
 // randomDFA returns a uniformly random complete DFA with n states over k symbols.
 func randomDFA(rng *rand.Rand, n, k int) *automata.DFA {
-	d := automata.NewDFA(testAlphabet(k), n)
+	d := automata.NewDFA(testkit.Letters(k), n)
 	d.Start = rng.IntN(n)
 	for q := range n {
 		d.Accept[q] = rng.IntN(2) == 0
@@ -54,17 +25,7 @@ func randomDFA(rng *rand.Rand, n, k int) *automata.DFA {
 
 // loadDFA parses testdata/name.
 func loadDFA(t testing.TB, name string) *automata.DFA {
-	t.Helper()
-	path := filepath.Join("..", "testdata", name)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := automata.Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return testkit.Load(t, filepath.Join("..", "testdata", name), automata.Parse)
 }
 
 // counterFreeOfSize returns count minimal counter-free DFAs with exactly n
@@ -76,7 +37,7 @@ func counterFreeOfSize(seed uint64, n, count int) []*automata.DFA {
 	var out []*automata.DFA
 	for len(out) < count {
 		m := n + rng.IntN(3)
-		d := automata.NewDFA(testAlphabet(2), m)
+		d := automata.NewDFA(testkit.Letters(2), m)
 		for a := range 2 {
 			f := randomMonotone(rng, m)
 			if rng.IntN(4) == 0 {
@@ -114,7 +75,7 @@ func randomMonotone(rng *rand.Rand, n int) []int {
 // the chain 0 < 1 < … < n-1 (their monoid is aperiodic), with states
 // shuffled, and occasionally one arbitrary letter (usually breaking it).
 func randomAperiodicish(rng *rand.Rand, n, k int) *automata.DFA {
-	d := automata.NewDFA(testAlphabet(k), n)
+	d := automata.NewDFA(testkit.Letters(k), n)
 	perm := rng.Perm(n)
 	for a := range k {
 		m := randomMonotone(rng, n)

@@ -83,14 +83,7 @@ func (o Options) withDefaults() Options {
 
 // Alphabet returns the alphabet of k symbols a, b, c, ... that RandomProgram
 // uses (k between 1 and 26).
-func Alphabet(k int) alphabet.Alphabet {
-	k = max(1, min(k, 26))
-	a := make(alphabet.Alphabet, k)
-	for i := range a {
-		a[i] = string(rune('a' + i))
-	}
-	return a
-}
+func Alphabet(k int) alphabet.Alphabet { return testkit.Letters(k) }
 
 // RandomProgram returns a random checked acceptor whose output is its last
 // operation. Operations are position-wise or attention operations (in the

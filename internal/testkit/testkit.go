@@ -63,6 +63,17 @@ func Words(k, minLen, maxLen int) [][]int {
 	return out
 }
 
+// Letters returns the alphabet of k single-letter symbols a, b, c, ... (k
+// between 1 and 26, clamped).
+func Letters(k int) alphabet.Alphabet {
+	k = max(1, min(k, 26))
+	a := make(alphabet.Alphabet, k)
+	for i := range a {
+		a[i] = string(rune('a' + i))
+	}
+	return a
+}
+
 // Word parses s as a word over alpha (alphabet.Alphabet.ParseWord; "" is the
 // empty word), failing the test if it is not one.
 func Word(t testing.TB, alpha alphabet.Alphabet, s string) []int {

@@ -34,6 +34,14 @@ func TestWords(t *testing.T) {
 	}
 }
 
+func TestLetters(t *testing.T) {
+	for k, want := range map[int]string{0: "a", 1: "a", 3: "a b c", 30: "a b c d e f g h i j k l m n o p q r s t u v w x y z"} {
+		if got := Letters(k).String(); got != want {
+			t.Errorf("Letters(%d) = %s, want %s", k, got, want)
+		}
+	}
+}
+
 func TestWord(t *testing.T) {
 	alpha, _ := alphabet.New("a", "b")
 	if got := fmt.Sprint(Word(t, alpha, "abba")); got != "[0 1 1 0]" {
