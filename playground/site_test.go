@@ -428,3 +428,67 @@ func serverCall(t *testing.T, h http.Handler, method, path string, body any) (in
 	h.ServeHTTP(rec, r)
 	return rec.Code, rec.Body.Bytes(), rec.Header().Get("Content-Type"), rec.Header().Get("Content-Disposition")
 }
+
+// TestStaticSiteHostile sends the WebAssembly build a computation that
+// outlives its time limit: it is answered with 503 within the limit and its
+// grace period (by the build's own budget, or by the page terminating the
+// worker when the construction does not look at its budget), the cheap
+// worker keeps answering while it runs, and a worker that does not answer
+// in time is terminated and replaced.
+func TestStaticSiteHostile(t *testing.T) {
+	chromium(t)
+	dir, _ := builtSite(t)
+	srv, _ := staticServer(t, dir)
+	ctx := browser(t, 300*time.Second)
+	do(t, ctx, chromedp.Navigate(srv.URL+"/"))
+	settle(t, ctx, `document.body.dataset.ready === "1" && document.body.dataset.firstResult !== undefined`)
+	// Decompiling this model and checking the result exactly takes 16 s
+	// natively (the equivalence has 2^17 states).
+	data, _ := json.Marshal(DecompileRequest{Program: kth(16)})
+	hostile := string(data)
+	var ok bool
+	js(t, ctx, fmt.Sprintf(`(() => { const t0 = performance.now();
+	  window.hostile = worker("/api/decompile").call("POST", "/api/decompile", %q).then(r =>
+	    ({Status: r.status, Error: JSON.parse(new TextDecoder().decode(r.bytes)).error || "", Ms: performance.now() - t0}));
+	  return true; })()`, hostile), &ok)
+	// The page answers as you type while the expensive worker computes.
+	start := time.Now()
+	g := typeWord(t, ctx, "llrr")
+	if g.Badge != "accept" {
+		t.Errorf("while the hostile request runs, llrr gives %q", g.Badge)
+	}
+	t.Logf("a cheap request while the hostile one runs: answered in %v", time.Since(start))
+	var res struct {
+		Status int
+		Error  string
+		Ms     float64
+	}
+	js(t, ctx, `window.hostile`, &res)
+	if res.Status != 503 || !strings.Contains(res.Error, "time limit exceeded") || res.Ms > 14000 {
+		t.Errorf("hostile decompile in the WebAssembly build: %d %q after %.0f ms", res.Status, res.Error, res.Ms)
+	}
+	var restarts string
+	js(t, ctx, `document.body.dataset.restarts || "0"`, &restarts)
+	t.Logf("the hostile request was answered after %.0f ms: %s (worker restarts: %s)", res.Ms, res.Error, restarts)
+
+	// A computation that outlives the page's limit: the worker is
+	// terminated, the request answered, and a new worker takes over.
+	js(t, ctx, fmt.Sprintf(`(() => { LIMIT_MS.expensive = 300; LIMIT_MS.grace = 200; const t0 = performance.now();
+	  window.hostile = worker("/api/decompile").call("POST", "/api/decompile", %q).then(r =>
+	    ({Status: r.status, Error: JSON.parse(new TextDecoder().decode(r.bytes)).error || "", Ms: performance.now() - t0}));
+	  return true; })()`, hostile), &ok)
+	js(t, ctx, `window.hostile`, &res)
+	before := restarts
+	js(t, ctx, `document.body.dataset.restarts || "0"`, &restarts)
+	if res.Status != 503 || !strings.Contains(res.Error, "stopped its worker") || restarts == before || res.Ms > 5000 {
+		t.Errorf("past the page's limit: %d %q after %.0f ms, restarts %q", res.Status, res.Error, res.Ms, restarts)
+	}
+	js(t, ctx, `(() => { LIMIT_MS.expensive = 10000; LIMIT_MS.grace = 3000; delete document.getElementById("compile-result").dataset.state;
+	  document.getElementById("compile-btn").click(); return true; })()`, &ok)
+	settle(t, ctx, `document.getElementById("compile-result").dataset.state !== undefined`)
+	var agree string
+	js(t, ctx, `(document.getElementById("agree") || {}).textContent || document.getElementById("compile-error").textContent`, &agree)
+	if !strings.Contains(agree, "agree") || strings.Contains(agree, "DISAGREE") {
+		t.Errorf("compiling after the restart: %q", agree)
+	}
+}

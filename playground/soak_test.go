@@ -20,16 +20,6 @@ import (
 // hostileRequests are expensive requests a careless or hostile user sends:
 // each is refused at a named limit or stopped at its deadline.
 func hostileRequests() []struct{ path, body string } {
-	// kth(k): the k-th symbol before the last is a; its minimal DFA has
-	// 2^(k+1) states.
-	kth := func(k int) string {
-		var b strings.Builder
-		b.WriteString("Q_a(i)\nQ_b(i)\nP1(i) := rightmost [j<i, 1] Q_a(j) : 0\n")
-		for m := 2; m <= k; m++ {
-			fmt.Fprintf(&b, "P%d(i) := rightmost [j<i, 1] P%d(j) : 0\n", m, m-1)
-		}
-		return b.String()
-	}
 	// chain(n): n chained attention operations.
 	chain := func(n int) string {
 		var b strings.Builder
@@ -48,6 +38,17 @@ func hostileRequests() []struct{ path, body string } {
 		{"/api/compile", js(CompileRequest{Program: chain(30), Word: "ab"})}, // a large model, compiled
 		{"/api/ltl", js(LTLRequest{Program: kth(400)})},
 	}
+}
+
+// kth is a program for "the k-th symbol before the last is a", whose
+// minimal DFA has 2^(k+1) states.
+func kth(k int) string {
+	var b strings.Builder
+	b.WriteString("Q_a(i)\nQ_b(i)\nP1(i) := rightmost [j<i, 1] Q_a(j) : 0\n")
+	for m := 2; m <= k; m++ {
+		fmt.Fprintf(&b, "P%d(i) := rightmost [j<i, 1] P%d(j) : 0\n", m, m-1)
+	}
+	return b.String()
 }
 
 // soak runs cheap requests (runs of the presets, as the page sends while

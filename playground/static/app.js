@@ -49,7 +49,7 @@ const CHEAP = new Set(["/api/run", "/api/simcheck", "/api/examples", "/api/featu
 // Time limits of the worker's requests, as on the server (Config): past
 // them plus a grace period, a worker whose computation has not stopped is
 // terminated and restarted.
-const LIMIT_MS = { cheap: 2000, expensive: 10000 }, GRACE_MS = 3000;
+const LIMIT_MS = { cheap: 2000, expensive: 10000, grace: 3000 };
 const transport = { kind: "server", workers: {}, started: performance.now() };
 
 // WasmWorker runs the WebAssembly build in a Web Worker (worker.js).
@@ -79,6 +79,8 @@ class WasmWorker {
   // answers every request it held with 503.
   restart() {
     this.worker.terminate();
+    this.restarts = (this.restarts || 0) + 1;
+    document.body.dataset.restarts = String(Number(document.body.dataset.restarts || 0) + 1);
     const limit = LIMIT_MS[this.cls] / 1000;
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
@@ -91,7 +93,7 @@ class WasmWorker {
     await this.ready;
     const id = ++this.seq;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.restart(), LIMIT_MS[this.cls] + GRACE_MS);
+      const timer = setTimeout(() => this.restart(), LIMIT_MS[this.cls] + LIMIT_MS.grace);
       this.pending.set(id, { resolve, timer });
       this.worker.postMessage({ id, method, path, body });
     });
