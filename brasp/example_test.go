@@ -3,6 +3,7 @@ package brasp_test
 import (
 	"errors"
 	"fmt"
+	"github.com/brasp-dev/brasp/budget"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
@@ -120,15 +121,15 @@ func ExampleUnaryScore() {
 Q_b(i)
 P(i) := leftmost [i<j, Q_a(i) & Q_b(j) | Q_b(i) & Q_a(j)] 1 : 0
 `))
-	q, err := brasp.UnaryScore(p, 4)
+	q, err := brasp.UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 4}), p)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Print(brasp.Format(q))
-	_, err = brasp.UnaryScore(p, 3)
+	_, err = brasp.UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 3}), p)
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, brasp.ErrLimit))
+	fmt.Println(errors.Is(err, budget.ErrLimit))
 	// Output:
 	// Q_a(i)
 	// Q_b(i)
@@ -137,7 +138,7 @@ P(i) := leftmost [i<j, Q_a(i) & Q_b(j) | Q_b(i) & Q_a(j)] 1 : 0
 	// P_10(i) := leftmost [i<j, Q_b(j)] 1 : 0
 	// P_11(i) := leftmost [i<j, Q_b(j) | Q_a(j)] 1 : 0
 	// P(i) := (P_00(i) & !Q_a(i) & !Q_b(i)) | (P_01(i) & !Q_a(i) & Q_b(i)) | (P_10(i) & Q_a(i) & !Q_b(i)) | (P_11(i) & Q_a(i) & Q_b(i))
-	// UnaryScore: operation P needs 2^2 = 4 copies, more than the limit 3
+	// the unary-score normal form (operation P reads 2 vectors at i: 2^2 copies) exceeds the limit unary-score-copies=3 operations (needs 4) (raise it with --limit unary-score-copies=N)
 	// true
 }
 

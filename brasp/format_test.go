@@ -2,6 +2,7 @@ package brasp
 
 import (
 	"fmt"
+	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -118,7 +119,7 @@ func renderGolden(t *testing.T, name string, src []byte) string {
 		fmt.Fprintf(&b, "== table %s\n%s", p.Alphabet.FormatWord(w), ref)
 	}
 	b.WriteString("== UnaryValue\n" + Format(UnaryValue(p)))
-	us, err := UnaryScore(p, 64)
+	us, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 64}), p)
 	if err != nil {
 		b.WriteString("== UnaryScore\n" + err.Error() + "\n")
 	} else {

@@ -3,6 +3,7 @@ package brasp
 import (
 	"embed"
 	"errors"
+	"github.com/brasp-dev/brasp/budget"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -125,8 +126,8 @@ func FuzzParse(f *testing.F) {
 			return // keep each input fast; the round trip above is the point
 		}
 		uv := UnaryValue(p)
-		us, usErr := UnaryScore(p, 256)
-		if usErr != nil && !errors.Is(usErr, ErrLimit) {
+		us, usErr := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 256}), p)
+		if usErr != nil && !errors.Is(usErr, budget.ErrLimit) {
 			t.Fatalf("UnaryScore: %v", usErr)
 		}
 		for n := 1; n <= 4; n++ {

@@ -1,10 +1,10 @@
 package brasp
 
 import (
-	"errors"
 	"fmt"
-	"math/big"
 	"strings"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // This file implements the normal forms of App. B of the paper as
@@ -13,32 +13,9 @@ import (
 // new program and leaves its input untouched. They expect a checked program
 // (from Parse, a Builder or another transformation).
 
-// ErrLimit is the error that UnaryScore wraps when its exponential
-// construction would exceed the caller's limit; test with errors.Is.
-var ErrLimit = errors.New("limit exceeded")
-
-// LimitError reports that a transformation stopped because it would create
-// more operations than allowed. It names the operation, what it needs and
-// the limit, and matches ErrLimit under errors.Is.
-type LimitError struct {
-	Func  string // the transformation, e.g. "UnaryScore"
-	Op    string // the operation being rewritten
-	Atoms int    // the number k of (i)-atoms of its score
-	Total int    // operations created so far, including this one's (0 if not computed)
-	Limit int
-}
-
-func (e *LimitError) Error() string {
-	n := new(big.Int).Lsh(big.NewInt(1), uint(e.Atoms))
-	msg := fmt.Sprintf("%s: operation %s needs 2^%d = %s copies", e.Func, QuoteName(e.Op), e.Atoms, n)
-	if e.Total > 0 {
-		msg += fmt.Sprintf(", bringing the total to %d", e.Total)
-	}
-	return msg + fmt.Sprintf(", more than the limit %d", e.Limit)
-}
-
-// Is makes errors.Is(err, ErrLimit) true for a *LimitError.
-func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+// maxScoreCopies bounds the attention operations UnaryScore creates.
+var maxScoreCopies = budget.Define("unary-score-copies", 1<<12, "operations",
+	"attention operations the unary-score normal form creates (2^k per operation whose score reads k vectors at i; brasp → ltl, --normal-form unary-score)")
 
 // rewriter builds a new program from an old one, vector by vector. Kept
 // vectors keep their names; new vectors get fresh names that clash with no
@@ -224,9 +201,10 @@ func UnaryValue(p *Program) *Program {
 }
 
 // UnaryScore returns a program equivalent to p in which every score
-// predicate depends only on j (Lemma B.2 of the paper), or a *LimitError
-// (matching ErrLimit) if the construction would add more than limit
-// attention operations in all (or Validate's error if p is malformed). Every vector of p keeps its name and its
+// predicate depends only on j (Lemma B.2 of the paper), or a
+// *budget.Error naming unary-score-copies if the construction would add
+// more attention operations in all than that limit allows (or Validate's
+// error if p is malformed). Every vector of p keeps its name and its
 // values; the output is unchanged. Value predicates are copied unchanged,
 // so UnaryScore(UnaryValue(p)) has both normal forms.
 //
@@ -249,12 +227,12 @@ func UnaryValue(p *Program) *Program {
 // with A_m(i) ↔ 1 written A_m(i) and A_m(i) ↔ 0 written !A_m(i). The
 // construction is exponential in k; the paper notes the same blow-up. No
 // vector's attention depth grows: each P_χ reads only what P read.
-func UnaryScore(p *Program, limit int) (*Program, error) {
+func UnaryScore(b *budget.Budget, p *Program) (*Program, error) {
 	if err := Validate(p); err != nil {
 		return nil, err
 	}
 	r := newRewriter(p)
-	total := 0
+	total := int64(0) // operations created
 	for k, v := range p.Vectors {
 		if v.Kind != AttentionVector || !UsesVar(v.Att.Score, VarI) {
 			r.copyVector(k)
@@ -270,13 +248,17 @@ func UnaryScore(p *Program, limit int) (*Program, error) {
 			}
 		}
 		m := len(atoms)
-		if m >= 62 || 1<<m > limit {
-			return nil, &LimitError{Func: "UnaryScore", Op: v.Name, Atoms: m, Limit: limit}
-		}
-		if total+1<<m > limit {
-			return nil, &LimitError{Func: "UnaryScore", Op: v.Name, Atoms: m, Total: total + 1<<m, Limit: limit}
+		if m >= 62 {
+			m = 62
 		}
 		total += 1 << m
+		what := fmt.Sprintf("the unary-score normal form (operation %s reads %d vectors at i: 2^%d copies)", QuoteName(v.Name), len(atoms), len(atoms))
+		if err := b.Check(maxScoreCopies, total, what); err != nil {
+			return nil, err
+		}
+		if err := b.Step(total); err != nil {
+			return nil, err
+		}
 		var terms []Expr
 		for chi := 0; chi < 1<<m; chi++ {
 			bit := func(s int) bool { return chi>>(m-1-s)&1 == 1 }

@@ -1,6 +1,7 @@
 package brasp_test
 
 import (
+	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -30,7 +31,7 @@ func TestNormalFormsShared(t *testing.T) {
 		}
 		p := brasptest.RandomProgram(rng, opts)
 		uv := brasp.UnaryValue(p)
-		both, err := brasp.UnaryScore(uv, 1<<12)
+		both, err := brasp.UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 1 << 12}), uv)
 		if err != nil {
 			t.Fatalf("program %d: %v", c, err)
 		}

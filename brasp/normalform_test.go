@@ -3,6 +3,7 @@ package brasp
 import (
 	"errors"
 	"fmt"
+	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -238,7 +239,7 @@ func checkNormalForms(t *testing.T, name string, p *Program, words [][]int) (uv,
 	assertEquivalentTraces(t, name+" UnaryValue", p, uv, words, traces)
 	assertRoundTrip(t, name+" UnaryValue", uv)
 
-	us, err := UnaryScore(p, scoreLimit)
+	us, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": scoreLimit}), p)
 	if err != nil {
 		t.Fatalf("%s UnaryScore: %v", name, err)
 	}
@@ -246,7 +247,7 @@ func checkNormalForms(t *testing.T, name string, p *Program, words [][]int) (uv,
 	assertEquivalentTraces(t, name+" UnaryScore", p, us, words, traces)
 	assertRoundTrip(t, name+" UnaryScore", us)
 
-	both, err = UnaryScore(uv, scoreLimit)
+	both, err = UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": scoreLimit}), uv)
 	if err != nil {
 		t.Fatalf("%s UnaryScore∘UnaryValue: %v", name, err)
 	}
@@ -374,7 +375,7 @@ P(i) := leftmost [i<=j, Q_a(i) & Q_b(j) | !Q_b(i) & Q_a(j)] Q_a(j) : Q_b(i)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := UnaryScore(p, 4)
+	q, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 4}), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,14 +407,14 @@ R(i) := rightmost [1, Q_a(i) | B(i) & Q_a(j) | P(i)] Q_a(j) : 0
 		limit int
 		want  string
 	}{
-		{0, "UnaryScore: operation P needs 2^3 = 8 copies, more than the limit 0"},
-		{7, "UnaryScore: operation P needs 2^3 = 8 copies, more than the limit 7"},
-		{8, "UnaryScore: operation R needs 2^3 = 8 copies, bringing the total to 16, more than the limit 8"},
-		{15, "UnaryScore: operation R needs 2^3 = 8 copies, bringing the total to 16, more than the limit 15"},
+		{0, "the unary-score normal form (operation P reads 3 vectors at i: 2^3 copies) exceeds the limit unary-score-copies=0 operations (needs 8) (raise it with --limit unary-score-copies=N)"},
+		{7, "the unary-score normal form (operation P reads 3 vectors at i: 2^3 copies) exceeds the limit unary-score-copies=7 operations (needs 8) (raise it with --limit unary-score-copies=N)"},
+		{8, "the unary-score normal form (operation R reads 3 vectors at i: 2^3 copies) exceeds the limit unary-score-copies=8 operations (needs 16) (raise it with --limit unary-score-copies=N)"},
+		{15, "the unary-score normal form (operation R reads 3 vectors at i: 2^3 copies) exceeds the limit unary-score-copies=15 operations (needs 16) (raise it with --limit unary-score-copies=N)"},
 		{16, ""},
 	}
 	for _, c := range cases {
-		q, err := UnaryScore(p, c.limit)
+		q, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": int64(c.limit)}), p)
 		if c.want == "" {
 			if err != nil {
 				t.Errorf("limit %d: %v", c.limit, err)
@@ -425,8 +426,8 @@ R(i) := rightmost [1, Q_a(i) | B(i) & Q_a(j) | P(i)] Q_a(j) : 0
 		if err == nil || err.Error() != c.want {
 			t.Errorf("limit %d: error %v, want %q", c.limit, err, c.want)
 		}
-		if !errors.Is(err, ErrLimit) {
-			t.Errorf("limit %d: %v does not match ErrLimit", c.limit, err)
+		if !errors.Is(err, budget.ErrLimit) {
+			t.Errorf("limit %d: %v does not match budget.ErrLimit", c.limit, err)
 		}
 		if q != nil {
 			t.Errorf("limit %d: returned a program with the error", c.limit)
@@ -446,9 +447,9 @@ R(i) := rightmost [1, Q_a(i) | B(i) & Q_a(j) | P(i)] Q_a(j) : 0
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = UnaryScore(big, 1<<30)
-	want := "UnaryScore: operation P needs 2^70 = 1180591620717411303424 copies, more than the limit 1073741824"
-	if err == nil || err.Error() != want || !errors.Is(err, ErrLimit) {
+	_, err = UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 1 << 30}), big)
+	want := "the unary-score normal form (operation P reads 70 vectors at i: 2^70 copies) exceeds the limit unary-score-copies=1073741824 operations (needs 4611686018427387904) (raise it with --limit unary-score-copies=N)"
+	if err == nil || err.Error() != want || !errors.Is(err, budget.ErrLimit) {
 		t.Errorf("70 atoms: error %v, want %q", err, want)
 	}
 	// UnaryValue is linear, so it has no limit; it leaves this op alone.
@@ -559,7 +560,7 @@ func TestNormalFormsDoNotModifyInput(t *testing.T) {
 		p := genProgram(t, rng, 6)
 		before := Format(p)
 		UnaryValue(p)
-		if _, err := UnaryScore(p, scoreLimit); err != nil {
+		if _, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": scoreLimit}), p); err != nil {
 			t.Fatal(err)
 		}
 		Simplify(p)
@@ -581,7 +582,7 @@ func TestUnaryScoreMalformed(t *testing.T) {
 	}
 	p.File = ""
 	p.Vectors[1].Att.Score = nil
-	if _, err := UnaryScore(p, 8); err == nil || err.Error() != "P: missing the score" {
+	if _, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 8}), p); err == nil || err.Error() != "P: missing the score" {
 		t.Errorf("error %v, want P: missing the score", err)
 	}
 }

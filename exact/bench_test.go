@@ -19,7 +19,7 @@ func BenchmarkDyck(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("k%d_D%d", c[0], c[1]), func(b *testing.B) {
 			for b.Loop() {
-				d, err := ProgramDFA(p)
+				d, err := ProgramDFA(nil, p)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -34,7 +34,7 @@ func BenchmarkStair(b *testing.B) {
 		p, _ := examples.StairProgram(k)
 		b.Run(fmt.Sprint(k), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := ProgramDFA(p); err != nil {
+				if _, err := ProgramDFA(nil, p); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -52,7 +52,7 @@ func BenchmarkRandom(b *testing.B) {
 		b.Run(fmt.Sprint(ops), func(b *testing.B) {
 			for b.Loop() {
 				for _, p := range ps {
-					if _, err := ProgramDFA(p); err != nil {
+					if _, err := ProgramDFA(nil, p); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestConvertersExactly(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 19))
 	for n := range 400 {
 		p := brasptest.RandomProgram(rng, brasptest.Options{Alphabet: 2, Ops: 3 + rng.IntN(4), Predicates: n%2 == 0})
-		dp := mustDFA(t)(ProgramDFA(p))
+		dp := mustDFA(t)(ProgramDFA(nil, p))
 		same := func(what string, d2 func() (*automata.DFA, error)) {
 			t.Helper()
 			d, err := d2()
@@ -33,23 +34,23 @@ func TestConvertersExactly(t *testing.T) {
 			}
 		}
 		same("UnaryScore(UnaryValue(p))", func() (*automata.DFA, error) {
-			q, err := brasp.UnaryScore(brasp.UnaryValue(p), 1<<10)
+			q, err := brasp.UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 1 << 10}), brasp.UnaryValue(p))
 			if err != nil {
 				return nil, err
 			}
-			return ProgramDFA(q)
+			return ProgramDFA(nil, q)
 		})
-		f, err := ltl.FromBRASP(p, ltl.DefaultConvertLimits)
+		f, err := ltl.FromBRASP(nil, p)
 		if err != nil {
 			t.Fatalf("FromBRASP: %v", err)
 		}
-		same("FromBRASP(p)", func() (*automata.DFA, error) { return FormulaDFA(f) })
+		same("FromBRASP(p)", func() (*automata.DFA, error) { return FormulaDFA(nil, f) })
 		same("ToBRASP(FromBRASP(p))", func() (*automata.DFA, error) {
 			q, err := ltl.ToBRASP(f)
 			if err != nil {
 				return nil, err
 			}
-			return ProgramDFA(q)
+			return ProgramDFA(nil, q)
 		})
 	}
 }

@@ -11,8 +11,8 @@
 // Three calls show that a program, its compiled transformer and a DFA have
 // the same language:
 //
-//	dp, err := exact.ProgramDFA(p)                                    // B-RASP
-//	dm, err := exact.ModelDFA(m, decompile.Options{}, exact.Limits{}) // transformer
+//	dp, err := exact.ProgramDFA(nil, p)                               // B-RASP
+//	dm, err := exact.ModelDFA(nil, m, decompile.Options{})            // transformer
 //	eq, w, firstAccepts, err := exact.Equivalent(dp, dm)              // w: a shortest counterexample
 //
 // FormulaDFA does the same for LTL. Package artifact registers the
@@ -101,8 +101,10 @@
 // # Limits
 //
 // The construction is exponential in the worst case (star-free languages can
-// need non-elementary DFAs in the formula size). Limits bounds the states of
-// each machine, the size of a truth table, the i-atoms of one operation and
-// the MOD counter; exceeding one returns an *automata.LimitError naming it
-// (max-states, max-cells, max-atoms, max-modulus).
+// need non-elementary DFAs in the formula size). Every construction takes a
+// *budget.Budget whose named limits bound the states of each machine
+// (exact-states), the bytes of its truth tables and summaries (exact-bytes),
+// the i-atoms of one operation (exact-atoms) and the MOD counter
+// (exact-modulus); exceeding one returns a *budget.Error naming it, and the
+// budget's context stops the work.
 package exact

@@ -6,19 +6,20 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 
 // FutureOnly makes Theorem 5.1 executable: it returns a program that
 // accepts exactly the non-empty words p accepts and uses only rightmost,
 // strictly future-masked attention (mask j<i). The route is the proof's:
-// p → its minimal DFA (ProgramDFALimits) → the Krohn–Rhodes holonomy cascade
+// p → its minimal DFA (ProgramDFA) → the Krohn–Rhodes holonomy cascade
 // of identity–reset automata → B-RASP, one "most recent reset wins"
 // operation per cascade state (krohnrhodes.DFAToBRASP, Lemma B.6). A program
 // whose language is not star-free (possible only with MOD predicates) has no
 // such program; the error carries automata's witness.
-func FutureOnly(p *brasp.Program, lim Limits, kr automata.Limits) (*brasp.Program, error) {
-	d, err := ProgramDFALimits(p, lim)
+func FutureOnly(bud *budget.Budget, p *brasp.Program, kr automata.Limits) (*brasp.Program, error) {
+	d, err := ProgramDFA(bud, p)
 	if err != nil {
 		return nil, err
 	}

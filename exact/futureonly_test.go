@@ -20,15 +20,15 @@ import (
 // It returns the future-only program.
 func checkFutureOnly(t *testing.T, name string, p *brasp.Program, maxLen int) *brasp.Program {
 	t.Helper()
-	q, err := FutureOnly(p, Limits{}, automata.Limits{})
+	q, err := FutureOnly(nil, p, automata.Limits{})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	if err := CheckFutureOnly(q); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	dp := mustDFA(t)(ProgramDFA(p))
-	dq := mustDFA(t)(ProgramDFA(q))
+	dp := mustDFA(t)(ProgramDFA(nil, p))
+	dq := mustDFA(t)(ProgramDFA(nil, q))
 	if eq, w, _, err := Equivalent(dp, dq); err != nil || !eq {
 		t.Fatalf("%s: the future-only program differs on %v (%v)\n%s", name, w, err, brasp.Format(q))
 	}
@@ -69,7 +69,7 @@ func TestA3KrohnRhodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := mustDFA(t)(ProgramDFA(p))
+	d := mustDFA(t)(ProgramDFA(nil, p))
 	if eq, w, _, err := Equivalent(d, a3); err != nil || !eq {
 		t.Fatalf("A_3 vs its Krohn–Rhodes program: %v %v", w, err)
 	}

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/examples"
 )
 
@@ -28,9 +28,8 @@ func FuzzProgramDFA(f *testing.F) {
 		if err != nil || len(p.Alphabet) > 3 {
 			return
 		}
-		d, err := ProgramDFALimits(p, Limits{MaxStates: 2000, MaxCells: 1 << 20})
-		var le *automata.LimitError
-		if errors.Is(err, ErrNotRegular) || errors.Is(err, ErrTransducer) || errors.As(err, &le) {
+		d, err := ProgramDFA(budget.New(nil, budget.Settings{"exact-states": 2000, "exact-bytes": 1 << 20}), p)
+		if errors.Is(err, ErrNotRegular) || errors.Is(err, ErrTransducer) || errors.Is(err, budget.ErrLimit) {
 			return
 		}
 		if err != nil {

@@ -22,11 +22,11 @@ func checkModel(t *testing.T, name string, p *brasp.Program, copts compile.Optio
 	if err != nil {
 		t.Fatalf("%s: compile: %v", name, err)
 	}
-	dm, err := ModelDFA(m, dopts, Limits{})
+	dm, err := ModelDFA(nil, m, dopts)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	dp := mustDFA(t)(ProgramDFA(p))
+	dp := mustDFA(t)(ProgramDFA(nil, p))
 	eq, w, mAcc, err := Equivalent(dm, dp)
 	if err != nil {
 		t.Fatal(err)

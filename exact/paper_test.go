@@ -64,7 +64,7 @@ func checkCounterexample(t *testing.T, name string, sigma int, a, b accepter, w 
 // depth 3 is a near miss with the counterexample lllrrr.
 func TestDyckEquivalences(t *testing.T) {
 	prog := examples.MustProgram(examples.Dyck)
-	d := mustDFA(t)(ProgramDFA(prog))
+	d := mustDFA(t)(ProgramDFA(nil, prog))
 	eq, w, _, err := Equivalent(d, loadDFA(t, filepath.Join("..", "automata", "testdata", "dyck12.dfa")))
 	if err != nil || !eq {
 		t.Fatalf("Dyck program vs L_{1,2} DFA: %v %v %v", eq, w, err)
@@ -80,7 +80,7 @@ func TestDyckEquivalences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := mustDFA(t)(ProgramDFA(p))
+			d := mustDFA(t)(ProgramDFA(nil, p))
 			maxLen := 10
 			if k == 2 {
 				maxLen = 6
@@ -93,7 +93,7 @@ func TestDyckEquivalences(t *testing.T) {
 		}
 	}
 	p3, _ := examples.DyckProgram(1, 3)
-	d3 := mustDFA(t)(ProgramDFA(p3))
+	d3 := mustDFA(t)(ProgramDFA(nil, p3))
 	eq, w, firstAcc, err := Equivalent(d, d3)
 	if err != nil || eq || firstAcc || prog.Alphabet.FormatWord(w) != "lllrrr" {
 		t.Fatalf("depth 2 vs depth 3: %v %q %v %v", eq, prog.Alphabet.FormatWord(w), firstAcc, err)
@@ -116,8 +116,8 @@ func TestStairEquivalences(t *testing.T) {
 			}
 		}
 		f := loadLTL(t, fmt.Sprintf("stair%d.ltl", k))
-		dp := mustDFA(t)(ProgramDFA(p))
-		df := mustDFA(t)(FormulaDFA(f))
+		dp := mustDFA(t)(ProgramDFA(nil, p))
+		df := mustDFA(t)(FormulaDFA(nil, f))
 		if eq, w, _, err := Equivalent(dp, df); err != nil || !eq {
 			t.Fatalf("STAIR_%d program vs formula: %v %v", k, w, err)
 		}
@@ -128,7 +128,7 @@ func TestStairEquivalences(t *testing.T) {
 		}
 		if k < 6 {
 			g := loadLTL(t, fmt.Sprintf("stair%d.ltl", k+1))
-			dg := mustDFA(t)(FormulaDFA(g))
+			dg := mustDFA(t)(FormulaDFA(nil, g))
 			eq, w, firstAcc, err := Equivalent(dp, dg)
 			if err != nil || eq || !firstAcc || p.Alphabet.FormatWord(w) != strings.Repeat("a", k) {
 				t.Fatalf("STAIR_%d vs STAIR_%d: %v %v %v %v", k, k+1, eq, w, firstAcc, err)
@@ -139,7 +139,7 @@ func TestStairEquivalences(t *testing.T) {
 	}
 	for k := 1; k <= 16; k++ {
 		p, _ := examples.StairProgram(k)
-		d := mustDFA(t)(ProgramDFA(p))
+		d := mustDFA(t)(ProgramDFA(nil, p))
 		rng := rand.New(rand.NewPCG(uint64(k), 1))
 		for range 300 {
 			w := brasptest.RandomWord(rng, 3, 1+rng.IntN(40))
@@ -155,7 +155,7 @@ func TestStairEquivalences(t *testing.T) {
 func TestPaperFormulas(t *testing.T) {
 	for _, name := range []string{"phi1", "phi2", "phi3", "phi4"} {
 		f := loadLTL(t, name+".ltl")
-		d := mustDFA(t)(FormulaDFA(f))
+		d := mustDFA(t)(FormulaDFA(nil, f))
 		ev := ltl.NewEvaluator(f)
 		brasptest.AllWords(3, 7, func(w []int) {
 			if d.Accepts(w) != ev.Accepts(w) {
@@ -163,7 +163,7 @@ func TestPaperFormulas(t *testing.T) {
 			}
 		})
 	}
-	if _, err := FormulaDFA(loadLTL(t, "mid.ltl")); err == nil || !strings.Contains(err.Error(), "Mid is not regular: {#a^m#b^m#} is definable with it") {
+	if _, err := FormulaDFA(nil, loadLTL(t, "mid.ltl")); err == nil || !strings.Contains(err.Error(), "Mid is not regular: {#a^m#b^m#} is definable with it") {
 		t.Fatalf("Mid: %v", err)
 	}
 }
@@ -177,12 +177,12 @@ func TestExamples(t *testing.T) {
 		}
 		p := examples.MustProgram(name)
 		if p.IsTransducer() {
-			if _, err := ProgramDFA(p); err != ErrTransducer {
+			if _, err := ProgramDFA(nil, p); err != ErrTransducer {
 				t.Errorf("%s: transducer: %v", name, err)
 			}
 			continue
 		}
-		d := mustDFA(t)(ProgramDFA(p))
+		d := mustDFA(t)(ProgramDFA(nil, p))
 		maxLen := 7
 		if len(p.Alphabet) > 2 {
 			maxLen = 6
@@ -199,7 +199,7 @@ func TestRandomFormulas(t *testing.T) {
 	for i := range 400 {
 		pool := ltl.NewPool(brasptest.Alphabet(2))
 		f := ltltest.RandomFormula(rng, pool, 3+rng.IntN(12), true)
-		d, err := FormulaDFA(f)
+		d, err := FormulaDFA(nil, f)
 		if err != nil {
 			t.Fatalf("%d: %s: %v", i, ltl.Format(f), err)
 		}
@@ -223,7 +223,7 @@ func TestRandomNearMisses(t *testing.T) {
 		opts := brasptest.Options{Alphabet: 2, Ops: 3 + rng.IntN(3), Predicates: rng.IntN(2) == 0}
 		p, q := brasptest.RandomProgram(rng, opts), brasptest.RandomProgram(rng, opts)
 		// Share the alphabet but not necessarily the predicates.
-		dp, dq := mustDFA(t)(ProgramDFA(p)), mustDFA(t)(ProgramDFA(q))
+		dp, dq := mustDFA(t)(ProgramDFA(nil, p)), mustDFA(t)(ProgramDFA(nil, q))
 		eq, w, pAcc, err := Equivalent(dp, dq)
 		if err != nil {
 			t.Fatal(err)

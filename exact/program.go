@@ -7,6 +7,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 
@@ -23,53 +24,17 @@ var errMid = fmt.Errorf("Mid is %w: {#a^m#b^m#} is definable with it", ErrNotReg
 // and has no language to turn into an automaton.
 var ErrTransducer = errors.New("a transducer has no language (exact semantics needs an acceptor)")
 
-// Limits bounds the exponential parts of the constructions. A zero field
-// means its default; each is named (max-states, max-cells, max-atoms,
-// max-modulus) in the *automata.LimitError that reports it.
-type Limits struct {
-	// MaxStates bounds the states of the left and right machines while an
-	// operation is added, before minimisation ("max-states").
-	MaxStates int
-	// MaxCells bounds the memory of the tables: left states × symbols ×
-	// right states × (live tables + 1), and the summaries of the machine
-	// being built ("max-cells"), in bytes.
-	MaxCells int
-	// MaxAtoms bounds the number of distinct vectors an attention operation's
-	// score and value read at i; the construction keeps 2^atoms summaries per
-	// right (or left) state ("max-atoms").
-	MaxAtoms int
-	// MaxModulus bounds the least common multiple of the moduli of the MOD
-	// predicates, the size of the position counter ("max-modulus").
-	MaxModulus int
-}
-
-// The default limits.
-const (
-	DefaultMaxStates  = 100000
-	DefaultMaxCells   = 1 << 26
-	DefaultMaxAtoms   = 8
-	DefaultMaxModulus = 1 << 12
+// The limits of the construction, raisable with --limit NAME=N.
+var (
+	maxStates = budget.Define("exact-states", 100000, "states",
+		"states of the left or right machine of the exact semantics (brasp/ltl/transformer → dfa), before minimisation")
+	maxTableBytes = budget.Define("exact-bytes", 1<<26, "bytes",
+		"bytes of the exact semantics' truth tables and attention summaries (left states × symbols × right states per table)")
+	maxAtoms = budget.Define("exact-atoms", 8, "vectors",
+		"vectors one attention operation's score and value read at i in the exact semantics (2^atoms summaries per state)")
+	maxModulus = budget.Define("exact-modulus", 1<<12, "positions",
+		"least common multiple of the MOD moduli, the exact semantics' position counter")
 )
-
-// DefaultLimits are the limits used when none are given (each field zero:
-// its default).
-var DefaultLimits = Limits{}
-
-func (l Limits) withDefaults() Limits {
-	if l.MaxStates <= 0 {
-		l.MaxStates = DefaultMaxStates
-	}
-	if l.MaxCells <= 0 {
-		l.MaxCells = DefaultMaxCells
-	}
-	if l.MaxAtoms <= 0 {
-		l.MaxAtoms = DefaultMaxAtoms
-	}
-	if l.MaxModulus <= 0 {
-		l.MaxModulus = DefaultMaxModulus
-	}
-	return l
-}
 
 // Summary codes, one byte per (right or left state, i-atom assignment).
 const (
@@ -95,7 +60,7 @@ type bimachine struct {
 	nL, nR int
 	dL, dR [][]int
 	tab    [][]bool // per table index; nil when not computed or dead
-	lim    Limits
+	bud    *budget.Budget
 }
 
 func (b *bimachine) cell(l, a, r int) int { return (l*b.sigma+a)*b.nR + r }
@@ -164,15 +129,10 @@ type step struct {
 }
 
 // ProgramDFA returns the minimal DFA of the language of the B-RASP acceptor
-// p (a language of non-empty words: the DFA rejects ε), under the default
-// limits.
-func ProgramDFA(p *brasp.Program) (*automata.DFA, error) {
-	return ProgramDFALimits(p, DefaultLimits)
-}
-
-// ProgramDFALimits is ProgramDFA under explicit limits.
-func ProgramDFALimits(p *brasp.Program, lim Limits) (*automata.DFA, error) {
-	lim = lim.withDefaults()
+// p (a language of non-empty words: the DFA rejects ε), within the budget
+// (the limits exact-states, exact-bytes, exact-atoms, exact-modulus and the
+// budget's work and context).
+func ProgramDFA(bud *budget.Budget, p *brasp.Program) (*automata.DFA, error) {
 	if p.IsTransducer() {
 		return nil, ErrTransducer
 	}
@@ -184,7 +144,7 @@ func ProgramDFALimits(p *brasp.Program, lim Limits) (*automata.DFA, error) {
 			return nil, fmt.Errorf("vector %s: %w", v.Name, errMid)
 		}
 	}
-	b, steps, err := newBimachine(p, lim)
+	b, steps, err := newBimachine(bud, p)
 	if err != nil {
 		return nil, err
 	}
@@ -229,6 +189,9 @@ func ProgramDFALimits(p *brasp.Program, lim Limits) (*automata.DFA, error) {
 		switch {
 		case st.att == nil:
 			tab := make([]bool, b.nL*b.sigma*b.nR)
+			if err := bud.Step(int64(len(tab))); err != nil {
+				return nil, err
+			}
 			for c := range tab {
 				tab[c] = st.pw(b.tab, c, 0)
 			}
@@ -269,20 +232,19 @@ func ProgramDFALimits(p *brasp.Program, lim Limits) (*automata.DFA, error) {
 // operations into steps. An unmasked operation becomes three directed ones
 // and a position-wise choice: rightmost over all j is the rightmost j >= i
 // if there is one, else the rightmost j < i; leftmost symmetrically.
-func newBimachine(p *brasp.Program, lim Limits) (*bimachine, []step, error) {
+func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []step, error) {
 	sigma := len(p.Alphabet)
 	modL := 1
 	for _, v := range p.Vectors {
 		if v.Kind == brasp.PredicateVector && v.Pred.Kind == brasp.Mod {
 			l := lcm(modL, v.Pred.M)
-			if l > lim.MaxModulus {
-				return nil, nil, &automata.LimitError{Name: "max-modulus", Limit: lim.MaxModulus,
-					What: "the least common multiple of the MOD moduli (" + strconv.Itoa(l) + ")"}
+			if err := bud.Check(maxModulus, int64(l), "the least common multiple of the MOD moduli"); err != nil {
+				return nil, nil, err
 			}
 			modL = l
 		}
 	}
-	b := &bimachine{sigma: sigma, nL: modL + 1, nR: 2, lim: lim}
+	b := &bimachine{sigma: sigma, nL: modL + 1, nR: 2, bud: bud}
 	// Left state 0: nothing read; state t ≥ 1: t ≡ positions read (mod modL).
 	for l := 0; l <= modL; l++ {
 		row := make([]int, sigma)
@@ -331,9 +293,8 @@ func newBimachine(p *brasp.Program, lim Limits) (*bimachine, []step, error) {
 					atoms = append(atoms, r.Vec)
 				}
 			}
-			if len(atoms) > lim.MaxAtoms {
-				return nil, nil, &automata.LimitError{Name: "max-atoms", Limit: lim.MaxAtoms,
-					What: fmt.Sprintf("attention operation %s, whose score and value read %d vectors at i,", v.Name, len(atoms))}
+			if err := bud.Check(maxAtoms, int64(len(atoms)), fmt.Sprintf("attention operation %s, whose score and value read %d vectors at i,", v.Name, len(atoms))); err != nil {
+				return nil, nil, err
 			}
 			s, val, d := compileExpr(a.Score, idx), compileExpr(a.Value, idx), compileExpr(a.Default, nil)
 			uses := refs(a.Score, a.Value, a.Default)
@@ -418,12 +379,16 @@ func (b *bimachine) forward(op *attn) error {
 		if id, ok := index[key]; ok {
 			return id, nil
 		}
-		if len(phis) >= b.lim.MaxStates {
-			return 0, &automata.LimitError{Name: "max-states", Limit: b.lim.MaxStates, What: "the left machine"}
+		if err := b.bud.Check(maxStates, int64(len(phis)+1), "the left machine"); err != nil {
+			return 0, err
 		}
-		if (len(phis)+1)*max(w, b.sigma*b.nR) > b.lim.MaxCells {
-			return 0, &automata.LimitError{Name: "max-cells", Limit: b.lim.MaxCells,
-				What: fmt.Sprintf("the left machine's summaries and tables (%d states × %d cells)", len(phis)+1, max(w, b.sigma*b.nR))}
+		// The summary is held twice (the list and the index's key), and
+		// the new machine's table needs σ×b.nR cells per state.
+		if err := b.bud.Check(maxTableBytes, int64(len(phis)+1)*int64(max(2*w, b.sigma*b.nR)), "the left machine's summaries and tables"); err != nil {
+			return 0, err
+		}
+		if err := b.bud.Step(int64(w)); err != nil {
+			return 0, err
 		}
 		index[key] = len(phis)
 		phis = append(phis, phi)
@@ -471,8 +436,8 @@ func (b *bimachine) forward(op *attn) error {
 		val = append(val, vals)
 	}
 	n := len(phis)
-	if n*b.sigma*b.nR*(b.liveTables()+1) > b.lim.MaxCells {
-		return b.cellsError(n, b.nR)
+	if err := b.checkTables(n, b.nR); err != nil {
+		return err
 	}
 	for k, t := range b.tab {
 		if t == nil {
@@ -493,9 +458,11 @@ func (b *bimachine) forward(op *attn) error {
 	return nil
 }
 
-func (b *bimachine) cellsError(nL, nR int) error {
-	return &automata.LimitError{Name: "max-cells", Limit: b.lim.MaxCells,
-		What: fmt.Sprintf("%d truth tables of %d left states × %d symbols × %d right states", b.liveTables()+1, nL, b.sigma, nR)}
+// checkTables checks that the live tables and a new one fit within
+// exact-bytes for machines of nL left and nR right states.
+func (b *bimachine) checkTables(nL, nR int) error {
+	need := int64(b.liveTables()+1) * int64(nL) * int64(b.sigma) * int64(nR)
+	return b.bud.Check(maxTableBytes, need, fmt.Sprintf("%d truth tables of %d left states × %d symbols × %d right states", b.liveTables()+1, nL, b.sigma, nR))
 }
 
 // liveTables is the number of tables currently kept.
@@ -525,12 +492,16 @@ func (b *bimachine) backward(op *attn) error {
 		if id, ok := index[key]; ok {
 			return id, nil
 		}
-		if len(psis) >= b.lim.MaxStates {
-			return 0, &automata.LimitError{Name: "max-states", Limit: b.lim.MaxStates, What: "the right machine"}
+		if err := b.bud.Check(maxStates, int64(len(psis)+1), "the right machine"); err != nil {
+			return 0, err
 		}
-		if (len(psis)+1)*max(w, b.sigma*b.nL) > b.lim.MaxCells {
-			return 0, &automata.LimitError{Name: "max-cells", Limit: b.lim.MaxCells,
-				What: fmt.Sprintf("the right machine's summaries and tables (%d states × %d cells)", len(psis)+1, max(w, b.sigma*b.nL))}
+		// The summary is held twice (the list and the index's key), and
+		// the new machine's table needs σ×b.nL cells per state.
+		if err := b.bud.Check(maxTableBytes, int64(len(psis)+1)*int64(max(2*w, b.sigma*b.nL)), "the right machine's summaries and tables"); err != nil {
+			return 0, err
+		}
+		if err := b.bud.Step(int64(w)); err != nil {
+			return 0, err
 		}
 		index[key] = len(psis)
 		psis = append(psis, psi)
@@ -578,8 +549,8 @@ func (b *bimachine) backward(op *attn) error {
 		val = append(val, vals)
 	}
 	n := len(psis)
-	if b.nL*b.sigma*n*(b.liveTables()+1) > b.lim.MaxCells {
-		return b.cellsError(b.nL, n)
+	if err := b.checkTables(b.nL, n); err != nil {
+		return err
 	}
 	for k, t := range b.tab {
 		if t == nil {
@@ -611,7 +582,7 @@ func (b *bimachine) backward(op *attn) error {
 func (b *bimachine) minimize(live []int) error {
 	// Left: the signature of ℓ is its rows.
 	rowLen := b.sigma * b.nR
-	classL, nl := refine(b.nL, b.sigma, b.dL, func(l int, buf []byte) []byte {
+	classL, nl, err := refine(b.bud, b.nL, b.sigma, b.dL, func(l int, buf []byte) []byte {
 		for _, k := range live {
 			for _, x := range b.tab[k][l*rowLen : (l+1)*rowLen] {
 				buf = append(buf, boolByte(x))
@@ -619,6 +590,9 @@ func (b *bimachine) minimize(live []int) error {
 		}
 		return buf
 	})
+	if err != nil {
+		return err
+	}
 	if nl < b.nL {
 		rep := representatives(classL, nl)
 		for _, k := range live {
@@ -632,7 +606,7 @@ func (b *bimachine) minimize(live []int) error {
 		b.dL = quotient(b.dL, classL, rep)
 		b.nL = nl
 	}
-	classR, nr := refine(b.nR, b.sigma, b.dR, func(r int, buf []byte) []byte {
+	classR, nr, err := refine(b.bud, b.nR, b.sigma, b.dR, func(r int, buf []byte) []byte {
 		for _, k := range live {
 			t := b.tab[k]
 			for la := 0; la < b.nL*b.sigma; la++ {
@@ -641,6 +615,9 @@ func (b *bimachine) minimize(live []int) error {
 		}
 		return buf
 	})
+	if err != nil {
+		return err
+	}
 	if nr < b.nR {
 		rep := representatives(classR, nr)
 		for _, k := range live {
@@ -669,7 +646,7 @@ func boolByte(x bool) byte {
 // refine is Moore's algorithm: classes of states with equal signatures,
 // refined by the classes of successors until stable. Class 0 contains state
 // 0, and classes are numbered by first member.
-func refine(n, sigma int, delta [][]int, sig func(q int, buf []byte) []byte) ([]int, int) {
+func refine(bud *budget.Budget, n, sigma int, delta [][]int, sig func(q int, buf []byte) []byte) ([]int, int, error) {
 	class := make([]int, n)
 	ids := map[string]int{}
 	var buf []byte
@@ -684,6 +661,10 @@ func refine(n, sigma int, delta [][]int, sig func(q int, buf []byte) []byte) ([]
 	}
 	count := len(ids)
 	for {
+		// Each round reads every transition; there are at most n rounds.
+		if err := bud.Step(int64(n * (sigma + 1))); err != nil {
+			return nil, 0, err
+		}
 		ids := map[string]int{}
 		next := make([]int, n)
 		for q := range n {
@@ -701,7 +682,7 @@ func refine(n, sigma int, delta [][]int, sig func(q int, buf []byte) []byte) ([]
 		}
 		class = next
 		if len(ids) == count {
-			return class, count
+			return class, count, nil
 		}
 		count = len(ids)
 	}

@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/examples"
 )
 
@@ -48,7 +50,7 @@ func TestRandomPrograms(t *testing.T) {
 	for _, cfg := range configs {
 		for n := range cfg.n {
 			p := brasptest.RandomProgram(rng, cfg.opts)
-			d, err := ProgramDFA(p)
+			d, err := ProgramDFA(nil, p)
 			if err != nil {
 				t.Fatalf("%s %d: %v\n%s", cfg.name, n, err, brasp.Format(p))
 			}
@@ -69,7 +71,7 @@ func TestMidRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ProgramDFA(p)
+	_, err = ProgramDFA(nil, p)
 	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "Mid is not regular: {#a^m#b^m#} is definable with it") {
 		t.Fatalf("got %v", err)
 	}
@@ -78,7 +80,7 @@ func TestMidRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, err := ProgramDFA(p); err != nil || !d.Accepts([]int{1, 0}) || d.Accepts([]int{0, 1}) {
+	if d, err := ProgramDFA(nil, p); err != nil || !d.Accepts([]int{1, 0}) || d.Accepts([]int{0, 1}) {
 		t.Fatalf("dead Mid: %v", err)
 	}
 }
@@ -89,36 +91,46 @@ func TestLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ProgramDFALimits(p, Limits{MaxStates: 4})
-	var le *automata.LimitError
-	if !errors.As(err, &le) || le.Name != "max-states" || !strings.Contains(err.Error(), "max-states=4") {
-		t.Fatalf("max-states: %v", err)
+	lim := func(name string, n int64) *budget.Budget { return budget.New(nil, budget.Settings{name: n}) }
+	named := func(err error, name string) bool {
+		var le *budget.Error
+		return errors.As(err, &le) && le.Limit.Name == name && strings.Contains(err.Error(), "--limit "+name+"=N")
 	}
-	_, err = ProgramDFALimits(p, Limits{MaxCells: 20})
-	if !errors.As(err, &le) || le.Name != "max-cells" {
-		t.Fatalf("max-cells: %v", err)
+	_, err = ProgramDFA(lim("exact-states", 4), p)
+	if !named(err, "exact-states") || !strings.Contains(err.Error(), "exact-states=4") {
+		t.Fatalf("exact-states: %v", err)
+	}
+	_, err = ProgramDFA(lim("exact-bytes", 20), p)
+	if !named(err, "exact-bytes") {
+		t.Fatalf("exact-bytes: %v", err)
 	}
 	q, err := brasp.Parse("atoms.brasp", []byte("Q_a(i)\nQ_b(i)\nA(i) := Q_a(i)\nB(i) := Q_b(i)\nC(i) := !A(i)\n"+
 		"Y(i) := rightmost [j<i, (A(i) & Q_a(j)) | (B(i) & Q_b(j)) | C(i)] Q_a(j) : 0\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ProgramDFALimits(q, Limits{MaxAtoms: 2})
-	if !errors.As(err, &le) || le.Name != "max-atoms" || !strings.Contains(err.Error(), "Y") {
-		t.Fatalf("max-atoms: %v", err)
+	_, err = ProgramDFA(lim("exact-atoms", 2), q)
+	if !named(err, "exact-atoms") || !strings.Contains(err.Error(), "Y") {
+		t.Fatalf("exact-atoms: %v", err)
 	}
-	if _, err := ProgramDFALimits(q, Limits{MaxAtoms: 3}); err != nil {
-		t.Fatalf("3 atoms within max-atoms=3: %v", err)
+	if _, err := ProgramDFA(lim("exact-atoms", 3), q); err != nil {
+		t.Fatalf("3 atoms within exact-atoms=3: %v", err)
 	}
 	m, err := brasp.Parse("mod.brasp", []byte("Q_a(i)\nMOD_0_7(i)\nMOD_0_11(i)\nY(i) := MOD_0_7(i) & MOD_0_11(i)\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ProgramDFALimits(m, Limits{MaxModulus: 50})
-	if !errors.As(err, &le) || le.Name != "max-modulus" || !strings.Contains(err.Error(), "77") {
-		t.Fatalf("max-modulus: %v", err)
+	_, err = ProgramDFA(lim("exact-modulus", 50), m)
+	if !named(err, "exact-modulus") || !strings.Contains(err.Error(), "needs 77") {
+		t.Fatalf("exact-modulus: %v", err)
 	}
-	d, err := ProgramDFALimits(m, Limits{})
+	// A cancelled budget stops the construction.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ProgramDFA(budget.New(ctx, nil), p); !errors.Is(err, budget.ErrStopped) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	d, err := ProgramDFA(nil, m)
 	if err != nil || d.NumStates() != 78 {
 		t.Fatalf("MOD 77: %v states, %v", d.NumStates(), err)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 
@@ -42,10 +43,10 @@ type TransducerDifference struct {
 //	Diff(i) := D(i) | Seen(i)
 //
 // accepts exactly the words on which the outputs differ somewhere, so the
-// transducers are equivalent iff its minimal DFA (ProgramDFALimits) accepts
+// transducers are equivalent iff its minimal DFA (ProgramDFA) accepts
 // nothing, and a shortest word it accepts is a shortest distinguishing
 // word. Both transducers must read the same input symbols.
-func TransducersEquivalent(p, q *brasp.Program, lim Limits) (*TransducerDifference, error) {
+func TransducersEquivalent(bud *budget.Budget, p, q *brasp.Program) (*TransducerDifference, error) {
 	if !p.IsTransducer() || !q.IsTransducer() {
 		return nil, fmt.Errorf("comparing outputs needs two transducers")
 	}
@@ -56,7 +57,7 @@ func TransducersEquivalent(p, q *brasp.Program, lim Limits) (*TransducerDifferen
 	if err != nil {
 		return nil, err
 	}
-	d, err := ProgramDFALimits(diff, lim)
+	d, err := ProgramDFA(bud, diff)
 	if err != nil {
 		return nil, err
 	}

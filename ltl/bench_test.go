@@ -88,7 +88,7 @@ func BenchmarkToBRASPRun(b *testing.B) {
 func BenchmarkFromBRASP(b *testing.B) {
 	prog := examples.MustProgram(examples.Dyck)
 	for b.Loop() {
-		if _, err := FromBRASP(prog, DefaultConvertLimits); err != nil {
+		if _, err := FromBRASP(nil, prog); err != nil {
 			b.Fatal(err)
 		}
 	}

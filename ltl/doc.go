@@ -56,8 +56,8 @@
 // ToBRASPFutureOnly its past-only variant using only rightmost strict
 // future-masked attention (Thm 5.1; StrictPast rewrites S, O and H into
 // since), and FromBRASP / FromBRASPVectors are Theorem 3.3 through the
-// unary normal forms of package brasp, for all attention kinds, under
-// ConvertLimits. Their doc comments give the formula used for every case.
+// unary normal forms of package brasp, for all attention kinds, within a
+// *budget.Budget. Their doc comments give the formula used for every case.
 //
 // # Evaluation
 //

@@ -15,8 +15,6 @@ var (
 	ErrNesting = errors.New("formula nested too deeply")
 	// ErrTooLarge: the source has more tokens than Limits.MaxTokens.
 	ErrTooLarge = errors.New("formula too large")
-	// ErrSizeLimit: a converter's output would exceed its size limit.
-	ErrSizeLimit = errors.New("formula size limit exceeded")
 )
 
 // Pos is a 1-based line and byte column in a source file. It is source.Pos,

@@ -40,7 +40,7 @@ func regexDFA(t *testing.T, alpha, expr string) *automata.DFA {
 
 func formulaDFA(t *testing.T, f *ltl.Formula) *automata.DFA {
 	t.Helper()
-	d, err := exact.FormulaDFA(f)
+	d, err := exact.FormulaDFA(nil, f)
 	if err != nil {
 		t.Fatalf("%s: %v", ltl.Format(f), err)
 	}
@@ -74,7 +74,7 @@ func TestPaperLanguagesExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pd, err := exact.ProgramDFA(prog)
+		pd, err := exact.ProgramDFA(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,11 +107,11 @@ func TestConvertersExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for trial := 0; trial < 400; trial++ {
 		prog := brasptest.RandomProgram(r, brasptest.Options{Alphabet: 2, Ops: 1 + r.IntN(5), Predicates: trial%3 == 0})
-		f, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits)
+		f, err := ltl.FromBRASP(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pd, err := exact.ProgramDFA(prog)
+		pd, err := exact.ProgramDFA(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestConvertersExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits)
+		g, err := ltl.FromBRASP(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -58,7 +58,7 @@ func ExampleFromBRASP() {
 Q_b(i)
 P(i) := rightmost [j<i, 1] Q_a(j) : 0
 Y(i) := leftmost [i<j, Q_b(j)] P(j) : 0`))
-	f, err := ltl.FromBRASP(p, ltl.DefaultConvertLimits)
+	f, err := ltl.FromBRASP(nil, p)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -23,10 +23,10 @@ func TestExamplesToLTL(t *testing.T) {
 		}
 		prog := examples.MustProgram(name)
 		if prog.IsTransducer() {
-			if _, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits); err == nil {
+			if _, err := ltl.FromBRASP(nil, prog); err == nil {
 				t.Errorf("%s: a transducer converted to one formula", name)
 			}
-			fs, err := ltl.FromBRASPVectors(prog, ltl.DefaultConvertLimits)
+			fs, err := ltl.FromBRASPVectors(nil, prog)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -36,7 +36,7 @@ func TestExamplesToLTL(t *testing.T) {
 			}
 			continue
 		}
-		f, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits)
+		f, err := ltl.FromBRASP(nil, prog)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -75,7 +75,7 @@ func TestStairProgramsToLTL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits)
+		f, err := ltl.FromBRASP(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestGeneratedExamplesToLTL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits)
+		f, err := ltl.FromBRASP(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestGeneratedExamplesToLTL(t *testing.T) {
 	}
 	for _, k := range []int{10, 20} {
 		prog, _ := examples.StairProgram(k)
-		f, err := ltl.FromBRASP(prog, ltl.DefaultConvertLimits)
+		f, err := ltl.FromBRASP(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}

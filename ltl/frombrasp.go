@@ -4,30 +4,22 @@ import (
 	"fmt"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 
-// ConvertLimits bound FromBRASP, whose unary-score normal form is
-// exponential and whose output can be large.
-type ConvertLimits struct {
-	// MaxScoreCopies is the limit passed to brasp.UnaryScore: the number of
-	// attention copies its case split over (i)-atoms of scores may create.
-	MaxScoreCopies int
-	// MaxNodes bounds the DAG size of the formulas built.
-	MaxNodes int
-}
-
-// DefaultConvertLimits are the limits FromBRASP uses unless told otherwise.
-var DefaultConvertLimits = ConvertLimits{MaxScoreCopies: 1 << 12, MaxNodes: 1 << 20}
+// maxNodes bounds the formulas FromBRASP builds.
+var maxNodes = budget.Define("ltl-nodes", 1<<20, "nodes",
+	"DAG nodes of the LTL formulas brasp → ltl builds (a node is a few dozen bytes)")
 
 // FromBRASP converts an acceptor into an LTL formula defining the same
 // language (Theorem 3.3, proof in App. B.3): w is accepted by p iff
 // w, n ⊨ FromBRASP(p). See FromBRASPVectors for the construction.
-func FromBRASP(p *brasp.Program, lim ConvertLimits) (*Formula, error) {
+func FromBRASP(b *budget.Budget, p *brasp.Program) (*Formula, error) {
 	if p.IsTransducer() {
 		return nil, fmt.Errorf("ltl: FromBRASP: %s is a transducer; LTL formulas define languages (use FromBRASPVectors for its output vectors)", programName(p))
 	}
-	fs, err := FromBRASPVectors(p, lim)
+	fs, err := FromBRASPVectors(b, p)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +38,7 @@ func programName(p *brasp.Program) string {
 //
 // It follows the proof of Theorem 3.3. First the program is brought into the
 // unary normal forms, brasp.UnaryValue (Prop. B.1) then brasp.UnaryScore
-// (Lemma B.2, under lim.MaxScoreCopies), which keep every vector's name and
+// (Lemma B.2, under the budget's unary-score-copies), which keep every vector's name and
 // value. Then, vector by vector: Q_σ becomes the atom σ, a position
 // predicate the same predicate atom, a position-wise operation the same
 // Boolean combination, and an attention operation with unary score S(j),
@@ -76,12 +68,12 @@ func programName(p *brasp.Program) string {
 // folding, no double negation) in one hash-consed pool. The temporal depth of
 // φ_P equals the attention depth of P when p uses only rightmost [j<i],
 // leftmost [i<j], rightmost [j<=i] and leftmost [i<=j]; the other kinds add
-// two levels per attention, as in the paper. Exceeding a limit gives an
-// error naming it (wrapping brasp.ErrLimit or ErrSizeLimit).
-func FromBRASPVectors(p *brasp.Program, lim ConvertLimits) ([]*Formula, error) {
-	q, err := brasp.UnaryScore(brasp.UnaryValue(p), lim.MaxScoreCopies)
+// two levels per attention, as in the paper. Exceeding a limit
+// (unary-score-copies, ltl-nodes) gives a *budget.Error naming it.
+func FromBRASPVectors(b *budget.Budget, p *brasp.Program) ([]*Formula, error) {
+	q, err := brasp.UnaryScore(b, brasp.UnaryValue(p))
 	if err != nil {
-		return nil, fmt.Errorf("ltl: FromBRASP: unary score normal form (limit MaxScoreCopies = %d): %w", lim.MaxScoreCopies, err)
+		return nil, fmt.Errorf("ltl: FromBRASP: %w", err)
 	}
 	pool := NewPool(p.Alphabet)
 	c := &fromConverter{pool: pool, vec: make([]*Formula, len(q.Vectors))}
@@ -91,9 +83,11 @@ func FromBRASPVectors(p *brasp.Program, lim ConvertLimits) ([]*Formula, error) {
 			return nil, fmt.Errorf("ltl: FromBRASP: vector %s: %w", v.Name, err)
 		}
 		c.vec[k] = f
-		if pool.Len() > lim.MaxNodes {
-			return nil, fmt.Errorf("ltl: FromBRASP: at vector %s the formulas have %d DAG nodes, more than the limit MaxNodes = %d: %w",
-				v.Name, pool.Len(), lim.MaxNodes, ErrSizeLimit)
+		if err := b.Check(maxNodes, int64(pool.Len()), "the LTL formulas at vector "+v.Name); err != nil {
+			return nil, fmt.Errorf("ltl: FromBRASP: %w", err)
+		}
+		if err := b.Step(1); err != nil {
+			return nil, err
 		}
 	}
 	out := make([]*Formula, len(p.Vectors))

@@ -2,6 +2,7 @@ package ltl
 
 import (
 	"errors"
+	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestFromBRASPRandom(t *testing.T) {
 			opts.Alphabet, maxLen = 3, 4
 		}
 		prog := brasptest.RandomProgram(r, opts)
-		fs, err := FromBRASPVectors(prog, DefaultConvertLimits)
+		fs, err := FromBRASPVectors(nil, prog)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, brasp.Format(prog))
 		}
@@ -88,7 +89,7 @@ func TestFromBRASPDepth(t *testing.T) {
 		opts.Ops = 1 + r.IntN(7)
 		opts.Attention = 0.8
 		prog := brasptest.RandomProgram(r, opts)
-		fs, err := FromBRASPVectors(prog, DefaultConvertLimits)
+		fs, err := FromBRASPVectors(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func TestRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := FromBRASP(prog, DefaultConvertLimits)
+		g, err := FromBRASP(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,23 +164,23 @@ func TestFromBRASPLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = FromBRASP(prog, ConvertLimits{MaxScoreCopies: 100, MaxNodes: 1 << 20})
-	if !errors.Is(err, brasp.ErrLimit) || !contains(err.Error(), "MaxScoreCopies = 100") {
+	_, err = FromBRASP(budget.New(nil, budget.Settings{"unary-score-copies": 100}), prog)
+	if !errors.Is(err, budget.ErrLimit) || !contains(err.Error(), "--limit unary-score-copies=N") {
 		t.Errorf("score split: %v", err)
 	}
-	f, err := FromBRASP(prog, ConvertLimits{MaxScoreCopies: 1000, MaxNodes: 1 << 20})
+	f, err := FromBRASP(budget.New(nil, budget.Settings{"unary-score-copies": 1000}), prog)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = FromBRASP(prog, ConvertLimits{MaxScoreCopies: 1000, MaxNodes: f.DAGSize() / 2})
-	if !errors.Is(err, ErrSizeLimit) || !contains(err.Error(), "MaxNodes") {
+	_, err = FromBRASP(budget.New(nil, budget.Settings{"unary-score-copies": 1000, "ltl-nodes": int64(f.DAGSize() / 2)}), prog)
+	if !errors.Is(err, budget.ErrLimit) || !contains(err.Error(), "--limit ltl-nodes=N") {
 		t.Errorf("size: %v", err)
 	}
 	checkVectors(t, rand.New(rand.NewPCG(1, 1)), prog, mustVectors(t, prog), 5)
 }
 
 func mustVectors(t *testing.T, prog *brasp.Program) []*Formula {
-	fs, err := FromBRASPVectors(prog, ConvertLimits{MaxScoreCopies: 1000, MaxNodes: 1 << 20})
+	fs, err := FromBRASPVectors(budget.New(nil, budget.Settings{"unary-score-copies": 1000}), prog)
 	if err != nil {
 		t.Fatal(err)
 	}

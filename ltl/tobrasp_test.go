@@ -99,7 +99,7 @@ func TestToBRASPPaper(t *testing.T) {
 		}
 		// Back to LTL: only rightmost [j<i] attention, so the depth is
 		// exactly preserved (§5.4), and the language too.
-		g, err := FromBRASP(prog, DefaultConvertLimits)
+		g, err := FromBRASP(nil, prog)
 		if err != nil {
 			t.Fatal(err)
 		}

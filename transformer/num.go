@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // maxNumberText bounds the length of a number's text in a model file, and
@@ -98,4 +100,18 @@ func ZeroMatrix(rows, cols int) Matrix {
 		m[k] = Zeros(cols)
 	}
 	return m
+}
+
+// RationalBits bounds the exact rationals of a forward pass in exact
+// arithmetic and of the decompiler's enumeration: a hostile model (layer
+// norms whose σ is a float64 root, weights with large denominators) can
+// make them grow by thousands of bits per layer, and every later operation
+// slower.
+var RationalBits = budget.Define("rational-bits", 1<<14, "bits",
+	"bits of one exact rational (numerator plus denominator) in a transformer's exact forward pass or decompilation")
+
+// RatBits is the size of x in bits: its numerator's plus its
+// denominator's.
+func RatBits(x *big.Rat) int64 {
+	return int64(x.Num().BitLen() + x.Denom().BitLen())
 }

@@ -34,7 +34,7 @@ func TestKrohnRhodesExact(t *testing.T) {
 			if len(p.Vectors) > 1000 {
 				continue
 			}
-			q, err := exact.ProgramDFA(p)
+			q, err := exact.ProgramDFA(nil, p)
 			if err != nil {
 				t.Fatalf("n=%d: %v", n, err)
 			}

@@ -69,7 +69,7 @@ func suite(t *testing.T, n int) []suiteFormula {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := ltl.FromBRASP(p, ltl.DefaultConvertLimits)
+		f, err := ltl.FromBRASP(nil, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestAgreesWithMONA(t *testing.T) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			r := &results[i]
-			if r.ours, r.err = exact.FormulaDFA(sf.f); r.err != nil {
+			if r.ours, r.err = exact.FormulaDFA(nil, sf.f); r.err != nil {
 				return
 			}
 			prog, err := Translate(sf.f)
@@ -148,7 +148,7 @@ func TestAgreesWithMONA(t *testing.T) {
 func both(t *testing.T, sf suiteFormula) (ours, theirs *automata.DFA, tOurs, tMONA time.Duration) {
 	t.Helper()
 	start := time.Now()
-	ours, err := exact.FormulaDFA(sf.f)
+	ours, err := exact.FormulaDFA(nil, sf.f)
 	tOurs = time.Since(start)
 	if err != nil {
 		t.Fatalf("%s: %v", sf.name, err)
@@ -193,7 +193,7 @@ func TestTiming(t *testing.T) {
 		_, _, best, tm := both(t, sf)
 		for range 2 {
 			start := time.Now()
-			if _, err := exact.FormulaDFA(sf.f); err != nil {
+			if _, err := exact.FormulaDFA(nil, sf.f); err != nil {
 				t.Fatal(err)
 			}
 			best = min(best, time.Since(start))

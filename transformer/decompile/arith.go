@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -16,10 +17,14 @@ import (
 // the float64 square root, as transformer.LayerNorm documents.
 
 // arith performs exact vector arithmetic and counts the multiplications it
-// does, so that a hostile model cannot make the decompiler run for ever.
+// does, so that a hostile model cannot make the decompiler run for ever, and
+// refuses rationals longer than the rational-bits limit, so that it cannot
+// make them grow without bound either.
 type arith struct {
-	ops   int64
-	limit int64
+	ops     int64
+	limit   int64 // decompile-work
+	maxBits int64 // rational-bits
+	err     error // the first limit exceeded
 	// floats caches the float64 form of each matrix (keyed by its first
 	// row's first entry), for the exact float64 fast path of matVec.
 	floats map[*big.Rat]*floatMatrix
@@ -109,6 +114,21 @@ func (a *arith) spend(n int) bool {
 	return a.ops > a.limit
 }
 
+// checkBits records a rational-bits error if an entry of v is longer than
+// the limit (numerator and denominator bits together).
+func (a *arith) checkBits(v transformer.Vec) {
+	if a.err != nil {
+		return
+	}
+	for _, x := range v {
+		if n := transformer.RatBits(x); n > a.maxBits {
+			a.err = &budget.Error{Limit: transformer.RationalBits, Value: a.maxBits, Need: n,
+				What: "a value of the model's exact forward pass"}
+			return
+		}
+	}
+}
+
 // matVec returns m·x.
 func (a *arith) matVec(m transformer.Matrix, x transformer.Vec) transformer.Vec {
 	if out, ok := a.exactMatVec(m, x); ok {
@@ -193,6 +213,7 @@ norm:
 	if l.FFNNorm != nil {
 		c = a.norm(l.FFNNorm, c)
 	}
+	a.checkBits(c)
 	return c
 }
 

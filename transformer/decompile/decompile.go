@@ -9,21 +9,28 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
-// Default limits of Options.
-const (
-	DefaultMaxClasses = 4096
-	DefaultMaxCombos  = 1 << 16
-	DefaultMaxScores  = 512
-	DefaultMaxPeriod  = 1024
-	DefaultMaxWork    = 1 << 28
+// The limits of the decompiler's enumeration, raisable with --limit
+// NAME=N; the exact arithmetic also stops at transformer.RationalBits.
+var (
+	maxClasses = budget.Define("decompile-classes", 4096, "vectors",
+		"reachable activation vectors of one layer in the decompiler (Lemma 4.3)")
+	maxCombos = budget.Define("decompile-combos", 1<<16, "combinations",
+		"(own vector, attended vectors) combinations the decompiler examines per layer")
+	maxScores = budget.Define("decompile-scores", 512, "scores",
+		"distinct attention scores of one head in the decompiler")
+	maxPeriod = budget.Define("decompile-period", 1024, "positions",
+		"period of a position embedding the decompiler turns into MOD predicates")
+	maxWork = budget.Define("decompile-work", 1<<28, "operations",
+		"exact multiplications and truth-table cells of one decompilation")
 )
 
 // Options configures Decompile. The zero value is the depth-preserving
-// translation with default limits.
+// translation.
 type Options struct {
 	// Smaller selects the proof's smaller translation: the argmax of each
 	// head is found bit by bit over the order-preserving encoding of its
@@ -32,61 +39,7 @@ type Options struct {
 	// reading the previous layer, so the program's attention depth equals
 	// the model's number of attention layers (§5.4).
 	Smaller bool
-	// MaxClasses bounds the number of reachable activation vectors of each
-	// layer (DefaultMaxClasses if 0).
-	MaxClasses int
-	// MaxCombos bounds the number of combinations (own vector, attended
-	// vector of each head) examined per layer (DefaultMaxCombos if 0).
-	MaxCombos int
-	// MaxScores bounds the number of distinct attention scores of one head
-	// (DefaultMaxScores if 0).
-	MaxScores int
-	// MaxPeriod bounds the period of the position embedding, the number of
-	// MOD residues the program distinguishes (DefaultMaxPeriod if 0).
-	MaxPeriod int
-	// MaxWork bounds the work of the enumeration and synthesis: exact
-	// multiplications spent evaluating the model on its reachable values,
-	// plus the size of the truth tables synthesised (DefaultMaxWork if 0).
-	MaxWork int64
 }
-
-func (o Options) withDefaults() Options {
-	if o.MaxClasses <= 0 {
-		o.MaxClasses = DefaultMaxClasses
-	}
-	if o.MaxCombos <= 0 {
-		o.MaxCombos = DefaultMaxCombos
-	}
-	if o.MaxScores <= 0 {
-		o.MaxScores = DefaultMaxScores
-	}
-	if o.MaxPeriod <= 0 {
-		o.MaxPeriod = DefaultMaxPeriod
-	}
-	if o.MaxWork <= 0 {
-		o.MaxWork = DefaultMaxWork
-	}
-	return o
-}
-
-// ErrLimit is matched (errors.Is) by every *LimitError; it is brasp.ErrLimit,
-// so callers can test all of brasp's exponential constructions alike.
-var ErrLimit = brasp.ErrLimit
-
-// LimitError reports that the enumeration of reachable values stopped at a
-// configured limit. Limit is the name of the Options field.
-type LimitError struct {
-	Limit string // "MaxClasses", "MaxCombos", "MaxScores", "MaxPeriod" or "MaxWork"
-	Value int64  // the limit's value
-	What  string // what exceeded it
-}
-
-func (e *LimitError) Error() string {
-	return fmt.Sprintf("decompile: %s exceeds the limit %s = %d", e.What, e.Limit, e.Value)
-}
-
-// Is makes errors.Is(err, ErrLimit) true.
-func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 
 // ErrInfiniteImage is wrapped by the error for a position embedding whose
 // image is not finite: Lemma 4.3 (finitely many activation values) then
@@ -107,16 +60,17 @@ type Info struct {
 }
 
 // Decompile translates a transformer into a B-RASP program that accepts
-// exactly the words the model accepts (Thm 4.2, with the extensions of
-// §4.3, §5.2, §5.3 and App. C). See the package documentation.
-func Decompile(m *transformer.Model, opts Options) (*brasp.Program, error) {
-	p, _, err := DecompileInfo(m, opts)
+// exactly the words the model accepts, or for a transducer outputs exactly
+// what it outputs (Thm 4.2, with the extensions of §4.3, §5.2, §5.3 and
+// App. C), within the budget. See the package documentation.
+func Decompile(b *budget.Budget, m *transformer.Model, opts Options) (*brasp.Program, error) {
+	p, _, err := DecompileInfo(b, m, opts)
 	return p, err
 }
 
 // DecompileInfo is Decompile that also reports the sizes of the enumerated
 // value sets.
-func DecompileInfo(m *transformer.Model, opts Options) (*brasp.Program, *Info, error) {
+func DecompileInfo(b *budget.Budget, m *transformer.Model, opts Options) (*brasp.Program, *Info, error) {
 	if m == nil {
 		return nil, nil, fmt.Errorf("decompile: no model")
 	}
@@ -130,9 +84,8 @@ func DecompileInfo(m *transformer.Model, opts Options) (*brasp.Program, *Info, e
 	if err := m.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("decompile: invalid model: %v", err)
 	}
-	opts = opts.withDefaults()
-	d := &decompiler{m: m, opts: opts, g: newIR(m.Alphabet), info: &Info{},
-		ar: &arith{limit: opts.MaxWork}}
+	d := &decompiler{m: m, opts: opts, b: b, g: newIR(m.Alphabet), info: &Info{},
+		ar: &arith{limit: b.Max(maxWork), maxBits: b.Max(transformer.RationalBits)}}
 	p, err := d.run()
 	if err != nil {
 		return nil, nil, err
@@ -161,6 +114,7 @@ type level struct {
 type decompiler struct {
 	m      *transformer.Model
 	opts   Options
+	b      *budget.Budget
 	g      *ir
 	info   *Info
 	ar     *arith
@@ -175,7 +129,7 @@ type decompiler struct {
 func (d *decompiler) synth(points [][]bool, out []bool) sop {
 	if len(points) > 0 && d.ar.spend(4*len(points)*len(points[0])) {
 		if d.err == nil {
-			d.err = &LimitError{Limit: "MaxWork", Value: d.opts.MaxWork, What: "synthesising the Boolean functions of the reachable values"}
+			d.err = d.workError("synthesising the Boolean functions of the reachable values")
 		}
 		return constSOP(false)
 	}
@@ -186,18 +140,27 @@ func (d *decompiler) synth(points [][]bool, out []bool) sop {
 	return s
 }
 
+// work reports the first limit the arithmetic exceeded, and the budget's
+// context and work.
 func (d *decompiler) work() error {
-	if d.ar.ops > d.ar.limit {
-		return &LimitError{Limit: "MaxWork", Value: d.opts.MaxWork, What: "evaluating the model on its reachable values"}
+	if d.ar.err != nil {
+		return d.ar.err
 	}
-	return nil
+	if d.ar.ops > d.ar.limit {
+		return d.workError("evaluating the model on its reachable values")
+	}
+	return d.b.Step(1)
+}
+
+func (d *decompiler) workError(what string) error {
+	return &budget.Error{Limit: maxWork, Value: d.ar.limit, Need: d.ar.ops, What: "decompile: " + what}
 }
 
 // classes interns vectors.
 type classes struct {
 	vecs  []transformer.Vec
 	index map[string]int
-	limit int
+	b     *budget.Budget
 	layer int
 }
 
@@ -216,12 +179,12 @@ func (c *classes) internKey(k string, v transformer.Vec) (int, error) {
 	if id, ok := c.index[k]; ok {
 		return id, nil
 	}
-	if len(c.vecs) >= c.limit {
-		what := fmt.Sprintf("the number of reachable activation vectors after layer %d", c.layer)
-		if c.layer == 0 {
-			what = "the number of reachable embedding vectors"
-		}
-		return 0, &LimitError{Limit: "MaxClasses", Value: int64(c.limit), What: what}
+	what := fmt.Sprintf("decompile: the reachable activation vectors after layer %d", c.layer)
+	if c.layer == 0 {
+		what = "decompile: the reachable embedding vectors"
+	}
+	if err := c.b.Check(maxClasses, int64(len(c.vecs)+1), what); err != nil {
+		return 0, err
 	}
 	c.index[k] = len(c.vecs)
 	c.vecs = append(c.vecs, v)
@@ -354,9 +317,12 @@ func (d *decompiler) embedding() (*level, error) {
 		p := 0
 		switch t.Kind {
 		case transformer.PosSin, transformer.PosCos:
-			if t.Frequency == nil || !t.Frequency.Denom().IsInt64() || t.Frequency.Denom().Int64() > int64(d.opts.MaxPeriod) {
-				return nil, &LimitError{Limit: "MaxPeriod", Value: int64(d.opts.MaxPeriod),
-					What: fmt.Sprintf("the period of position term %d (the denominator of its frequency: the embedding has that many values, Lemma 4.3)", k)}
+			what := fmt.Sprintf("decompile: the period of position term %d (the denominator of its frequency: the embedding has that many values, Lemma 4.3)", k)
+			if t.Frequency == nil || !t.Frequency.Denom().IsInt64() {
+				return nil, &budget.Error{Limit: maxPeriod, Value: d.b.Max(maxPeriod), What: what}
+			}
+			if err := d.b.Check(maxPeriod, t.Frequency.Denom().Int64(), what); err != nil {
+				return nil, err
 			}
 			p = int(t.Frequency.Denom().Int64())
 		case transformer.PosMod:
@@ -373,8 +339,8 @@ func (d *decompiler) embedding() (*level, error) {
 				periods = append(periods, p)
 			}
 			g := gcd(period, p)
-			if period/g > d.opts.MaxPeriod/p {
-				return nil, &LimitError{Limit: "MaxPeriod", Value: int64(d.opts.MaxPeriod), What: "the period of the position embedding (the lcm of its terms' periods)"}
+			if err := d.b.Check(maxPeriod, int64(period/g)*int64(p), "decompile: the period of the position embedding (the lcm of its terms' periods)"); err != nil {
+				return nil, err
 			}
 			period = period / g * p
 		}
@@ -420,7 +386,7 @@ func (d *decompiler) embedding() (*level, error) {
 			vars = append(vars, inVar{nil, func(_ int, k posKey) bool { return k.residue%p == r }})
 		}
 	}
-	cl := &classes{index: map[string]int{}, limit: d.opts.MaxClasses}
+	cl := &classes{index: map[string]int{}, b: d.b}
 	var points [][]bool
 	var cls []int
 	for sym := range m.Alphabet {
@@ -698,9 +664,8 @@ func (d *decompiler) newHead(l, h int, hd *transformer.Head, lv *level) (*headIn
 	for _, v := range all {
 		if len(hi.values) == 0 || hi.values[len(hi.values)-1].Cmp(v) != 0 {
 			hi.values = append(hi.values, v)
-			if len(hi.values) > d.opts.MaxScores {
-				return nil, &LimitError{Limit: "MaxScores", Value: int64(d.opts.MaxScores),
-					What: fmt.Sprintf("the number of distinct scores of head %d of layer %d", h+1, l+1)}
+			if err := d.b.Check(maxScores, int64(len(hi.values)), fmt.Sprintf("decompile: the distinct scores of head %d of layer %d", h+1, l+1)); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -732,7 +697,7 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	d.info.Scores = append(d.info.Scores, scoreCounts)
 	// Combinations (a, g_1..g_H): own class and attended key group of each
 	// head (-1 when nothing is unmasked).
-	next := &classes{index: map[string]int{}, limit: d.opts.MaxClasses, layer: l + 1}
+	next := &classes{index: map[string]int{}, b: d.b, layer: l + 1}
 	cache := map[string]int{}
 	var combos [][]int
 	var cls []int
@@ -740,9 +705,8 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	var rec func(a, h int) error
 	rec = func(a, h int) error {
 		if h == H {
-			if len(combos) >= d.opts.MaxCombos {
-				return &LimitError{Limit: "MaxCombos", Value: int64(d.opts.MaxCombos),
-					What: fmt.Sprintf("the number of (vector, attended vectors) combinations of layer %d", l+1)}
+			if err := d.b.Check(maxCombos, int64(len(combos)+1), fmt.Sprintf("decompile: the (vector, attended vectors) combinations of layer %d", l+1)); err != nil {
+				return err
 			}
 			c := copyVec(lv.vecs[a])
 			for h2, g := range choice {
@@ -786,8 +750,8 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	// unmasked" and the attended vector's features (those its key group
 	// determines; the others are left false and never used).
 	F := len(lv.feats)
-	if int64(len(combos))*int64(F*(H+1)+H) > d.opts.MaxWork {
-		return nil, &LimitError{Limit: "MaxWork", Value: d.opts.MaxWork, What: fmt.Sprintf("the truth table of layer %d", l+1)}
+	if err := d.b.Check(maxWork, int64(len(combos))*int64(F*(H+1)+H), fmt.Sprintf("decompile: the truth table of layer %d", l+1)); err != nil {
+		return nil, err
 	}
 	points := make([][]bool, len(combos))
 	for p, co := range combos {
@@ -932,9 +896,9 @@ func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
 	mask := hi.hd.Mask
 	F := len(lv.feats)
 	nq, nk := len(hi.qRep), len(hi.kRep)
-	if int64(nq)*int64(nk)*int64(2*F) > d.opts.MaxWork {
+	if err := d.b.Check(maxWork, int64(nq)*int64(nk)*int64(2*F), "decompile: the truth table of a head's scores"); err != nil {
 		if d.err == nil {
-			d.err = &LimitError{Limit: "MaxWork", Value: d.opts.MaxWork, What: "the truth table of a head's scores"}
+			d.err = err
 		}
 		return
 	}

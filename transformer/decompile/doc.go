@@ -73,9 +73,12 @@
 //
 // # Limits
 //
-// The enumeration is exponential in the worst case; Options bounds the
-// reachable vectors per layer (MaxClasses), the combinations examined per
-// layer (MaxCombos), the scores per head (MaxScores), the position period
-// (MaxPeriod) and the exact arithmetic spent (MaxWork). Exceeding one stops
-// with a *LimitError that names it.
+// The enumeration is exponential in the worst case; it runs within a
+// *budget.Budget whose named limits bound the reachable vectors per layer
+// (decompile-classes), the combinations examined per layer
+// (decompile-combos), the scores per head (decompile-scores), the position
+// period (decompile-period), the exact arithmetic and truth tables
+// (decompile-work) and the length of every exact rational
+// (rational-bits). Exceeding one stops with a *budget.Error that names it;
+// the budget's context stops the work too.
 package decompile

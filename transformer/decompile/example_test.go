@@ -36,7 +36,7 @@ func ExampleDecompile() {
 		}}}},
 		Output: transformer.Output{Weight: transformer.Vec{n(0), n(0), n(1)}, Bias: big.NewRat(-1, 2)},
 	}
-	p, err := decompile.Decompile(m, decompile.Options{})
+	p, err := decompile.Decompile(nil, m, decompile.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -2,6 +2,7 @@ package decompile
 
 import (
 	"errors"
+	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"testing"
 
@@ -37,12 +38,12 @@ func FuzzDecompile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		opts := Options{MaxClasses: 64, MaxCombos: 2000, MaxScores: 64, MaxPeriod: 64, MaxWork: 1 << 20}
-		p, err := Decompile(m, opts)
+		b := budget.New(nil, budget.Settings{"decompile-classes": 64, "decompile-combos": 2000, "decompile-scores": 64, "decompile-period": 64, "decompile-work": 1 << 20})
+		p, err := Decompile(b, m, Options{})
 		if err != nil {
-			var le *LimitError
-			if errors.As(err, &le) && !errors.Is(err, ErrLimit) {
-				t.Fatalf("limit error %v does not match ErrLimit", err)
+			var le *budget.Error
+			if errors.As(err, &le) && !errors.Is(err, budget.ErrLimit) {
+				t.Fatalf("limit error %v does not match budget.ErrLimit", err)
 			}
 			return
 		}

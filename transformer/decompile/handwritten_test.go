@@ -2,6 +2,7 @@ package decompile
 
 import (
 	"errors"
+	"github.com/brasp-dev/brasp/budget"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -77,7 +78,7 @@ func TestPrevIsA(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, smaller := range []bool{false, true} {
 		m := prevIsA()
-		p, err := Decompile(m, Options{Smaller: smaller})
+		p, err := Decompile(nil, m, Options{Smaller: smaller})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,10 +97,10 @@ func TestPrevIsA(t *testing.T) {
 
 func TestLimitNamed(t *testing.T) {
 	m := prevIsA()
-	_, err := Decompile(m, Options{MaxClasses: 1})
-	var le *LimitError
-	if !errors.As(err, &le) || le.Limit != "MaxClasses" || !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "MaxClasses = 1") {
-		t.Fatalf("got %v, want a MaxClasses limit error", err)
+	_, err := Decompile(budget.New(nil, budget.Settings{"decompile-classes": 1}), m, Options{})
+	var le *budget.Error
+	if !errors.As(err, &le) || le.Limit.Name != "decompile-classes" || !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "decompile-classes=1 ") || !strings.Contains(err.Error(), "--limit decompile-classes=N") {
+		t.Fatalf("got %v, want a decompile-classes limit error", err)
 	}
 }
 
@@ -109,18 +110,18 @@ func TestLimitNamed(t *testing.T) {
 func TestPositionRefused(t *testing.T) {
 	m := prevIsA()
 	m.Position = []transformer.PositionTerm{{Kind: transformer.PositionKind(200), Coord: 0, Scale: r(1, 1)}}
-	_, err := Decompile(m, Options{})
+	_, err := Decompile(nil, m, Options{})
 	if !errors.Is(err, ErrInfiniteImage) || !strings.Contains(err.Error(), "Lemma 4.3") {
 		t.Fatalf("got %v, want ErrInfiniteImage citing Lemma 4.3", err)
 	}
 	m.Position = []transformer.PositionTerm{{Kind: transformer.PosSin, Frequency: r(1, 50), Coord: 0, Scale: r(1, 1)}}
-	_, err = Decompile(m, Options{MaxPeriod: 20})
-	var le *LimitError
-	if !errors.As(err, &le) || le.Limit != "MaxPeriod" {
-		t.Fatalf("got %v, want a MaxPeriod limit error", err)
+	_, err = Decompile(budget.New(nil, budget.Settings{"decompile-period": 20}), m, Options{})
+	var le *budget.Error
+	if !errors.As(err, &le) || le.Limit.Name != "decompile-period" {
+		t.Fatalf("got %v, want a decompile-period limit error", err)
 	}
 	// With a larger limit the same model decompiles, and agrees.
-	p, err := Decompile(m, Options{})
+	p, err := Decompile(nil, m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestSinusoidMOD(t *testing.T) {
 		Output:    transformer.Output{Weight: transformer.Vec{r(1, 1), r(1, 1)}, Bias: r(-2, 1)},
 	}
 	for _, smaller := range []bool{false, true} {
-		p, err := Decompile(m, Options{Smaller: smaller})
+		p, err := Decompile(nil, m, Options{Smaller: smaller})
 		if err != nil {
 			t.Fatal(err)
 		}

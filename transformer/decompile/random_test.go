@@ -3,6 +3,7 @@ package decompile
 import (
 	"errors"
 	"fmt"
+	"github.com/brasp-dev/brasp/budget"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -129,10 +130,10 @@ func checkRandomModels(t *testing.T, name string, n int, gen func(k int, g *mode
 			t.Fatalf("generator made an invalid model: %v", err)
 		}
 		smaller := k%2 == 1
-		opts := Options{Smaller: smaller, MaxClasses: 300, MaxCombos: 5000, MaxScores: 200, MaxWork: 1 << 22}
-		p, err := Decompile(m, opts)
+		b := budget.New(nil, budget.Settings{"decompile-classes": 300, "decompile-combos": 5000, "decompile-scores": 200, "decompile-work": 1 << 22})
+		p, err := Decompile(b, m, Options{Smaller: smaller})
 		if err != nil {
-			var le *LimitError
+			var le *budget.Error
 			if !errors.As(err, &le) {
 				t.Fatalf("%s %d: %v", name, k, err)
 			}

@@ -75,7 +75,7 @@ func TestRoundTripExamples(t *testing.T) {
 			}
 			for _, smaller := range []bool{false, true} {
 				start := time.Now()
-				q, info, err := DecompileInfo(m, Options{Smaller: smaller})
+				q, info, err := DecompileInfo(nil, m, Options{Smaller: smaller})
 				if err != nil {
 					t.Errorf("%s %s: %v", name, optName(co, smaller), err)
 					continue
@@ -142,7 +142,7 @@ func TestRoundTripRandom(t *testing.T) {
 			t.Fatalf("program %d: compile: %v\n%s", k, err, brasp.Format(p))
 		}
 		smaller := k/len(compile.Variants)%2 == 1
-		q, err := Decompile(m, Options{Smaller: smaller})
+		q, err := Decompile(nil, m, Options{Smaller: smaller})
 		if err != nil {
 			t.Fatalf("program %d (%s): %v\n%s", k, optName(co, smaller), err, brasp.Format(p))
 		}
@@ -166,7 +166,7 @@ func BenchmarkDecompileDyck(b *testing.B) {
 		for _, smaller := range []bool{false, true} {
 			b.Run(optName(co, smaller), func(b *testing.B) {
 				for b.Loop() {
-					if _, err := Decompile(m, Options{Smaller: smaller}); err != nil {
+					if _, err := Decompile(nil, m, Options{Smaller: smaller}); err != nil {
 						b.Fatal(err)
 					}
 				}

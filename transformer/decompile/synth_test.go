@@ -130,7 +130,7 @@ func TestMergeIdentical(t *testing.T) {
 	h2.Value[3][0] = r(1, 1)
 	m.Layers[0].Heads = []transformer.Head{h1, h2}
 	m.Output = transformer.Output{Weight: transformer.Vec{r(0, 1), r(0, 1), r(1, 1), r(1, 1)}, Bias: r(-2, 1)}
-	p, err := Decompile(m, Options{})
+	p, err := Decompile(nil, m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestRoundTripTransducers(t *testing.T) {
 				t.Fatalf("%s: compile: %v", name, err)
 			}
 			for _, smaller := range []bool{false, true} {
-				q, err := Decompile(m, Options{Smaller: smaller})
+				q, err := Decompile(nil, m, Options{Smaller: smaller})
 				if err != nil {
 					t.Fatalf("%s %s: %v", name, optName(co, smaller), err)
 				}
@@ -152,7 +152,7 @@ func TestRoundTripRandomTransducers(t *testing.T) {
 			t.Fatalf("transducer %d: compile: %v\n%s", k, err, brasp.Format(p))
 		}
 		smaller := k/len(compile.Variants)%2 == 1
-		q, err := Decompile(m, Options{Smaller: smaller})
+		q, err := Decompile(nil, m, Options{Smaller: smaller})
 		if err != nil {
 			t.Fatalf("transducer %d (%s): %v\n%s", k, optName(co, smaller), err, brasp.Format(p))
 		}
