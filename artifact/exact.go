@@ -16,8 +16,8 @@ import (
 
 // braspToDFA is the exact semantics of a program: its minimal DFA over
 // non-empty words.
-func braspToDFA(_ *budget.Budget, p *Program, opts ExactOptions) (*DFA, error) {
-	d, err := exact.ProgramDFALimits(p.Prog, opts)
+func braspToDFA(b *budget.Budget, p *Program, _ NoOptions) (*DFA, error) {
+	d, err := exact.ProgramDFA(b, p.Prog)
 	if err != nil {
 		return nil, err
 	}
@@ -26,8 +26,8 @@ func braspToDFA(_ *budget.Budget, p *Program, opts ExactOptions) (*DFA, error) {
 
 // ltlToDFA is the exact semantics of a formula: its minimal DFA over
 // non-empty words.
-func ltlToDFA(_ *budget.Budget, f *Formula, opts ExactOptions) (*DFA, error) {
-	d, err := exact.FormulaDFALimits(f.F, opts)
+func ltlToDFA(b *budget.Budget, f *Formula, _ NoOptions) (*DFA, error) {
+	d, err := exact.FormulaDFA(b, f.F)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +69,14 @@ type EquivResult struct {
 	// Trace, for two LTLf inputs, is a shortest trace on which they differ
 	// (in the syntax of brasp run: "a,b;;c"), instead of Word.
 	Trace string
+	// Transducers: both inputs are transducers, compared by their output
+	// at every position (exact.TransducersEquivalent); Word is then a
+	// shortest word on which the outputs differ, Position (1-based) the
+	// first position where they do, and FirstOutputs and SecondOutputs the
+	// output symbols each puts out there (one where it is defined).
+	Transducers                 bool
+	Position                    int
+	FirstOutputs, SecondOutputs []string
 }
 
 // ErrUnconfirmed is matched by the error Equiv returns when its
@@ -86,11 +94,22 @@ var ErrUnconfirmed = errors.New("internal error: the counterexample does not sep
 // x and y themselves, so the verdict never rests on the DFA constructions
 // alone; if they do not disagree on it as the DFAs do, the error matches
 // ErrUnconfirmed.
+//
+// Two transducers are equivalent when they have the same output at every
+// position of every non-empty word (see equivTransducers); a transducer and
+// an acceptor are never compared.
 func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) {
 	if fx, ok := x.(*LTLf); ok {
 		if fy, ok := y.(*LTLf); ok {
 			return equivLTLf(b, fx, fy)
 		}
+	}
+	tx, ty := isTransducer(x), isTransducer(y)
+	switch {
+	case tx && ty:
+		return equivTransducers(b, x, y, opts)
+	case tx || ty:
+		return nil, fmt.Errorf("one input is a transducer and the other an acceptor: a transducer has outputs, not a language")
 	}
 	dx, err := ToDFA(b, x, opts)
 	if err != nil {
@@ -127,4 +146,61 @@ func acceptsIn(a Artifact, alpha alphabet.Alphabet, w []int) (bool, error) {
 		}
 	}
 	return a.Accepts(v)
+}
+
+func isTransducer(a Artifact) bool {
+	t, ok := a.(Transducer)
+	return ok && t.IsTransducer()
+}
+
+// equivTransducers compares two transducers exactly: both are converted to
+// B-RASP (a transformer is decompiled) and exact.TransducersEquivalent
+// decides whether their outputs agree everywhere. A difference is
+// confirmed by running both inputs themselves on the word.
+func equivTransducers(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) {
+	progs := make([]*Program, 2)
+	for k, a := range []Artifact{x, y} {
+		p, err := Convert(b, a, KindBRASP, Options{Decompile: opts.Decompile})
+		if err != nil {
+			return nil, err
+		}
+		progs[k] = p.(*Program)
+	}
+	d, err := exact.TransducersEquivalent(b, progs[0].Prog, progs[1].Prog)
+	if err != nil {
+		return nil, err
+	}
+	alpha := x.Alphabet()
+	r := &EquivResult{Equal: d == nil, Transducers: true, Alphabet: alpha}
+	if d == nil {
+		return r, nil
+	}
+	// The difference is found on x's program, whose alphabet may list the
+	// symbols in another order than x itself.
+	w := make([]int, len(d.Word))
+	for i, s := range d.Word {
+		w[i] = alpha.Index(progs[0].Prog.Alphabet[s])
+	}
+	r.Word, r.Position, r.FirstOutputs, r.SecondOutputs = w, d.Position, d.First, d.Second
+	ox, errX := outputAt(x, alpha, w, d.Position)
+	oy, errY := outputAt(y, alpha, w, d.Position)
+	if errX == nil && errY == nil && ox == oy {
+		return nil, fmt.Errorf("%w: %s at position %d (both output %s)", ErrUnconfirmed, automata.ShowWord(alpha, w), d.Position, ox)
+	}
+	return r, nil
+}
+
+// outputAt is the symbol a transducer outputs at position pos (1-based) of
+// w, a word over alpha; an error where it outputs no symbol or several.
+func outputAt(a Artifact, alpha alphabet.Alphabet, w []int, pos int) (string, error) {
+	own := a.Alphabet()
+	v := make([]int, len(w))
+	for i, k := range w {
+		v[i] = own.Index(alpha[k])
+	}
+	out, outAlpha, err := a.(Transducer).Transduce(v)
+	if err != nil {
+		return "", err
+	}
+	return outAlpha[out[pos-1]], nil
 }

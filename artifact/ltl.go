@@ -97,18 +97,11 @@ func ltlToBRASP(_ *budget.Budget, f *Formula, opts BRASPOptions) (*Program, erro
 	return NewProgram(p), nil
 }
 
-// braspToLTL is Theorem 3.3, under opts (a zero field is its default in
-// ltl.DefaultConvertLimits).
-func braspToLTL(_ *budget.Budget, p *Program, opts LTLOptions) (*Formula, error) {
-	lim := ltl.DefaultConvertLimits
-	if opts.MaxScoreCopies > 0 {
-		lim.MaxScoreCopies = opts.MaxScoreCopies
-	}
-	if opts.MaxNodes > 0 {
-		lim.MaxNodes = opts.MaxNodes
-	}
+// braspToLTL is Theorem 3.3, within the budget (unary-score-copies,
+// ltl-nodes).
+func braspToLTL(b *budget.Budget, p *Program, _ NoOptions) (*Formula, error) {
 	prog := p.Prog
-	f, err := ltl.FromBRASP(prog, lim)
+	f, err := ltl.FromBRASP(b, prog)
 	if err != nil {
 		return nil, err
 	}

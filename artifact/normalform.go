@@ -25,7 +25,7 @@ const (
 	UnaryValue NormalForm = "unary-value"
 	// UnaryScore: every score predicate reads only (j) (Lemma B.2,
 	// brasp.UnaryScore); exponential in the number of vectors a score
-	// reads at (i), so it runs under BRASPOptions.MaxScoreCopies.
+	// reads at (i), so it runs under the budget's unary-score-copies.
 	UnaryScore NormalForm = "unary-score"
 	// Unary is both, in the order of the paper's proof of Theorem 3.3 (and
 	// of ltl.FromBRASP): UnaryValue, then UnaryScore. UnaryScore copies
@@ -52,11 +52,6 @@ func ParseNormalForm(s string) (NormalForm, error) {
 	return "", fmt.Errorf("unknown normal form %q (known: %s)", s, strings.Join(names, ", "))
 }
 
-// DefaultScoreCopies is the limit on the attention operations that
-// UnaryScore creates when BRASPOptions.MaxScoreCopies is 0 (the same default
-// as the unary-score step of brasp → ltl, ltl.DefaultConvertLimits).
-const DefaultScoreCopies = 1 << 12
-
 // finishProgram applies opts.BRASP to a B-RASP result: first Theorem 5.1
 // if asked for and the construction that made the program did not already
 // give it that form, then the normal
@@ -70,7 +65,7 @@ func finishProgram(b *budget.Budget, p *Program, opts Options) (Artifact, error)
 	}
 	prog := p.Prog
 	if o.FutureOnly && !p.futureOnly {
-		q, err := exact.FutureOnly(prog, opts.Exact, opts.Cascade)
+		q, err := exact.FutureOnly(b, prog, opts.Cascade)
 		if err != nil {
 			return nil, err
 		}
@@ -80,16 +75,9 @@ func finishProgram(b *budget.Budget, p *Program, opts Options) (Artifact, error)
 		prog = brasp.UnaryValue(prog)
 	}
 	if o.NormalForm == UnaryScore || o.NormalForm == Unary {
-		limit := o.MaxScoreCopies
-		if limit <= 0 {
-			limit = DefaultScoreCopies
-		}
-		if err := b.Err(); err != nil {
-			return nil, err
-		}
-		q, err := brasp.UnaryScore(prog, limit)
+		q, err := brasp.UnaryScore(b, prog)
 		if err != nil {
-			return nil, limitHint(fmt.Errorf("%s normal form: %w", o.NormalForm, err), brasp.ErrLimit)
+			return nil, fmt.Errorf("%s normal form: %w", o.NormalForm, err)
 		}
 		prog = q
 	}

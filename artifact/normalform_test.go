@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"errors"
+	"github.com/brasp-dev/brasp/budget"
 	"strings"
 	"testing"
 
@@ -189,23 +190,24 @@ func TestNormalFormsTransduce(t *testing.T) {
 	}
 }
 
-// TestNormalFormLimit checks that unary-score stops at BRASPOptions.MaxScoreCopies with
-// an error matching brasp.ErrLimit that names the limit, and that 0 means
-// DefaultScoreCopies.
+// TestNormalFormLimit checks that unary-score stops at the budget's
+// unary-score-copies with an error naming that limit.
 func TestNormalFormLimit(t *testing.T) {
 	a := NewProgram(examples.MustProgram("associative_recall.brasp"))
+	copies := func(n int64) *budget.Budget { return budget.New(nil, budget.Settings{"unary-score-copies": n}) }
 	// Y_1, Y_2, Y_3 each need 2^3 = 8 copies: 24 in all.
-	for _, limit := range []int{7, 23} {
-		_, err := Convert(nil, a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: Unary, MaxScoreCopies: limit}})
-		var le *brasp.LimitError
-		if !errors.Is(err, brasp.ErrLimit) || !errors.As(err, &le) || le.Limit != limit {
-			t.Errorf("limit %d: %v; want a *brasp.LimitError with that limit", limit, err)
+	for _, limit := range []int64{7, 23} {
+		_, err := Convert(copies(limit), a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: Unary}})
+		var le *budget.Error
+		if !errors.As(err, &le) || le.Limit.Name != "unary-score-copies" || le.Value != limit {
+			t.Errorf("limit %d: %v; want a *budget.Error with that limit", limit, err)
 		}
 	}
-	for _, limit := range []int{0, 24} {
-		if _, err := Convert(nil, a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: UnaryScore, MaxScoreCopies: limit}}); err != nil {
-			t.Errorf("limit %d: %v", limit, err)
-		}
+	if _, err := Convert(copies(24), a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: UnaryScore}}); err != nil {
+		t.Errorf("limit 24: %v", err)
+	}
+	if _, err := Convert(nil, a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: UnaryScore}}); err != nil {
+		t.Errorf("default limit: %v", err)
 	}
 	if _, err := Convert(nil, a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: "binary"}}); err == nil || !strings.Contains(err.Error(), `unknown normal form "binary"`) {
 		t.Errorf("an unknown normal form: %v", err)

@@ -5,8 +5,7 @@ import (
 	"fmt"
 
 	"github.com/brasp-dev/brasp/automata"
-	"github.com/brasp-dev/brasp/exact"
-	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
 )
@@ -19,11 +18,6 @@ type Options struct {
 	Compile CompileOptions
 	// Decompile: transformer → brasp (Thm 4.2).
 	Decompile DecompileOptions
-	// LTL: brasp → ltl (Thm 3.3).
-	LTL LTLOptions
-	// Exact: brasp → dfa and ltl → dfa, the exact semantics, and the DFA
-	// step of Theorem 5.1.
-	Exact ExactOptions
 	// Regex: re → dfa.
 	Regex RegexOptions
 	// LTLf: ltlf → dfa.
@@ -43,16 +37,16 @@ type Options struct {
 // (§4.3), and its FFN input limit.
 type CompileOptions = compile.Options
 
-// DecompileOptions are the decompiler's: the smaller (bitwise) translation,
-// and the limits of its enumeration of reachable activation vectors.
+// DecompileOptions are the decompiler's: the smaller (bitwise) translation.
+// Its enumeration is bounded by the budget's decompile-* limits.
 type DecompileOptions = decompile.Options
 
-// LTLOptions are the limits of B-RASP → LTL (a zero field is its default,
-// ltl.DefaultConvertLimits).
-type LTLOptions = ltl.ConvertLimits
+// NoOptions is the options type of the constructions that have none but
+// the budget's named limits: brasp → ltl (unary-score-copies, ltl-nodes),
+// the exact semantics brasp → dfa and ltl → dfa (exact-*).
+type NoOptions struct{}
 
-// ExactOptions are the limits of the exact semantics (package exact).
-type ExactOptions = exact.Limits
+func noOptions(*Options) NoOptions { return NoOptions{} }
 
 // CascadeOptions are the limits of classification and of the Krohn–Rhodes
 // decomposition (package automata).
@@ -74,39 +68,55 @@ type BRASPOptions struct {
 	// cascade (exact.FutureOnly, under the Exact and Cascade limits).
 	FutureOnly bool
 	// NormalForm asks for a normal form of App. B (unary values, unary
-	// scores or both); empty for none. See normalform.go.
+	// scores or both); empty for none. See normalform.go. The unary-score
+	// form is bounded by the budget's unary-score-copies.
 	NormalForm NormalForm
-	// MaxScoreCopies bounds the attention operations the unary-score normal
-	// form creates (DefaultScoreCopies if 0).
-	MaxScoreCopies int
 	// Simplify asks for constants folded and the operations the output does
 	// not depend on removed (brasp.Simplify), after any NormalForm.
 	Simplify bool
 }
 
-// SetLimit sets the principal limit of every construction to n (n ≤ 0
-// leaves the defaults): the states of the exact semantics, of derivative
-// automata and of cascades, the copies of the unary-score normal form, the
-// size of LTL output, the compiler's FFN inputs and the decompiler's
-// activation classes (scaling its other enumeration limits when n is above
-// their default). It is what the CLI's bare --limit N means; named limits
+// SetLimit sets the principal limit of the constructions that still take
+// their limits as options to n (n ≤ 0 leaves the defaults): the states of
+// derivative automata and of cascades and the compiler's FFN inputs. With
+// PrincipalLimits, it is what the CLI's bare --limit N means; named limits
 // (--limit NAME=N) are budget settings instead.
 func (o *Options) SetLimit(n int) {
 	if n <= 0 {
 		return
 	}
 	o.Compile.MaxFFNInputs = n
-	o.Decompile.MaxClasses = n
-	if n > decompile.DefaultMaxClasses {
-		scale := n / decompile.DefaultMaxClasses
-		o.Decompile.MaxCombos = decompile.DefaultMaxCombos * scale
-		o.Decompile.MaxWork = decompile.DefaultMaxWork * int64(scale)
-	}
-	o.LTL = LTLOptions{MaxScoreCopies: n, MaxNodes: n}
-	o.Exact.MaxStates = n
 	o.Regex.MaxStates = n
 	o.Cascade = CascadeOptions{MaxImages: n, MaxMonoid: n, MaxCascade: n}
-	o.BRASP.MaxScoreCopies = n
+}
+
+// PrincipalLimits are the budget settings a bare --limit N stands for: n
+// for the principal limit of every construction bounded by the budget (the
+// states of the exact semantics, the copies of the unary-score normal form,
+// the size of LTL output, the decompiler's activation classes, scaling its
+// combinations and work when n is above their defaults). Nil for n ≤ 0.
+func PrincipalLimits(n int) budget.Settings {
+	if n <= 0 {
+		return nil
+	}
+	s := budget.Settings{}
+	set := func(name string, v int64) {
+		if _, ok := budget.Lookup(name); !ok {
+			panic("artifact: no limit " + name)
+		}
+		s[name] = v
+	}
+	for _, name := range []string{"exact-states", "unary-score-copies", "ltl-nodes", "decompile-classes"} {
+		set(name, int64(n))
+	}
+	classes, _ := budget.Lookup("decompile-classes")
+	if scale := int64(n) / classes.Default; scale > 1 {
+		for _, name := range []string{"decompile-combos", "decompile-work"} {
+			l, _ := budget.Lookup(name)
+			set(name, l.Default*scale)
+		}
+	}
+	return s
 }
 
 // limitHint adds how to raise the limit to err when err is one of the limits

@@ -24,15 +24,15 @@ var (
 	// future-masked attention only, at the same depth).
 	ltlToBRASPEdge = step(KindLTL, KindBRASP, "Thm 3.2", ltlToBRASP, "BRASP", func(o *Options) BRASPOptions { return o.BRASP })
 	// Theorem 3.3: B-RASP → LTL, through the unary normal forms.
-	braspToLTLEdge = step(KindBRASP, KindLTL, "Thm 3.3", braspToLTL, "LTL", func(o *Options) LTLOptions { return o.LTL })
+	braspToLTLEdge = step(KindBRASP, KindLTL, "Thm 3.3", braspToLTL, "-", noOptions)
 	// Theorem 4.1 (sequential) and Theorem C.4 (multi-head): the compiler.
 	compileEdge = step(KindBRASP, KindTransformer, "Thm 4.1, Thm C.4", compileProgram, "Compile", func(o *Options) CompileOptions { return o.Compile })
 	// Theorem 4.2: the decompiler.
 	decompileEdge = step(KindTransformer, KindBRASP, "Thm 4.2", decompileModel, "Decompile", func(o *Options) DecompileOptions { return o.Decompile })
 	// The exact semantics of a program: its minimal DFA.
-	braspToDFAEdge = step(KindBRASP, KindDFA, "exact", braspToDFA, "Exact", func(o *Options) ExactOptions { return o.Exact })
+	braspToDFAEdge = step(KindBRASP, KindDFA, "exact", braspToDFA, "-", noOptions)
 	// The exact semantics of a formula: its minimal DFA.
-	ltlToDFAEdge = step(KindLTL, KindDFA, "exact", ltlToDFA, "Exact", func(o *Options) ExactOptions { return o.Exact })
+	ltlToDFAEdge = step(KindLTL, KindDFA, "exact", ltlToDFA, "-", noOptions)
 	// LTLf progression on decision diagrams: the minimal symbolic DFA of an
 	// LTLf formula; and the same over the valuations as letters, the bridge
 	// to the letter-based kinds (at most 12 propositions).

@@ -90,10 +90,10 @@ func compileProgram(_ *budget.Budget, p *Program, opts CompileOptions) (*Transfo
 
 // decompileModel is Thm 4.2: the depth-preserving translation, or the
 // smaller one with opts.Smaller.
-func decompileModel(_ *budget.Budget, t *Transformer, opts DecompileOptions) (*Program, error) {
-	p, err := decompile.Decompile(t.M, opts)
+func decompileModel(b *budget.Budget, t *Transformer, opts DecompileOptions) (*Program, error) {
+	p, err := decompile.Decompile(b, t.M, opts)
 	if err != nil {
-		return nil, limitHint(err, decompile.ErrLimit)
+		return nil, err
 	}
 	return NewProgram(p), nil
 }

@@ -384,7 +384,7 @@ func (b *bimachine) forward(op *attn) error {
 		}
 		// The summary is held twice (the list and the index's key), and
 		// the new machine's table needs σ×b.nR cells per state.
-		if err := b.bud.Check(maxTableBytes, int64(len(phis)+1)*int64(max(2*w, b.sigma*b.nR)), "the left machine's summaries and tables"); err != nil {
+		if err := b.bud.Check(maxTableBytes, int64(len(phis)+1)*int64(max(2*w, b.sigma*b.nR)), "the left machine (its summaries and tables)"); err != nil {
 			return 0, err
 		}
 		if err := b.bud.Step(int64(w)); err != nil {
@@ -462,7 +462,7 @@ func (b *bimachine) forward(op *attn) error {
 // exact-bytes for machines of nL left and nR right states.
 func (b *bimachine) checkTables(nL, nR int) error {
 	need := int64(b.liveTables()+1) * int64(nL) * int64(b.sigma) * int64(nR)
-	return b.bud.Check(maxTableBytes, need, fmt.Sprintf("%d truth tables of %d left states × %d symbols × %d right states", b.liveTables()+1, nL, b.sigma, nR))
+	return b.bud.Check(maxTableBytes, need, fmt.Sprintf("the truth tables (%d of %d left states × %d symbols × %d right states)", b.liveTables()+1, nL, b.sigma, nR))
 }
 
 // liveTables is the number of tables currently kept.
@@ -497,7 +497,7 @@ func (b *bimachine) backward(op *attn) error {
 		}
 		// The summary is held twice (the list and the index's key), and
 		// the new machine's table needs σ×b.nL cells per state.
-		if err := b.bud.Check(maxTableBytes, int64(len(psis)+1)*int64(max(2*w, b.sigma*b.nL)), "the right machine's summaries and tables"); err != nil {
+		if err := b.bud.Check(maxTableBytes, int64(len(psis)+1)*int64(max(2*w, b.sigma*b.nL)), "the right machine (its summaries and tables)"); err != nil {
 			return 0, err
 		}
 		if err := b.bud.Step(int64(w)); err != nil {

@@ -83,7 +83,7 @@ func FromBRASPVectors(b *budget.Budget, p *brasp.Program) ([]*Formula, error) {
 			return nil, fmt.Errorf("ltl: FromBRASP: vector %s: %w", v.Name, err)
 		}
 		c.vec[k] = f
-		if err := b.Check(maxNodes, int64(pool.Len()), "the LTL formulas at vector "+v.Name); err != nil {
+		if err := b.Check(maxNodes, int64(pool.Len()), "the formula DAG at vector "+v.Name); err != nil {
 			return nil, fmt.Errorf("ltl: FromBRASP: %w", err)
 		}
 		if err := b.Step(1); err != nil {

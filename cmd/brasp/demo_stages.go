@@ -15,7 +15,7 @@ import (
 )
 
 func demoLTL(w io.Writer, p *brasp.Program) error {
-	f, err := ltl.FromBRASP(p, ltl.DefaultConvertLimits)
+	f, err := ltl.FromBRASP(nil, p)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func demoDecompile(w io.Writer, p *brasp.Program) error {
 	if err != nil {
 		return err
 	}
-	q, err := decompile.Decompile(m, decompile.Options{})
+	q, err := decompile.Decompile(nil, m, decompile.Options{})
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func demoDecompile(w io.Writer, p *brasp.Program) error {
 }
 
 func demoClassify(w io.Writer, p *brasp.Program) error {
-	d, err := exact.ProgramDFA(p)
+	d, err := exact.ProgramDFA(nil, p)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func demoEquiv(w io.Writer, p *brasp.Program) error {
 	if err != nil {
 		return err
 	}
-	dp, err := exact.ProgramDFA(p)
+	dp, err := exact.ProgramDFA(nil, p)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func demoEquiv(w io.Writer, p *brasp.Program) error {
 	if err != nil {
 		return err
 	}
-	dm, err := exact.ModelDFA(m, decompile.Options{}, exact.Limits{})
+	dm, err := exact.ModelDFA(nil, m, decompile.Options{})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/automata"
@@ -13,7 +14,9 @@ const equivUsage = "equiv [--limit NAME=N]... [--up-to N] A B"
 
 // equivCmd prints "equivalent" (exit 0) or
 // `not equivalent: "WORD" (A accepts, B rejects)` with a shortest such word
-// (exit 1). artifact.Equiv has run the word on both inputs themselves, so
+// (exit 1); for two transducers, `not equivalent: "WORD" at position P (A
+// outputs x, B outputs y)` with a shortest word on which their outputs
+// differ and the first position where they do. artifact.Equiv has run the word on both inputs themselves, so
 // the verdict never rests on the DFA construction alone (exit 3 if it
 // failed that check). Like diff, it exits
 // with 2 when it cannot decide (an unreadable input, a limit, a non-regular
@@ -71,6 +74,11 @@ func equivCmd(e *env, args []string) error {
 
 // notEquivalent prints the counterexample of r and exits with 1.
 func notEquivalent(e *env, r *artifact.EquivResult, pos []string) error {
+	if r.Transducers {
+		fmt.Fprintf(e.stdout, "not equivalent: %s at position %d (%s outputs %s, %s outputs %s)\n",
+			automata.ShowWord(r.Alphabet, r.Word), r.Position, pos[0], outputs(r.FirstOutputs), pos[1], outputs(r.SecondOutputs))
+		return &exitError{code: 1}
+	}
 	acc, rej := pos[0], pos[1]
 	if !r.FirstAccepts {
 		acc, rej = rej, acc
@@ -81,4 +89,16 @@ func notEquivalent(e *env, r *artifact.EquivResult, pos []string) error {
 	}
 	fmt.Fprintf(e.stdout, "not equivalent: %s (%s accepts, %s rejects)\n", shown, acc, rej)
 	return &exitError{code: 1}
+}
+
+// outputs shows the output symbols a transducer puts out at one position:
+// the symbol, "nothing" or "x and y" where it is undefined.
+func outputs(syms []string) string {
+	switch len(syms) {
+	case 0:
+		return "nothing"
+	case 1:
+		return syms[0]
+	}
+	return strings.Join(syms, " and ")
 }

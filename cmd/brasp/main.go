@@ -38,6 +38,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/budget"
 )
 
@@ -84,8 +85,18 @@ type env struct {
 }
 
 // budget returns the budget of a command's constructions: the command's
-// context and the --limit NAME=N settings.
-func (e *env) budget(l *limitFlag) *budget.Budget { return budget.New(e.ctx, l.settings) }
+// context and the --limit NAME=N settings, over the principal limits a bare
+// --limit N sets (artifact.PrincipalLimits).
+func (e *env) budget(l *limitFlag) *budget.Budget {
+	s := artifact.PrincipalLimits(l.legacy)
+	if s == nil {
+		return budget.New(e.ctx, l.settings)
+	}
+	for name, v := range l.settings {
+		s[name] = v
+	}
+	return budget.New(e.ctx, s)
+}
 
 // exitError carries a specific exit status (equiv uses 1 for "not
 // equivalent") with an optional message.

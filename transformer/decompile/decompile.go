@@ -179,9 +179,9 @@ func (c *classes) internKey(k string, v transformer.Vec) (int, error) {
 	if id, ok := c.index[k]; ok {
 		return id, nil
 	}
-	what := fmt.Sprintf("decompile: the reachable activation vectors after layer %d", c.layer)
+	what := fmt.Sprintf("decompile: the set of reachable activation vectors after layer %d", c.layer)
 	if c.layer == 0 {
-		what = "decompile: the reachable embedding vectors"
+		what = "decompile: the set of reachable embedding vectors"
 	}
 	if err := c.b.Check(maxClasses, int64(len(c.vecs)+1), what); err != nil {
 		return 0, err
@@ -664,7 +664,7 @@ func (d *decompiler) newHead(l, h int, hd *transformer.Head, lv *level) (*headIn
 	for _, v := range all {
 		if len(hi.values) == 0 || hi.values[len(hi.values)-1].Cmp(v) != 0 {
 			hi.values = append(hi.values, v)
-			if err := d.b.Check(maxScores, int64(len(hi.values)), fmt.Sprintf("decompile: the distinct scores of head %d of layer %d", h+1, l+1)); err != nil {
+			if err := d.b.Check(maxScores, int64(len(hi.values)), fmt.Sprintf("decompile: the set of distinct scores of head %d of layer %d", h+1, l+1)); err != nil {
 				return nil, err
 			}
 		}
@@ -705,7 +705,7 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	var rec func(a, h int) error
 	rec = func(a, h int) error {
 		if h == H {
-			if err := d.b.Check(maxCombos, int64(len(combos)+1), fmt.Sprintf("decompile: the (vector, attended vectors) combinations of layer %d", l+1)); err != nil {
+			if err := d.b.Check(maxCombos, int64(len(combos)+1), fmt.Sprintf("decompile: the set of (vector, attended vectors) combinations of layer %d", l+1)); err != nil {
 				return err
 			}
 			c := copyVec(lv.vecs[a])
