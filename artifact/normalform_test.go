@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"context"
 	"errors"
 	"github.com/brasp-dev/brasp/budget"
 	"strings"
@@ -194,7 +195,9 @@ func TestNormalFormsTransduce(t *testing.T) {
 // unary-score-copies with an error naming that limit.
 func TestNormalFormLimit(t *testing.T) {
 	a := NewProgram(examples.MustProgram("associative_recall.brasp"))
-	copies := func(n int64) *budget.Budget { return budget.New(nil, budget.Settings{"unary-score-copies": n}) }
+	copies := func(n int64) *budget.Budget {
+		return budget.New(context.Background(), budget.Settings{"unary-score-copies": n})
+	}
 	// Y_1, Y_2, Y_3 each need 2^3 = 8 copies: 24 in all.
 	for _, limit := range []int64{7, 23} {
 		_, err := Convert(copies(limit), a, KindBRASP, Options{BRASP: BRASPOptions{NormalForm: Unary}})

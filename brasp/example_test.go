@@ -1,6 +1,7 @@
 package brasp_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/brasp-dev/brasp/budget"
@@ -121,13 +122,13 @@ func ExampleUnaryScore() {
 Q_b(i)
 P(i) := leftmost [i<j, Q_a(i) & Q_b(j) | Q_b(i) & Q_a(j)] 1 : 0
 `))
-	q, err := brasp.UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 4}), p)
+	q, err := brasp.UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 4}), p)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Print(brasp.Format(q))
-	_, err = brasp.UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 3}), p)
+	_, err = brasp.UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 3}), p)
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, budget.ErrLimit))
 	// Output:

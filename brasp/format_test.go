@@ -1,8 +1,8 @@
 package brasp
 
 import (
+	"context"
 	"fmt"
-	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
@@ -119,7 +120,7 @@ func renderGolden(t *testing.T, name string, src []byte) string {
 		fmt.Fprintf(&b, "== table %s\n%s", p.Alphabet.FormatWord(w), ref)
 	}
 	b.WriteString("== UnaryValue\n" + Format(UnaryValue(p)))
-	us, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 64}), p)
+	us, err := UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 64}), p)
 	if err != nil {
 		b.WriteString("== UnaryScore\n" + err.Error() + "\n")
 	} else {

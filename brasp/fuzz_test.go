@@ -1,6 +1,7 @@
 package brasp
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"github.com/brasp-dev/brasp/budget"
@@ -126,7 +127,7 @@ func FuzzParse(f *testing.F) {
 			return // keep each input fast; the round trip above is the point
 		}
 		uv := UnaryValue(p)
-		us, usErr := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 256}), p)
+		us, usErr := UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 256}), p)
 		if usErr != nil && !errors.Is(usErr, budget.ErrLimit) {
 			t.Fatalf("UnaryScore: %v", usErr)
 		}

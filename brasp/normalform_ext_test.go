@@ -1,6 +1,7 @@
 package brasp_test
 
 import (
+	"context"
 	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"slices"
@@ -31,7 +32,7 @@ func TestNormalFormsShared(t *testing.T) {
 		}
 		p := brasptest.RandomProgram(rng, opts)
 		uv := brasp.UnaryValue(p)
-		both, err := brasp.UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 1 << 12}), uv)
+		both, err := brasp.UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 1 << 12}), uv)
 		if err != nil {
 			t.Fatalf("program %d: %v", c, err)
 		}

@@ -1,6 +1,7 @@
 package brasp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/brasp-dev/brasp/budget"
@@ -239,7 +240,7 @@ func checkNormalForms(t *testing.T, name string, p *Program, words [][]int) (uv,
 	assertEquivalentTraces(t, name+" UnaryValue", p, uv, words, traces)
 	assertRoundTrip(t, name+" UnaryValue", uv)
 
-	us, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": scoreLimit}), p)
+	us, err := UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": scoreLimit}), p)
 	if err != nil {
 		t.Fatalf("%s UnaryScore: %v", name, err)
 	}
@@ -247,7 +248,7 @@ func checkNormalForms(t *testing.T, name string, p *Program, words [][]int) (uv,
 	assertEquivalentTraces(t, name+" UnaryScore", p, us, words, traces)
 	assertRoundTrip(t, name+" UnaryScore", us)
 
-	both, err = UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": scoreLimit}), uv)
+	both, err = UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": scoreLimit}), uv)
 	if err != nil {
 		t.Fatalf("%s UnaryScore∘UnaryValue: %v", name, err)
 	}
@@ -375,7 +376,7 @@ P(i) := leftmost [i<=j, Q_a(i) & Q_b(j) | !Q_b(i) & Q_a(j)] Q_a(j) : Q_b(i)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 4}), p)
+	q, err := UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 4}), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +415,7 @@ R(i) := rightmost [1, Q_a(i) | B(i) & Q_a(j) | P(i)] Q_a(j) : 0
 		{16, ""},
 	}
 	for _, c := range cases {
-		q, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": int64(c.limit)}), p)
+		q, err := UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": int64(c.limit)}), p)
 		if c.want == "" {
 			if err != nil {
 				t.Errorf("limit %d: %v", c.limit, err)
@@ -447,7 +448,7 @@ R(i) := rightmost [1, Q_a(i) | B(i) & Q_a(j) | P(i)] Q_a(j) : 0
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 1 << 30}), big)
+	_, err = UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 1 << 30}), big)
 	want := "the unary-score normal form (operation P reads 70 vectors at i: 2^70 copies) exceeds the limit unary-score-copies=1073741824 operations (needs 4611686018427387904) (raise it with --limit unary-score-copies=N)"
 	if err == nil || err.Error() != want || !errors.Is(err, budget.ErrLimit) {
 		t.Errorf("70 atoms: error %v, want %q", err, want)
@@ -560,7 +561,7 @@ func TestNormalFormsDoNotModifyInput(t *testing.T) {
 		p := genProgram(t, rng, 6)
 		before := Format(p)
 		UnaryValue(p)
-		if _, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": scoreLimit}), p); err != nil {
+		if _, err := UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": scoreLimit}), p); err != nil {
 			t.Fatal(err)
 		}
 		Simplify(p)
@@ -582,7 +583,7 @@ func TestUnaryScoreMalformed(t *testing.T) {
 	}
 	p.File = ""
 	p.Vectors[1].Att.Score = nil
-	if _, err := UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 8}), p); err == nil || err.Error() != "P: missing the score" {
+	if _, err := UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 8}), p); err == nil || err.Error() != "P: missing the score" {
 		t.Errorf("error %v, want P: missing the score", err)
 	}
 }

@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"context"
 	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"testing"
@@ -34,7 +35,7 @@ func TestConvertersExactly(t *testing.T) {
 			}
 		}
 		same("UnaryScore(UnaryValue(p))", func() (*automata.DFA, error) {
-			q, err := brasp.UnaryScore(budget.New(nil, budget.Settings{"unary-score-copies": 1 << 10}), brasp.UnaryValue(p))
+			q, err := brasp.UnaryScore(budget.New(context.Background(), budget.Settings{"unary-score-copies": 1 << 10}), brasp.UnaryValue(p))
 			if err != nil {
 				return nil, err
 			}

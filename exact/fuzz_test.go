@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -28,7 +29,7 @@ func FuzzProgramDFA(f *testing.F) {
 		if err != nil || len(p.Alphabet) > 3 {
 			return
 		}
-		d, err := ProgramDFA(budget.New(nil, budget.Settings{"exact-states": 2000, "exact-bytes": 1 << 20}), p)
+		d, err := ProgramDFA(budget.New(context.Background(), budget.Settings{"exact-states": 2000, "exact-bytes": 1 << 20}), p)
 		if errors.Is(err, ErrNotRegular) || errors.Is(err, ErrTransducer) || errors.Is(err, budget.ErrLimit) {
 			return
 		}

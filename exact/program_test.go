@@ -91,7 +91,9 @@ func TestLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lim := func(name string, n int64) *budget.Budget { return budget.New(nil, budget.Settings{name: n}) }
+	lim := func(name string, n int64) *budget.Budget {
+		return budget.New(context.Background(), budget.Settings{name: n})
+	}
 	named := func(err error, name string) bool {
 		var le *budget.Error
 		return errors.As(err, &le) && le.Limit.Name == name && strings.Contains(err.Error(), "--limit "+name+"=N")

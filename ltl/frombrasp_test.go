@@ -1,6 +1,7 @@
 package ltl
 
 import (
+	"context"
 	"errors"
 	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
@@ -164,15 +165,15 @@ func TestFromBRASPLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = FromBRASP(budget.New(nil, budget.Settings{"unary-score-copies": 100}), prog)
+	_, err = FromBRASP(budget.New(context.Background(), budget.Settings{"unary-score-copies": 100}), prog)
 	if !errors.Is(err, budget.ErrLimit) || !contains(err.Error(), "--limit unary-score-copies=N") {
 		t.Errorf("score split: %v", err)
 	}
-	f, err := FromBRASP(budget.New(nil, budget.Settings{"unary-score-copies": 1000}), prog)
+	f, err := FromBRASP(budget.New(context.Background(), budget.Settings{"unary-score-copies": 1000}), prog)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = FromBRASP(budget.New(nil, budget.Settings{"unary-score-copies": 1000, "ltl-nodes": int64(f.DAGSize() / 2)}), prog)
+	_, err = FromBRASP(budget.New(context.Background(), budget.Settings{"unary-score-copies": 1000, "ltl-nodes": int64(f.DAGSize() / 2)}), prog)
 	if !errors.Is(err, budget.ErrLimit) || !contains(err.Error(), "--limit ltl-nodes=N") {
 		t.Errorf("size: %v", err)
 	}
@@ -180,7 +181,7 @@ func TestFromBRASPLimits(t *testing.T) {
 }
 
 func mustVectors(t *testing.T, prog *brasp.Program) []*Formula {
-	fs, err := FromBRASPVectors(budget.New(nil, budget.Settings{"unary-score-copies": 1000}), prog)
+	fs, err := FromBRASPVectors(budget.New(context.Background(), budget.Settings{"unary-score-copies": 1000}), prog)
 	if err != nil {
 		t.Fatal(err)
 	}

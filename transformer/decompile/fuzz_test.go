@@ -1,6 +1,7 @@
 package decompile
 
 import (
+	"context"
 	"errors"
 	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
@@ -38,7 +39,7 @@ func FuzzDecompile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b := budget.New(nil, budget.Settings{"decompile-classes": 64, "decompile-combos": 2000, "decompile-scores": 64, "decompile-period": 64, "decompile-work": 1 << 20})
+		b := budget.New(context.Background(), budget.Settings{"decompile-classes": 64, "decompile-combos": 2000, "decompile-scores": 64, "decompile-period": 64, "decompile-work": 1 << 20})
 		p, err := Decompile(b, m, Options{})
 		if err != nil {
 			var le *budget.Error

@@ -1,6 +1,7 @@
 package decompile
 
 import (
+	"context"
 	"errors"
 	"github.com/brasp-dev/brasp/budget"
 	"math/big"
@@ -97,7 +98,7 @@ func TestPrevIsA(t *testing.T) {
 
 func TestLimitNamed(t *testing.T) {
 	m := prevIsA()
-	_, err := Decompile(budget.New(nil, budget.Settings{"decompile-classes": 1}), m, Options{})
+	_, err := Decompile(budget.New(context.Background(), budget.Settings{"decompile-classes": 1}), m, Options{})
 	var le *budget.Error
 	if !errors.As(err, &le) || le.Limit.Name != "decompile-classes" || !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "decompile-classes=1 ") || !strings.Contains(err.Error(), "--limit decompile-classes=N") {
 		t.Fatalf("got %v, want a decompile-classes limit error", err)
@@ -115,7 +116,7 @@ func TestPositionRefused(t *testing.T) {
 		t.Fatalf("got %v, want ErrInfiniteImage citing Lemma 4.3", err)
 	}
 	m.Position = []transformer.PositionTerm{{Kind: transformer.PosSin, Frequency: r(1, 50), Coord: 0, Scale: r(1, 1)}}
-	_, err = Decompile(budget.New(nil, budget.Settings{"decompile-period": 20}), m, Options{})
+	_, err = Decompile(budget.New(context.Background(), budget.Settings{"decompile-period": 20}), m, Options{})
 	var le *budget.Error
 	if !errors.As(err, &le) || le.Limit.Name != "decompile-period" {
 		t.Fatalf("got %v, want a decompile-period limit error", err)
