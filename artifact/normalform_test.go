@@ -3,11 +3,11 @@ package artifact
 import (
 	"context"
 	"errors"
-	"github.com/brasp-dev/brasp/budget"
 	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/examples"
 )
 

@@ -4,13 +4,14 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"github.com/brasp-dev/brasp/budget"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // seedFiles holds the testdata programs (golden inputs, simulator presets,

@@ -2,13 +2,13 @@ package brasp_test
 
 import (
 	"context"
-	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // TestNormalFormsShared checks the normal forms on the shared random

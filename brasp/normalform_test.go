@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/position"
 )

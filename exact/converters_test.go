@@ -2,13 +2,13 @@ package exact
 
 import (
 	"context"
-	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/ltl"
 )
 

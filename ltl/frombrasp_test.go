@@ -3,12 +3,12 @@ package ltl
 import (
 	"context"
 	"errors"
-	"github.com/brasp-dev/brasp/budget"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 

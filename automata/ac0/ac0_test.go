@@ -79,7 +79,7 @@ func checkProgram(t *testing.T, d *automata.DFA, p *brasp.Program, maxLen int, r
 			t.Fatalf("program on %q: %v, DFA: %v\n%s", d.Alphabet.FormatWord(w), got, want, brasp.Format(p))
 		}
 	})
-	dp, err := exact.ProgramDFA(p)
+	dp, err := exact.ProgramDFA(nil, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func checkModel(t *testing.T, d *automata.DFA, p *brasp.Program, maxLen int, rng
 	if !decompiled {
 		return m
 	}
-	dm, err := exact.ModelDFA(m, decompile.Options{}, exact.Limits{})
+	dm, err := exact.ModelDFA(nil, m, decompile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func checkRefusal(t *testing.T, name string, d *automata.DFA) {
 			t.Errorf("refusal message %q", err)
 		}
 	default:
-		dp, err := exact.ProgramDFA(res.Program)
+		dp, err := exact.ProgramDFA(nil, res.Program)
 		if err != nil {
 			t.Fatalf("%s (s = %d, |T_s| = %d, star-free %v, %d states): %v\n%s", name, res.StabilityIndex, res.BlockAlphabet, c.StarFree, c.Minimal.NumStates(), err, automata.Format(c.Minimal))
 		}

@@ -3,7 +3,6 @@ package decompile
 import (
 	"context"
 	"errors"
-	"github.com/brasp-dev/brasp/budget"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
