@@ -63,9 +63,7 @@ func convertMasked(b *budget.Budget, a Artifact, to Kind, opts Options) (Artifac
 func maskedFormula(b *budget.Budget, a Artifact, opts Options) (*ltl.Formula, error) {
 	o := nonstrict.Options{
 		Masks:    opts.Masks,
-		Exact:    opts.Exact,
 		Automata: opts.Cascade,
-		Convert:  opts.LTL,
 		Accepts:  a.Accepts,
 	}
 	plain := opts

@@ -17,9 +17,7 @@ import (
 // under every default limit.
 type Options struct {
 	Masks    Masks                     // NonStrict (default) or Causal
-	Exact    exact.Limits              // the input's minimal DFA (programs and formulas)
 	Automata automata.Limits           // classification and the Krohn–Rhodes cascade
-	Convert  ltl.ConvertLimits         // B-RASP → LTL (Theorem 3.3); zero: ltl.DefaultConvertLimits
 	Accepts  func([]int) (bool, error) // the input itself, to check a refusal's witness on; nil: its DFA
 	// NoSweep leaves out Sweep, which merges equal subformulas of the
 	// formulas rewritten and produced (for measuring what it saves).
@@ -39,13 +37,6 @@ func (o Options) masks() Masks {
 		return NonStrict
 	}
 	return o.Masks
-}
-
-func (o Options) convertLimits() ltl.ConvertLimits {
-	if o.Convert == (ltl.ConvertLimits{}) {
-		return ltl.DefaultConvertLimits
-	}
-	return o.Convert
 }
 
 // NotApplicableError is the refusal: the language is not star-free or not
@@ -134,7 +125,7 @@ func fromMinimal(b *budget.Budget, m *automata.DFA, opts Options) (*ltl.Formula,
 	if err != nil {
 		return nil, fmt.Errorf("Krohn–Rhodes: %w", err)
 	}
-	f, err := ltl.FromBRASP(p, opts.convertLimits())
+	f, err := ltl.FromBRASP(b, p)
 	if err != nil {
 		return nil, fmt.Errorf("the Krohn–Rhodes program to LTL: %w", err)
 	}
@@ -160,7 +151,7 @@ func fromMinimal(b *budget.Budget, m *automata.DFA, opts Options) (*ltl.Formula,
 // it cannot, or when the minimal DFA is small, the route is also FromDFA's
 // and the smaller result is kept.
 func FromFormula(b *budget.Budget, f *ltl.Formula, opts Options) (*ltl.Formula, error) {
-	d, err := exact.FormulaDFALimits(f, opts.Exact)
+	d, err := exact.FormulaDFA(b, f)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +257,7 @@ func FromProgram(b *budget.Budget, p *brasp.Program, opts Options) (*ltl.Formula
 	if p.IsTransducer() {
 		return nil, fmt.Errorf("the program is a transducer; Theorem 5.2 is about languages (acceptors)")
 	}
-	d, err := exact.ProgramDFALimits(p, opts.Exact)
+	d, err := exact.ProgramDFA(b, p)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +269,7 @@ func FromProgram(b *budget.Budget, p *brasp.Program, opts Options) (*ltl.Formula
 	if err != nil {
 		return nil, err
 	}
-	f, err := ltl.FromBRASP(p, opts.convertLimits())
+	f, err := ltl.FromBRASP(b, p)
 	if err != nil {
 		return fromMinimal(b, c.Minimal, opts)
 	}

@@ -86,7 +86,7 @@ func checkOutput(t *testing.T, what string, d *automata.DFA, f *ltl.Formula, m n
 	if err := nonstrict.CheckFormula(f, m); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	fd, err := exact.FormulaDFA(f)
+	fd, err := exact.FormulaDFA(nil, f)
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -96,7 +96,7 @@ func checkOutput(t *testing.T, what string, d *automata.DFA, f *ltl.Formula, m n
 		t.Fatalf("%s: %v", what, err)
 	}
 	checkProgramMasks(t, what, p, m)
-	pd, err := exact.ProgramDFA(p)
+	pd, err := exact.ProgramDFA(nil, p)
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -185,13 +185,13 @@ func loadExample(t *testing.T, name string) (input, bool) {
 			return in, false
 		}
 		in.program = p
-		in.dfa, err = exact.ProgramDFA(p)
+		in.dfa, err = exact.ProgramDFA(nil, p)
 	case ".ltl":
 		in.formula, err = ltl.ParseFile(name, src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.dfa, err = exact.FormulaDFA(in.formula)
+		in.dfa, err = exact.FormulaDFA(nil, in.formula)
 	case ".re":
 		var r *regex.Regex
 		if r, err = regex.Parse(name, src); err == nil {
@@ -365,7 +365,7 @@ func TestRandomStutterInvariant(t *testing.T) {
 	for k := 0; k < 20; k++ {
 		pool := ltl.NewPool(brasptest.Alphabet(2 + k%2))
 		f := gen(pool, 3+rng.IntN(6))
-		d, err := exact.FormulaDFA(f)
+		d, err := exact.FormulaDFA(nil, f)
 		if err != nil {
 			t.Fatal(err)
 		}

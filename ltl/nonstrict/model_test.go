@@ -65,7 +65,7 @@ func checkModel(t *testing.T, what string, d *automata.DFA, p *brasp.Program, m 
 				}
 			}
 		}
-		md, err := exact.ModelDFA(model, decompile.Options{}, exact.Limits{})
+		md, err := exact.ModelDFA(nil, model, decompile.Options{})
 		if err != nil {
 			t.Fatalf("%s: decompile: %v", what, err)
 		}
