@@ -29,7 +29,7 @@ func (o Options) sweep(b *budget.Budget, f *ltl.Formula) (*ltl.Formula, error) {
 	if o.NoSweep || !sweepable(f) {
 		return f, nil
 	}
-	return Sweep(b, f, o.Exact)
+	return Sweep(b, f)
 }
 
 func (o Options) masks() Masks {

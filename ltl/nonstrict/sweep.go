@@ -26,8 +26,8 @@ var maxSweepChecks = budget.Define("nonstrict-sweep-checks", 400, "checks",
 // accepts every non-empty word. The rewriting's letter bookkeeping and the
 // Krohn–Rhodes cascade's reset logic leave many such pairs. At most
 // nonstrict-sweep-checks checks are made; f must not use Mid.
-func Sweep(b *budget.Budget, f *ltl.Formula, lim exact.Limits) (*ltl.Formula, error) {
-	s := newSweeper(b, f, lim)
+func Sweep(b *budget.Budget, f *ltl.Formula) (*ltl.Formula, error) {
+	s := newSweeper(b, f)
 	for _, g := range f.Nodes() {
 		out, err := s.node(g)
 		if err != nil {
@@ -40,7 +40,6 @@ func Sweep(b *budget.Budget, f *ltl.Formula, lim exact.Limits) (*ltl.Formula, er
 
 type sweeper struct {
 	b      *budget.Budget
-	lim    exact.Limits
 	checks int64
 	max    int64
 	p      *ltl.Pool
@@ -51,9 +50,9 @@ type sweeper struct {
 	bySig  map[string][]*ltl.Formula // representatives of each signature, in the output pool
 }
 
-func newSweeper(b *budget.Budget, f *ltl.Formula, lim exact.Limits) *sweeper {
+func newSweeper(b *budget.Budget, f *ltl.Formula) *sweeper {
 	alpha := f.Alphabet()
-	s := &sweeper{b: b, lim: lim, max: b.Max(maxSweepChecks), p: ltl.NewPool(alpha), sigma: len(alpha),
+	s := &sweeper{b: b, max: b.Max(maxSweepChecks), p: ltl.NewPool(alpha), sigma: len(alpha),
 		memo: map[*ltl.Formula]*ltl.Formula{}, bySig: map[string][]*ltl.Formula{}}
 	// All words up to the length where there are about 2000 of them, and
 	// 64 random words of length up to 40.
@@ -231,7 +230,7 @@ func (s *sweeper) equivalent(x, y *ltl.Formula) (bool, error) {
 	if err := s.b.Step(int64(x.DAGSize() + y.DAGSize())); err != nil {
 		return false, err
 	}
-	d, err := exact.FormulaDFALimits(s.p.Temporal(ltl.OpHistorically, s.p.Iff(x, y), nil), s.lim)
+	d, err := exact.FormulaDFA(s.b, s.p.Temporal(ltl.OpHistorically, s.p.Iff(x, y), nil))
 	if err != nil {
 		return false, nil // too large to decide: keep both
 	}

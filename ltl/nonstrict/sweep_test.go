@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp/brasptest"
-	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/ltl/ltltest"
 	"github.com/brasp-dev/brasp/ltl/nonstrict"
@@ -19,7 +18,7 @@ func TestSweep(t *testing.T) {
 	for k := range 150 {
 		alpha := brasptest.Alphabet(1 + k%3)
 		f := ltltest.RandomFormula(rng, ltl.NewPool(alpha), 3+rng.IntN(14), false)
-		g, err := nonstrict.Sweep(nil, f, exact.Limits{})
+		g, err := nonstrict.Sweep(nil, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +53,7 @@ func TestSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := nonstrict.Sweep(nil, f, exact.Limits{})
+	g, err := nonstrict.Sweep(nil, f)
 	if err != nil {
 		t.Fatal(err)
 	}
