@@ -123,7 +123,7 @@ func Depth(b *budget.Budget, a Artifact, opts DepthOptions) (*depth.Result, erro
 		}
 	}
 	if r.Exact && lang.DFA != nil {
-		pd, err := exact.ProgramDFA(r.Program)
+		pd, err := exact.ProgramDFA(b, r.Program)
 		if err != nil {
 			return nil, err
 		}

@@ -51,7 +51,7 @@ func TestNoCertificateBeatsAFormula(t *testing.T) {
 		for trial := 0; trial < 12; trial++ {
 			pool := ltl.NewPool(alpha)
 			f := randomFormula(rng, pool, 4+rng.IntN(8), 1+rng.IntN(3), frag == SinceUntil)
-			d, err := exact.FormulaDFA(f)
+			d, err := exact.FormulaDFA(nil, f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestNoCertificateBeatsAFormula(t *testing.T) {
 				if r.Upper > f.Depth() {
 					t.Fatalf("%v: %s: exact bound %d above the formula's depth %d", frag, f, r.Upper, f.Depth())
 				}
-				pd, err := exact.ProgramDFA(r.Program)
+				pd, err := exact.ProgramDFA(nil, r.Program)
 				if err != nil {
 					t.Fatal(err)
 				}

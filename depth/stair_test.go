@@ -26,7 +26,7 @@ func stairLanguage(t testing.TB, k int) (Language, *ltl.Formula) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := exact.FormulaDFA(f)
+	d, err := exact.FormulaDFA(nil, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestStairSince(t *testing.T) {
 		if !examples.InStair(r.Witness.In, k) || examples.InStair(r.Witness.Out, k) {
 			t.Errorf("STAIR_%d: witness verdicts wrong", k)
 		}
-		d, err := exact.ProgramDFA(r.Program)
+		d, err := exact.ProgramDFA(nil, r.Program)
 		if err != nil {
 			t.Fatal(err)
 		}

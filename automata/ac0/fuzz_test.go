@@ -46,8 +46,8 @@ func FuzzDFAToBRASP(f *testing.F) {
 		case err != nil:
 			t.Fatal(err)
 		default:
-			lim := exact.Limits{MaxStates: 1 << 12}
-			dp, err := exact.ProgramDFALimits(res.Program, lim)
+			lim := budget.New(context.Background(), budget.Settings{"exact-states": 1 << 12})
+			dp, err := exact.ProgramDFA(lim, res.Program)
 			if err != nil {
 				return // the exact construction's own limit
 			}

@@ -55,7 +55,7 @@ func FuzzFromFormula(f *testing.F) {
 				return
 			}
 		}
-		d, err := exact.FormulaDFA(g)
+		d, err := exact.FormulaDFA(nil, g)
 		if err != nil {
 			return // a limit
 		}
@@ -75,7 +75,7 @@ func FuzzFromFormula(f *testing.F) {
 			if err := nonstrict.CheckFormula(out, m); err != nil {
 				t.Fatal(err)
 			}
-			od, err := exact.FormulaDFA(out)
+			od, err := exact.FormulaDFA(nil, out)
 			if err != nil {
 				t.Fatal(err)
 			}

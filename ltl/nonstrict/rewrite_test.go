@@ -186,11 +186,11 @@ func TestProgramLetterCases(t *testing.T) {
 		if ops > c.ops {
 			t.Errorf("%s: %d attention operations, want at most %d:\n%s", c.src, ops, c.ops, brasp.Format(p))
 		}
-		pd, err := exact.ProgramDFA(p)
+		pd, err := exact.ProgramDFA(nil, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fd, err := exact.FormulaDFA(tf)
+		fd, err := exact.FormulaDFA(nil, tf)
 		if err != nil {
 			t.Fatal(err)
 		}
