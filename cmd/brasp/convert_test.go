@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // TestConvertNormalFormExit checks the exit statuses of --normal-form and
@@ -37,6 +39,18 @@ func TestConvertNormalFormExit(t *testing.T) {
 		}
 		if code != 0 && stdout.Len() > 0 {
 			t.Errorf("brasp %s failed but wrote %q", strings.Join(c.args, " "), stdout.String())
+		}
+	}
+}
+
+// TestAmount checks that limits are shown as --limit reads them back.
+func TestAmount(t *testing.T) {
+	for n, want := range map[int64]string{1: "1", 400: "400", 4096: "4K", 268435456: "256M", 1 << 40: "1024G", 3 << 20: "3M", 1<<20 + 1: "1048577"} {
+		if got := amount(n); got != want {
+			t.Errorf("amount(%d) = %s, want %s", n, got, want)
+		}
+		if s := (budget.Settings{}); s.Set("work="+amount(n)) != nil || s["work"] != n {
+			t.Errorf("amount(%d) = %s does not read back as %d: %v", n, amount(n), n, s)
 		}
 	}
 }

@@ -126,8 +126,22 @@ func printLimits(w io.Writer) {
 	fmt.Fprintln(w, "limits (--limit NAME=N, repeatable; N may end in K, M or G; a bare --limit N")
 	fmt.Fprintln(w, "sets every construction's principal limit to N, as before limits had names):")
 	for _, l := range budget.All() {
-		fmt.Fprintf(w, "  %-22s %s (default %d %s)\n", l.Name, l.Doc, l.Default, l.Unit)
+		fmt.Fprintf(w, "  %-22s %s (default %s %s)\n", l.Name, l.Doc, amount(l.Default), l.Unit)
 	}
+}
+
+// amount writes n as --limit reads it, with the largest binary suffix that
+// divides it: 268435456 is 256M.
+func amount(n int64) string {
+	for _, s := range []struct {
+		suffix string
+		shift  uint
+	}{{"G", 30}, {"M", 20}, {"K", 10}} {
+		if n >= 1<<s.shift && n%(1<<s.shift) == 0 {
+			return strconv.FormatInt(n>>s.shift, 10) + s.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // loadFile reads and loads an input file; from overrides the kind given by
