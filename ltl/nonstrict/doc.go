@@ -62,8 +62,8 @@
 // operators are the mirror image. prev: for i in a block of letter a, the
 // positions k ≤ i with a S-witness j for a S (¬a ∧ χ) are exactly j =
 // start(blk(i)) − 1, the last position of the previous block (every
-// position after j up to i has letter a, j does not, and blocks alternate
-// letters); so prev(χ) holds at i iff blk(i) > 1 and χ holds at the previous
+// position after j up to i has letter a and j does not, so (j, i] lies in
+// the block of i and j just before it); so prev(χ) holds at i iff blk(i) > 1 and χ holds at the previous
 // block, that is iff ♮w, blk(i) ⊨ Y φ when χ = T(φ). The disjunct of a
 // letter other than w_i is false at i. Strict since: φ since ψ ≡ Y(φ S ψ)
 // on any word (both say ∃ j < i: ψ(j) ∧ ∀ j < k < i: φ(k)), so
@@ -73,9 +73,10 @@
 // # The two forms
 //
 // NonStrict output may use every non-strict operator; ToProgram (Thm 3.2's
-// construction) turns S, O, H into rightmost attention masked j<=i and U,
-// F, G into leftmost attention masked i<=j (the proofs of Thms 3.2 and 4.1 with non-strict M),
-// and the compiler turns those into future-or-self / past-or-self heads.
+// construction with non-strict M) turns S, O, H into rightmost attention
+// masked j<=i and U, F, G into leftmost attention masked i<=j, and the
+// compiler (Thm 4.1 with non-strict M) turns those into future-or-self /
+// past-or-self heads.
 //
 // Causal output uses only S, O and H, which ToProgram writes as rightmost
 // [j<=i, ...] attention alone. T maps past operators to past operators, so
@@ -83,8 +84,11 @@
 // 5.1: the language's minimal DFA → its Krohn–Rhodes cascade → the
 // future-only B-RASP program of krohnrhodes.DFAToBRASP (rightmost [j<i]
 // attention only) → ltl.FromBRASP, whose formula then uses only since and
-// Y-like operators. When the input is itself a past-only formula without
-// MOD or Mid, it is rewritten directly, which is usually much smaller.
+// Y-like operators. When the input is itself a formula (or a program with
+// one, Theorem 3.3) that T can take — no MOD or Mid, and for Causal no
+// future operator — it is rewritten directly, which is usually much
+// smaller; for minimal automata of at most 32 states both routes are taken
+// and the smaller result kept.
 //
 // # Size and depth
 //
