@@ -72,7 +72,6 @@ type builder struct {
 	oblOf []oblKey // by variable - firstObl
 	first int      // first obligation variable
 	t     []bdd.Node
-	seen  bdd.Marks
 }
 
 type oblKey struct {
@@ -222,6 +221,21 @@ func ToDFAUnminimized(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
 			record[i] = bl.t[u]
 		}
 	}
+	// Known entailments between obligations: states equal under them are
+	// equivalent, so every state is conjoined with them (a canonical
+	// representative of its class), which keeps, say, the 2^n disjunctions
+	// of the obligations of p1 U (p2 U (… U pn)) down to n.
+	care := bdd.True
+	for i, oi := range obls {
+		for j, oj := range obls {
+			if i == j || (!oi.strong && oj.strong) {
+				continue // a weak obligation never entails a strong one
+			}
+			if entails(f, oi.node, oj.node, 8) {
+				care = m.And(care, m.Imp(m.Var(bl.first+i), m.Var(bl.first+j)))
+			}
+		}
+	}
 	sub := make(map[int]bdd.Node, len(obls))
 	for j, o := range obls {
 		sub[bl.first+j] = bl.t[o.node]
@@ -237,15 +251,19 @@ func ToDFAUnminimized(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
 		}
 		start = m.And(lit, start)
 	}
-	states := map[bdd.Node]int{start: 0}
-	order := []bdd.Node{start}
+	// States are keyed by their canonical function (conjoined with care);
+	// raw keeps one function of each class without care, cheaper to compose.
+	startKey := m.And(start, care)
+	states := map[bdd.Node]int{startKey: 0}
+	order := []bdd.Node{startKey}
+	raw := []bdd.Node{start}
 	d := &symbolic.DFA{Props: f.Props, M: m}
 	meter := b.Meter(maxStates, "LTLf automaton")
 	if err := meter.Add(1); err != nil {
 		return nil, err
 	}
 	for q := 0; q < len(order); q++ {
-		s := order[q]
+		s := raw[q]
 		// Split s into the stored past values and the obligations.
 		prev := make([]bool, np)
 		for i := range np {
@@ -272,14 +290,16 @@ func ToDFAUnminimized(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
 			}
 			next = m.And(next, m.Iff(m.Var(bl.pastV[i]), rec))
 		}
+		nextC := m.And(next, care)
 		if err := m.Err(); err != nil {
 			return nil, err
 		}
-		d.Next = append(d.Next, next)
-		bl.leaves(next, func(x bdd.Node) {
+		d.Next = append(d.Next, nextC)
+		bl.leafPairs(next, nextC, func(r, x bdd.Node) {
 			if _, ok := states[x]; !ok {
 				states[x] = len(order)
 				order = append(order, x)
+				raw = append(raw, r)
 				meter.Add(1)
 			}
 		})
@@ -303,22 +323,87 @@ func (bl *builder) accepts(s bdd.Node) bool {
 	})
 }
 
-// leaves calls fn on every leaf of the diagram x: the nodes below the
-// proposition levels.
-func (bl *builder) leaves(x bdd.Node, fn func(bdd.Node)) {
-	m := bl.m
-	bl.seen.Clear()
-	var walk func(bdd.Node)
-	walk = func(x bdd.Node) {
-		if !bl.seen.Add(x) {
-			return
-		}
-		if m.Level(x) >= bl.k {
-			fn(x)
-			return
-		}
-		walk(m.Low(x))
-		walk(m.High(x))
+// entails reports whether subformula a entails subformula b on every trace
+// and step by simple syntactic rules (ψ ⊨ φ U ψ, ψ ⊨ F ψ, G ψ ⊨ ψ, φ R ψ ⊨ ψ,
+// φ ∧ ψ ⊨ φ, φ ⊨ φ ∨ ψ, …), to the given depth. False means "not known".
+func entails(f *Formula, a, b int32, depth int) bool {
+	if a == b {
+		return true
 	}
-	walk(x)
+	if depth == 0 {
+		return false
+	}
+	na, nb := f.Nodes[a], f.Nodes[b]
+	switch nb.Op {
+	case True:
+		return true
+	case Until, WeakUntil:
+		if entails(f, a, nb.B, depth-1) {
+			return true
+		}
+	case Finally:
+		if entails(f, a, nb.A, depth-1) {
+			return true
+		}
+	case Or:
+		if entails(f, a, nb.A, depth-1) || entails(f, a, nb.B, depth-1) {
+			return true
+		}
+	case And:
+		if entails(f, a, nb.A, depth-1) && entails(f, a, nb.B, depth-1) {
+			return true
+		}
+	}
+	switch na.Op {
+	case False:
+		return true
+	case Globally, Release, StrongRelease:
+		sub := na.A
+		if na.Op != Globally {
+			sub = na.B
+		}
+		return entails(f, sub, b, depth-1)
+	case And:
+		return entails(f, na.A, b, depth-1) || entails(f, na.B, b, depth-1)
+	case Or:
+		return entails(f, na.A, b, depth-1) && entails(f, na.B, b, depth-1)
+	case Until:
+		// φ U ψ ⊨ b when φ ⊨ b and ψ ⊨ b, and b is closed under U-steps:
+		// only claimed for b = F χ with ψ ⊨ χ.
+		if nb.Op == Finally && entails(f, na.B, nb.A, depth-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// leafPairs walks the diagram c (x ∧ care) and x together and calls fn
+// with each leaf of c and a leaf of x on a path to it (x's structure over the
+// propositions refines c's, since care does not mention propositions).
+func (bl *builder) leafPairs(x, c bdd.Node, fn func(raw, leaf bdd.Node)) {
+	m := bl.m
+	seen := map[[2]bdd.Node]bool{}
+	var walk func(u, v bdd.Node)
+	walk = func(u, v bdd.Node) {
+		if seen[[2]bdd.Node{u, v}] {
+			return
+		}
+		seen[[2]bdd.Node{u, v}] = true
+		lu, lv := min(m.Level(u), bl.k), min(m.Level(v), bl.k)
+		if lv == bl.k {
+			for m.Level(u) < bl.k {
+				u = m.Low(u)
+			}
+			fn(u, v)
+			return
+		}
+		if lu == lv {
+			walk(m.Low(u), m.Low(v))
+			walk(m.High(u), m.High(v))
+			return
+		}
+		walk(m.Low(u), v)
+		walk(m.High(u), v)
+	}
+	walk(x, c)
 }
