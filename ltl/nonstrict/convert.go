@@ -205,11 +205,11 @@ func rewriteOr(b *budget.Budget, f *ltl.Formula, m *automata.DFA, opts Options) 
 	return best, nil
 }
 
-// smaller orders formulas by the size of their programs: temporal
-// operators (attention operations), then temporal depth (attention depth),
-// then distinct subformulas (vectors).
+// smaller orders formulas by the size of their programs: attention
+// operations (as ToProgram writes them, case splits over letters merged),
+// then temporal depth (attention depth), then distinct subformulas.
 func smaller(x, y *ltl.Formula) bool {
-	tx, ty := temporalNodes(x), temporalNodes(y)
+	tx, ty := attentionOps(x), attentionOps(y)
 	if tx != ty {
 		return tx < ty
 	}
@@ -219,8 +219,18 @@ func smaller(x, y *ltl.Formula) bool {
 	return x.DAGSize() < y.DAGSize()
 }
 
-func temporalNodes(f *ltl.Formula) int {
+// attentionOps is the number of attention operations of ToProgram(f), or
+// of temporal operators of f if f has operators ToProgram does not take.
+func attentionOps(f *ltl.Formula) int {
 	n := 0
+	if p, err := ToProgram(f, NonStrict); err == nil {
+		for _, v := range p.Vectors {
+			if v.Kind == brasp.AttentionVector {
+				n++
+			}
+		}
+		return n
+	}
 	for _, g := range f.Nodes() {
 		if g.Op.IsTemporal() {
 			n++
