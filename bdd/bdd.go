@@ -636,3 +636,11 @@ func (m *Manager) Mk(level int, lo, hi Node) Node {
 	}
 	return m.mk(int32(level), lo, hi)
 }
+
+// Terminal returns the id-th extra terminal: a leaf below every variable,
+// distinct from False, True and the other terminals, for diagrams whose
+// leaves stand for something else (the states of an automaton). Terminals
+// must never be passed to the Boolean operations.
+func (m *Manager) Terminal(id int) Node {
+	return m.mk(m.nvars, Node(-2-id), Node(-1))
+}

@@ -52,12 +52,58 @@ var ErrPastOverFuture = fmt.Errorf("past operator over a future formula")
 // The reachable states are finite (functions of finitely many
 // obligations) but not always minimal: the result is minimised with
 // symbolic.Minimize.
+//
+// The Boolean connectives at the top of the formula (above every temporal
+// operator) are done compositionally, as MONA does: each temporal operand
+// becomes its minimal DFA, and the connective is the minimised product of
+// its operands' DFAs, so that a conjunction of many small specifications
+// never builds the product of their unminimised automata.
 func ToDFA(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
-	d, err := ToDFAUnminimized(b, f)
+	return toDFA(b, f, f.Root)
+}
+
+func toDFA(b *budget.Budget, f *Formula, i int32) (*symbolic.DFA, error) {
+	n := f.Nodes[i]
+	var op func([]bool) bool
+	switch n.Op {
+	case Not:
+		op = func(v []bool) bool { return !v[0] }
+	case And:
+		op = func(v []bool) bool { return v[0] && v[1] }
+	case Or:
+		op = func(v []bool) bool { return v[0] || v[1] }
+	case Implies:
+		op = func(v []bool) bool { return !v[0] || v[1] }
+	case Equiv:
+		op = func(v []bool) bool { return v[0] == v[1] }
+	case Xor:
+		op = func(v []bool) bool { return v[0] != v[1] }
+	default:
+		g := *f
+		g.Root = i
+		d, err := ToDFAUnminimized(b, &g)
+		if err != nil {
+			return nil, err
+		}
+		return symbolic.Minimize(b, d)
+	}
+	ops := []int32{n.A}
+	if n.Op != Not {
+		ops = append(ops, n.B)
+	}
+	var ds []*symbolic.DFA
+	for _, j := range ops {
+		d, err := toDFA(b, f, j)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
+	}
+	p, err := symbolic.Product(b, ds, op)
 	if err != nil {
 		return nil, err
 	}
-	return symbolic.Minimize(b, d)
+	return symbolic.Minimize(b, p)
 }
 
 type builder struct {

@@ -39,3 +39,32 @@ accept 1 2
 		t.Errorf("DOT:\n%s", got)
 	}
 }
+
+// TestProduct: products of the DFAs of a and b are the DFAs of a ∘ b.
+func TestProduct(t *testing.T) {
+	for _, c := range []struct {
+		op   string
+		eval func([]bool) bool
+	}{{"&", func(v []bool) bool { return v[0] && v[1] }}, {"|", func(v []bool) bool { return v[0] || v[1] }},
+		{"->", func(v []bool) bool { return !v[0] || v[1] }}, {"<->", func(v []bool) bool { return v[0] == v[1] }}} {
+		a, _ := ltlf.ParseString("propositions p q\nG(p -> X q)")
+		b, _ := ltlf.ParseString("propositions p q\nF(q & X[!] p)")
+		ab, _ := ltlf.ParseString("propositions p q\n(G(p -> X q)) " + c.op + " (F(q & X[!] p))")
+		da, _ := ltlf.ToDFAUnminimized(nil, a)
+		db, _ := ltlf.ToDFAUnminimized(nil, b)
+		want, _ := ltlf.ToDFAUnminimized(nil, ab)
+		p, err := symbolic.Product(nil, []*symbolic.DFA{da, db}, c.eval)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if cex, err := symbolic.Compare(nil, p, want); cex != nil || err != nil {
+			t.Errorf("%s: product differs on %v (%v)", c.op, cex, err)
+		}
+		if p.Accept[p.Start] {
+			t.Errorf("%s: the product accepts the empty trace", c.op)
+		}
+	}
+}
