@@ -68,8 +68,9 @@ type BRASPOptions struct {
 	// cascade (exact.FutureOnly, under the Exact and Cascade limits).
 	FutureOnly bool
 	// NormalForm asks for a normal form of App. B (unary values, unary
-	// scores or both); empty for none. See normalform.go. The unary-score
-	// form is bounded by the budget's unary-score-copies.
+	// scores or both); empty for none. See brasp.UnaryValue and
+	// brasp.UnaryScore. The unary-score form is bounded by the budget's
+	// unary-score-copies.
 	NormalForm NormalForm
 	// Simplify asks for constants folded and the operations the output does
 	// not depend on removed (brasp.Simplify), after any NormalForm.

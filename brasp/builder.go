@@ -104,6 +104,14 @@ func (b *Builder) I(k int) *Ref { return &Ref{Name: b.prog.Vectors[k].Name, Var:
 // J returns a reference to vector k at position j.
 func (b *Builder) J(k int) *Ref { return &Ref{Name: b.prog.Vectors[k].Name, Var: VarJ, Vec: k} }
 
+// At returns a reference to vector k read at position v (I or J).
+func (b *Builder) At(k int, v Var) *Ref {
+	if v == VarJ {
+		return b.J(k)
+	}
+	return b.I(k)
+}
+
 // SetAccept makes vector k the output of an acceptor.
 func (b *Builder) SetAccept(k int) { b.accept, b.out = k, nil }
 

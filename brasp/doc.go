@@ -58,7 +58,23 @@
 //     one vector per output symbol: "output a:Y_a b:Y_b "?":Y_?". Its output
 //     at position i is the symbol whose vector is 1 at i.
 //
-// Errors: the checker reports every problem at once, as file:line:col: msg —
+// # Expressions and rewrites
+//
+// Expr is the one expression type of scores, values, defaults and
+// position-wise operations. Every rewrite of expressions, here and in the
+// converters, goes through one toolkit (expr_rewrite.go): MapRefs (copy with
+// references replaced), ReadAt (move every reference to i or j), Fold (fold
+// constants, double negations and repeated operands: the one simplifier, used
+// by Simplify, the normal forms, the fast interpreter and the decompiler),
+// Substitute (MapRefs and Fold in one pass), and Conjoin/Disjoin/Negate,
+// which drop neutral constants but never a reference (so that attention
+// depth is kept). Program-to-program transformations (the normal forms of
+// App. B in normalform.go, Simplify and DeadCode in simplify.go) build their
+// result with one rewriter (program_rewrite.go) that keeps the old names.
+//
+// # Errors
+//
+// The checker reports every problem at once, as file:line:col: msg —
 // undefined or redefined names, uses before definition, (j) where only (i)
 // is allowed, an empty alphabet, a missing output vector. Hostile input is
 // bounded by MaxNesting, MaxVectors and MaxSourceBytes.

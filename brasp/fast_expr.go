@@ -46,7 +46,7 @@ type exprCompiler struct {
 // parameters; other references read vectors. Scratch buffers are numbered
 // from base.
 func compileExpr(e Expr, atoms []int, base int) *bexpr {
-	e = simplify(e)
+	e = Fold(e)
 	size := 1 // at most one instruction per node, plus a final negation
 	Walk(e, func(Expr) { size++ })
 	c := exprCompiler{e: &bexpr{code: make([]insn, 0, size)}, atoms: atoms, base: base,
@@ -139,41 +139,6 @@ func (c *exprCompiler) node(e Expr) (reg int32, neg bool) {
 		return c.emit(insOrNot, x, y), false
 	}
 	panic("brasp: unknown expression type")
-}
-
-// simplify folds Boolean constants and double negations. It returns e
-// itself when there is nothing to fold.
-func simplify(e Expr) Expr {
-	switch e := e.(type) {
-	case *UnaryExpr:
-		x := simplify(e.X)
-		switch x := x.(type) {
-		case *Literal:
-			return Bool(!x.Value)
-		case *UnaryExpr:
-			return x.X
-		}
-		if x == e.X {
-			return e
-		}
-		return Not(x)
-	case *BinaryExpr:
-		x, y := simplify(e.X), simplify(e.Y)
-		absorb := e.Op == OR // x | 1 = 1, x & 0 = 0
-		for _, pair := range [2][2]Expr{{x, y}, {y, x}} {
-			if l, ok := pair[0].(*Literal); ok {
-				if l.Value == absorb {
-					return l
-				}
-				return pair[1]
-			}
-		}
-		if x == e.X && y == e.Y {
-			return e
-		}
-		return &BinaryExpr{Op: e.Op, X: x, Y: y}
-	}
-	return e
 }
 
 // eval evaluates e on words [lo, hi) and returns the result, which may be a

@@ -7,125 +7,15 @@ import (
 	"github.com/brasp-dev/brasp/budget"
 )
 
-// This file implements the normal forms of App. B of the paper as
-// program-to-program transformations: UnaryValue (Prop. B.1), UnaryScore
-// (Lemma B.2), and the clean-up passes Simplify and DeadCode. Each returns a
-// new program and leaves its input untouched. They expect a checked program
-// (from Parse, a Builder or another transformation).
+// The normal forms of App. B of the paper as program-to-program
+// transformations: UnaryValue (Prop. B.1) and UnaryScore (Lemma B.2). Each
+// returns a new program (built by a rewriter, program_rewrite.go) and leaves
+// its input untouched. They expect a checked program (from Parse, a Builder
+// or another transformation).
 
 // maxScoreCopies bounds the attention operations UnaryScore creates.
 var maxScoreCopies = budget.Define("unary-score-copies", 1<<12, "operations",
 	"attention operations the unary-score normal form creates (2^k per operation whose score reads k vectors at i; brasp → ltl, --normal-form unary-score)")
-
-// rewriter builds a new program from an old one, vector by vector. Kept
-// vectors keep their names; new vectors get fresh names that clash with no
-// name of the old program, so that every old name stays available.
-type rewriter struct {
-	src   *Program
-	dst   *Program
-	names map[string]bool
-	remap []int // old vector index → new vector index (-1 if dropped)
-}
-
-func newRewriter(p *Program) *rewriter {
-	r := &rewriter{
-		src:   p,
-		dst:   &Program{File: p.File, Alphabet: p.Alphabet},
-		names: make(map[string]bool, 2*len(p.Vectors)),
-		remap: make([]int, len(p.Vectors)),
-	}
-	for k, v := range p.Vectors {
-		r.names[v.Name] = true
-		r.remap[k] = -1
-	}
-	return r
-}
-
-// fresh returns base if no vector is named so and base cannot be mistaken
-// for a reserved word or an initial vector; otherwise base_1, base_2, ...
-func (r *rewriter) fresh(base string) string {
-	if strings.HasPrefix(base, "Q_") {
-		base = "V" + base // Q_... names are reserved for symbols
-	}
-	ok := func(s string) bool { return !r.names[s] && !reserved[s] && !isPredicateName(s) }
-	name := base
-	for n := 1; !ok(name); n++ {
-		name = fmt.Sprintf("%s_%d", base, n)
-	}
-	r.names[name] = true
-	return name
-}
-
-// add appends a new vector and returns its index in the new program.
-func (r *rewriter) add(v *Vector) int {
-	r.dst.Vectors = append(r.dst.Vectors, v)
-	return len(r.dst.Vectors) - 1
-}
-
-// keep appends v as the new definition of old vector k.
-func (r *rewriter) keep(k int, v *Vector) {
-	r.remap[k] = r.add(v)
-}
-
-// ref returns a reference to new vector k at position x.
-func (r *rewriter) ref(k int, x Var) *Ref {
-	return &Ref{Name: r.dst.Vectors[k].Name, Var: x, Vec: k}
-}
-
-// copyExpr copies an expression of the old program into the new one,
-// following the renumbering of vectors.
-func (r *rewriter) copyExpr(e Expr) Expr {
-	return r.mapExpr(e, func(x *Ref) Expr { return r.ref(r.remap[x.Vec], x.Var) })
-}
-
-// mapExpr copies e, replacing each reference by f(reference).
-func (r *rewriter) mapExpr(e Expr, f func(*Ref) Expr) Expr {
-	switch e := e.(type) {
-	case *Literal:
-		return Bool(e.Value)
-	case *Ref:
-		return f(e)
-	case *UnaryExpr:
-		return Not(r.mapExpr(e.X, f))
-	case *BinaryExpr:
-		return &BinaryExpr{Op: e.Op, X: r.mapExpr(e.X, f), Y: r.mapExpr(e.Y, f)}
-	}
-	return nil
-}
-
-// copyVector copies old vector k unchanged (up to renumbering).
-func (r *rewriter) copyVector(k int) {
-	v := r.src.Vectors[k]
-	nv := &Vector{Name: v.Name, Kind: v.Kind, Symbol: v.Symbol, Pred: v.Pred}
-	switch v.Kind {
-	case PositionwiseVector:
-		nv.Expr = r.copyExpr(v.Expr)
-	case AttentionVector:
-		a := v.Att
-		nv.Att = &Attention{Tiebreak: a.Tiebreak, Mask: a.Mask,
-			Score: r.copyExpr(a.Score), Value: r.copyExpr(a.Value), Default: r.copyExpr(a.Default)}
-	}
-	r.keep(k, nv)
-}
-
-// finish sets the output of the new program from the old one.
-func (r *rewriter) finish() *Program {
-	o := r.src.Output
-	out := Output{Explicit: o.Explicit, Accept: -1, Symbols: o.Symbols}
-	if o.Symbols != nil {
-		out.Vectors = make([]int, len(o.Vectors))
-		for k, v := range o.Vectors {
-			out.Vectors[k] = r.remap[v]
-		}
-	} else if o.Accept >= 0 {
-		out.Accept = r.remap[o.Accept]
-	}
-	r.dst.Output = out
-	if out.Symbols == nil && out.Accept != r.dst.defaultOutput() {
-		r.dst.Output.Explicit = true
-	}
-	return r.dst
-}
 
 // UnaryValue returns a program equivalent to p in which every value
 // predicate depends only on j (Prop. B.1 of the paper). Every vector of p
@@ -194,7 +84,7 @@ func UnaryValue(p *Program) *Program {
 			return r.copyExpr(e)
 		}
 		c := induct(a.Value)
-		body := simplifyExpr(Or(And(r.ref(attended, VarI), c), And(Not(r.ref(attended, VarI)), r.copyExpr(a.Default))))
+		body := Fold(Or(And(r.ref(attended, VarI), c), And(Not(r.ref(attended, VarI)), r.copyExpr(a.Default))))
 		r.keep(k, &Vector{Name: v.Name, Kind: PositionwiseVector, Expr: body})
 	}
 	return r.finish()
@@ -270,12 +160,12 @@ func UnaryScore(b *budget.Budget, p *Program) (*Program, error) {
 					bits.WriteByte('0')
 				}
 			}
-			score := simplifyExpr(r.mapExpr(a.Score, func(x *Ref) Expr {
+			score := Substitute(a.Score, func(x *Ref) Expr {
 				if x.Var == VarI {
 					return Bool(bit(slot[x.Vec]))
 				}
 				return r.ref(r.remap[x.Vec], x.Var)
-			}))
+			})
 			copyK := r.add(&Vector{Name: r.fresh(v.Name + "_" + bits.String()), Kind: AttentionVector, Att: &Attention{
 				Tiebreak: a.Tiebreak, Mask: a.Mask, Score: score, Value: r.copyExpr(a.Value), Default: r.copyExpr(a.Default)}})
 			term := []Expr{r.ref(copyK, VarI)}
@@ -291,80 +181,4 @@ func UnaryScore(b *budget.Budget, p *Program) (*Program, error) {
 		r.keep(k, &Vector{Name: v.Name, Kind: PositionwiseVector, Expr: Or(terms...)})
 	}
 	return r.finish(), nil
-}
-
-// Simplify returns a program equivalent to p with constant subexpressions
-// folded (X & 1 → X, X | 1 → 1, !!X → X, ...) and with the operations the
-// output does not depend on removed (DeadCode). The vectors that remain keep
-// their names and values.
-func Simplify(p *Program) *Program {
-	r := newRewriter(p)
-	for k, v := range p.Vectors {
-		r.copyVector(k)
-		nv := r.dst.Vectors[len(r.dst.Vectors)-1]
-		switch v.Kind {
-		case PositionwiseVector:
-			nv.Expr = simplifyExpr(nv.Expr)
-		case AttentionVector:
-			nv.Att.Score = simplifyExpr(nv.Att.Score)
-			nv.Att.Value = simplifyExpr(nv.Att.Value)
-			nv.Att.Default = simplifyExpr(nv.Att.Default)
-		}
-	}
-	return DeadCode(r.finish())
-}
-
-// DeadCode returns p without the operations and position predicates that
-// the output does not depend on (Program.Live). Symbol vectors are always
-// kept, so that the alphabet and symbol numbering stay the same. The vectors
-// that remain keep their names, order and values.
-func DeadCode(p *Program) *Program {
-	live := p.Live()
-	r := newRewriter(p)
-	for k, v := range p.Vectors {
-		if live[k] || v.Kind == SymbolVector {
-			r.copyVector(k)
-		}
-	}
-	return r.finish()
-}
-
-// simplifyExpr folds constants: !0 → 1, !!X → X, X & 0 → 0, X & 1 → X,
-// X | 1 → 1, X | 0 → X. The result has the same value as e everywhere.
-func simplifyExpr(e Expr) Expr {
-	lit := func(x Expr) (bool, bool) {
-		l, ok := x.(*Literal)
-		if !ok {
-			return false, false
-		}
-		return l.Value, true
-	}
-	switch e := e.(type) {
-	case *UnaryExpr:
-		x := simplifyExpr(e.X)
-		if v, ok := lit(x); ok {
-			return Bool(!v)
-		}
-		if u, ok := x.(*UnaryExpr); ok {
-			return u.X
-		}
-		return Not(x)
-	case *BinaryExpr:
-		x, y := simplifyExpr(e.X), simplifyExpr(e.Y)
-		absorbing := e.Op == OR // 1 absorbs |, 0 absorbs &
-		if v, ok := lit(x); ok {
-			if v == absorbing {
-				return Bool(v)
-			}
-			return y
-		}
-		if v, ok := lit(y); ok {
-			if v == absorbing {
-				return Bool(v)
-			}
-			return x
-		}
-		return &BinaryExpr{Op: e.Op, X: x, Y: y}
-	}
-	return e
 }

@@ -538,7 +538,7 @@ func TestSimplifyExpr(t *testing.T) {
 	}
 	for c := 0; c < 2000; c++ {
 		e := gen(5)
-		s := simplifyExpr(e)
+		s := Fold(e)
 		for a := 0; a < 4; a++ {
 			at := func(vec int, _ Var) bool { return a>>vec&1 == 1 }
 			if Eval(e, at) != Eval(s, at) {

@@ -120,7 +120,9 @@ func differenceAcceptor(p, q *brasp.Program) (*brasp.Program, error) {
 // each of prog's vectors went.
 func copyInto(b *brasp.Builder, prog *brasp.Program, alpha alphabet.Alphabet) []int {
 	idx := make([]int, len(prog.Vectors))
-	remap := func(e brasp.Expr) brasp.Expr { return remapExpr(e, b, idx) }
+	remap := func(e brasp.Expr) brasp.Expr {
+		return brasp.MapRefs(e, func(r *brasp.Ref) brasp.Expr { return b.At(idx[r.Vec], r.Var) })
+	}
 	for k, v := range prog.Vectors {
 		switch v.Kind {
 		case brasp.SymbolVector:
@@ -135,24 +137,6 @@ func copyInto(b *brasp.Builder, prog *brasp.Program, alpha alphabet.Alphabet) []
 		}
 	}
 	return idx
-}
-
-// remapExpr copies e with vector k renamed to the builder's vector idx[k].
-func remapExpr(e brasp.Expr, b *brasp.Builder, idx []int) brasp.Expr {
-	switch e := e.(type) {
-	case *brasp.Literal:
-		return brasp.Bool(e.Value)
-	case *brasp.Ref:
-		if e.Var == brasp.VarJ {
-			return b.J(idx[e.Vec])
-		}
-		return b.I(idx[e.Vec])
-	case *brasp.UnaryExpr:
-		return brasp.Not(remapExpr(e.X, b, idx))
-	case *brasp.BinaryExpr:
-		return &brasp.BinaryExpr{Op: e.Op, X: remapExpr(e.X, b, idx), Y: remapExpr(e.Y, b, idx)}
-	}
-	return e
 }
 
 // locateDifference runs both transducers on w (over p's alphabet) and

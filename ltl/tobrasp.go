@@ -65,15 +65,15 @@ func toBRASP(f *Formula) (*brasp.Program, map[*Formula]int, error) {
 		case OpFalse:
 			vec[g] = b.Positionwise("F", brasp.Bool(false))
 		case OpNot:
-			vec[g] = b.Positionwise("Not", not(i(g.X)))
+			vec[g] = b.Positionwise("Not", brasp.Negate(i(g.X)))
 		case OpAnd:
-			vec[g] = b.Positionwise("And", and(i(g.X), i(g.Y)))
+			vec[g] = b.Positionwise("And", brasp.Conjoin(i(g.X), i(g.Y)))
 		case OpOr:
-			vec[g] = b.Positionwise("Or", or(i(g.X), i(g.Y)))
+			vec[g] = b.Positionwise("Or", brasp.Disjoin(i(g.X), i(g.Y)))
 		case OpImplies:
-			vec[g] = b.Positionwise("Implies", or(not(i(g.X)), i(g.Y)))
+			vec[g] = b.Positionwise("Implies", brasp.Disjoin(brasp.Negate(i(g.X)), i(g.Y)))
 		case OpIff:
-			vec[g] = b.Positionwise("Iff", or(and(i(g.X), i(g.Y)), and(not(i(g.X)), not(i(g.Y)))))
+			vec[g] = b.Positionwise("Iff", brasp.Disjoin(brasp.Conjoin(i(g.X), i(g.Y)), brasp.Conjoin(brasp.Negate(i(g.X)), brasp.Negate(i(g.Y)))))
 		case OpSince, OpUntil, OpSinceNS, OpUntilNS:
 			tb, mask := position.Rightmost, position.MaskFuture
 			switch g.Op {
@@ -84,16 +84,16 @@ func toBRASP(f *Formula) (*brasp.Program, map[*Formula]int, error) {
 			case OpUntilNS:
 				tb, mask = position.Leftmost, position.MaskPastOrSelf
 			}
-			score := or(not(j(g.X)), j(g.Y))
+			score := brasp.Disjoin(brasp.Negate(j(g.X)), j(g.Y))
 			vec[g] = b.Attend(opVectorName[g.Op], tb, mask, score, j(g.Y), brasp.Bool(false))
 		case OpOnce:
 			vec[g] = b.Attend("Once", position.Rightmost, position.MaskFutureOrSelf, j(g.X), j(g.X), brasp.Bool(false))
 		case OpEventually:
 			vec[g] = b.Attend("Eventually", position.Leftmost, position.MaskPastOrSelf, j(g.X), j(g.X), brasp.Bool(false))
 		case OpHistorically:
-			vec[g] = b.Attend("Historically", position.Rightmost, position.MaskFutureOrSelf, not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
+			vec[g] = b.Attend("Historically", position.Rightmost, position.MaskFutureOrSelf, brasp.Negate(j(g.X)), brasp.Bool(false), brasp.Bool(true))
 		case OpGlobally:
-			vec[g] = b.Attend("Globally", position.Leftmost, position.MaskPastOrSelf, not(j(g.X)), brasp.Bool(false), brasp.Bool(true))
+			vec[g] = b.Attend("Globally", position.Leftmost, position.MaskPastOrSelf, brasp.Negate(j(g.X)), brasp.Bool(false), brasp.Bool(true))
 		case OpYesterday, OpWeakYesterday:
 			vec[g] = b.Attend(opVectorName[g.Op], position.Rightmost, position.MaskFuture, brasp.Bool(true), j(g.X), brasp.Bool(g.Op == OpWeakYesterday))
 		case OpNext, OpWeakNext:
@@ -114,43 +114,4 @@ func toBRASP(f *Formula) (*brasp.Program, map[*Formula]int, error) {
 var opVectorName = map[Op]string{
 	OpSince: "Since", OpUntil: "Until", OpSinceNS: "S", OpUntilNS: "U",
 	OpYesterday: "Y", OpWeakYesterday: "Z", OpNext: "X", OpWeakNext: "N",
-}
-
-// literal reports whether e is a constant, and which.
-func literal(e brasp.Expr) (value, ok bool) {
-	if l, isLit := e.(*brasp.Literal); isLit {
-		return l.Value, true
-	}
-	return false, false
-}
-
-// not, and and or build B-RASP expressions, dropping neutral constant
-// operands (1 in a conjunction, 0 in a disjunction) and negating constants.
-// They never drop a reference, so the attention depth stays that of the
-// formula.
-func not(x brasp.Expr) brasp.Expr {
-	if v, ok := literal(x); ok {
-		return brasp.Bool(!v)
-	}
-	return brasp.Not(x)
-}
-
-func and(x, y brasp.Expr) brasp.Expr {
-	if v, ok := literal(x); ok && v {
-		return y
-	}
-	if v, ok := literal(y); ok && v {
-		return x
-	}
-	return brasp.And(x, y)
-}
-
-func or(x, y brasp.Expr) brasp.Expr {
-	if v, ok := literal(x); ok && !v {
-		return y
-	}
-	if v, ok := literal(y); ok && !v {
-		return x
-	}
-	return brasp.Or(x, y)
 }

@@ -167,20 +167,7 @@ func (c *construction) previous(p, e int) (brasp.Expr, error) {
 // translate copies an expression of the block program, reading each of its
 // vectors through read.
 func translate(e brasp.Expr, read []reader) brasp.Expr {
-	switch e := e.(type) {
-	case *brasp.Literal:
-		return brasp.Bool(e.Value)
-	case *brasp.Ref:
-		return read[e.Vec](e.Var)
-	case *brasp.UnaryExpr:
-		return brasp.Not(translate(e.X, read))
-	case *brasp.BinaryExpr:
-		if e.Op == brasp.AND {
-			return brasp.And(translate(e.X, read), translate(e.Y, read))
-		}
-		return brasp.Or(translate(e.X, read), translate(e.Y, read))
-	}
-	panic("ac0: unknown expression type")
+	return brasp.MapRefs(e, func(r *brasp.Ref) brasp.Expr { return read[r.Vec](r.Var) })
 }
 
 // blockProgram embeds the block DFA's program at the block ends: its

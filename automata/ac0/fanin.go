@@ -50,7 +50,7 @@ func (c *construction) bounded(e brasp.Expr) (brasp.Expr, error) {
 					if err := c.charge(exprSize(join(chunk)) + 2); err != nil {
 						return err
 					}
-					k := c.pb.Positionwise("F", atI(c.pb, join(chunk)))
+					k := c.pb.Positionwise("F", brasp.ReadAt(join(chunk), brasp.VarI))
 					out = append(out, c.ref(k, chunkVar))
 				}
 				chunk = nil
@@ -113,17 +113,4 @@ func onlyVar(e brasp.Expr) (brasp.Var, bool) {
 		}
 	}
 	return refs[0].Var, true
-}
-
-// atI returns e with every reference read at i.
-func atI(b *brasp.Builder, e brasp.Expr) brasp.Expr {
-	switch x := e.(type) {
-	case *brasp.Ref:
-		return b.I(x.Vec)
-	case *brasp.UnaryExpr:
-		return brasp.Not(atI(b, x.X))
-	case *brasp.BinaryExpr:
-		return &brasp.BinaryExpr{Op: x.Op, X: atI(b, x.X), Y: atI(b, x.Y)}
-	}
-	return e
 }

@@ -66,27 +66,6 @@ func stateVectorName(d *automata.DFA, x int) string {
 	return "A_" + strconv.Itoa(x)
 }
 
-// readAt returns e with every reference read at v (brasp.VarI or
-// brasp.VarJ): the cascade's conditions are built once and used both at the
-// query position and at the attended one.
-func readAt(b *brasp.Builder, e brasp.Expr, v brasp.Var) brasp.Expr {
-	switch e := e.(type) {
-	case *brasp.Ref:
-		if v == brasp.VarJ {
-			return b.J(e.Vec)
-		}
-		return b.I(e.Vec)
-	case *brasp.UnaryExpr:
-		return brasp.Not(readAt(b, e.X, v))
-	case *brasp.BinaryExpr:
-		if e.Op == brasp.AND {
-			return brasp.And(readAt(b, e.X, v), readAt(b, e.Y, v))
-		}
-		return brasp.Or(readAt(b, e.X, v), readAt(b, e.Y, v))
-	}
-	return e
-}
-
 // DFAToBRASP minimises d, decomposes it (Decompose) and compiles the cascade
 // into B-RASP (CascadeToBRASP). The program accepts exactly the non-empty
 // words d accepts; the empty word, which B-RASP never reads, is ignored. It
@@ -102,15 +81,4 @@ func DFAToBRASP(d *automata.DFA, limits automata.Limits) (*brasp.Program, *Casca
 		return nil, nil, err
 	}
 	return p, c, nil
-}
-
-// and2 is x ∧ y without a literal 1 operand.
-func and2(x, y brasp.Expr) brasp.Expr {
-	if l, ok := x.(*brasp.Literal); ok && l.Value {
-		return y
-	}
-	if l, ok := y.(*brasp.Literal); ok && l.Value {
-		return x
-	}
-	return brasp.And(x, y)
 }

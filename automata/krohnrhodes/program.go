@@ -42,7 +42,7 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 	var resolve func(set int) brasp.Expr
 	edgeAt := func(e int) brasp.Expr {
 		edge := c.Edges[e]
-		return and2(resolve(edge.Parent), levelVec[edge.Level][edge.Value])
+		return brasp.Conjoin(resolve(edge.Parent), levelVec[edge.Level][edge.Value])
 	}
 	resolve = func(set int) brasp.Expr {
 		if e, ok := chainExpr[set]; ok {
@@ -54,8 +54,10 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 		}
 		single := len(c.Sets[set]) == 1
 		var x brasp.Expr
-		switch _, isRef := terms[0].(*brasp.Ref); {
-		case len(terms) == 1 && (isRef || isTrue(terms[0])) && !single:
+		_, isRef := terms[0].(*brasp.Ref)
+		value, isLit := brasp.LiteralValue(terms[0])
+		switch {
+		case len(terms) == 1 && (isRef || isLit && value) && !single:
 			x = terms[0] // an alias: no vector needed
 		case single:
 			x = b.I(b.Positionwise(stateVectorName(d, c.Sets[set][0]), brasp.Or(terms...)))
@@ -107,13 +109,13 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 		}
 		var kept []brasp.Expr
 		for _, g := range keeps {
-			kept = append(kept, and2(readAt(b, resolve(g.key), brasp.VarJ), symbolsAt(g.syms)))
+			kept = append(kept, brasp.Conjoin(brasp.ReadAt(resolve(g.key), brasp.VarJ), symbolsAt(g.syms)))
 		}
 		var resetJ brasp.Expr = brasp.Bool(true)
 		if len(kept) > 0 {
 			resetJ = brasp.Not(brasp.Or(kept...))
 			if len(used[l]) > 2 {
-				resetJ = b.J(b.Positionwise("R"+strconv.Itoa(l+1), readAt(b, resetJ, brasp.VarI)))
+				resetJ = b.J(b.Positionwise("R"+strconv.Itoa(l+1), brasp.ReadAt(resetJ, brasp.VarI)))
 			}
 		}
 		byTarget := map[int][]*group{}
@@ -134,7 +136,7 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 			for _, g := range byTarget[s] {
 				cond := symbolsAt(g.syms)
 				if g.key >= 0 {
-					cond = and2(readAt(b, edgeAt(g.key), brasp.VarJ), cond)
+					cond = brasp.Conjoin(brasp.ReadAt(edgeAt(g.key), brasp.VarJ), cond)
 				}
 				terms = append(terms, cond)
 			}
@@ -174,9 +176,4 @@ func contextProgram(c *Cascade) (*brasp.Program, error) {
 		}
 	}
 	return finish(b, d, order, stateVec)
-}
-
-func isTrue(e brasp.Expr) bool {
-	l, ok := e.(*brasp.Literal)
-	return ok && l.Value
 }

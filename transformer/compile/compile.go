@@ -617,23 +617,12 @@ func (c *compiler) prepareHead(k int) (absHead, *headInfo, []target, error) {
 // exprFnFixed compiles e with the vectors in fixed (read at i) replaced by
 // constants and references at j read through atJ.
 func (c *compiler) exprFnFixed(e brasp.Expr, fixed map[int]bool, atJ func(int) boolFn) boolFn {
-	switch e := e.(type) {
-	case *brasp.Ref:
-		if e.Var == brasp.VarI {
-			v := fixed[e.Vec]
-			return func(func(int) bool) bool { return v }
+	e = brasp.MapRefs(e, func(r *brasp.Ref) brasp.Expr {
+		if r.Var == brasp.VarI {
+			return brasp.Bool(fixed[r.Vec])
 		}
-		return atJ(e.Vec)
-	case *brasp.UnaryExpr:
-		x := c.exprFnFixed(e.X, fixed, atJ)
-		return func(get func(int) bool) bool { return !x(get) }
-	case *brasp.BinaryExpr:
-		x, y := c.exprFnFixed(e.X, fixed, atJ), c.exprFnFixed(e.Y, fixed, atJ)
-		if e.Op == brasp.AND {
-			return func(get func(int) bool) bool { a, b := x(get), y(get); return a && b }
-		}
-		return func(get func(int) bool) bool { a, b := x(get), y(get); return a || b }
-	}
+		return r
+	})
 	return c.exprFn(e, atJ)
 }
 

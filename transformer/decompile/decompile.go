@@ -295,7 +295,7 @@ func (d *decompiler) expr(s sop, varExpr func(v int) brasp.Expr) brasp.Expr {
 	if s.negated {
 		e = brasp.Not(e)
 	}
-	return simplify(e, func(r *brasp.Ref) brasp.Expr { return r })
+	return brasp.Fold(e)
 }
 
 // posKey is what the position embedding of position i depends on.

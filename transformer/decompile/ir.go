@@ -74,52 +74,6 @@ func iff(x, y brasp.Expr) brasp.Expr {
 	return brasp.Or(brasp.And(x, y), brasp.And(brasp.Not(x), brasp.Not(y)))
 }
 
-// lit returns the literal value of e, if e is one.
-func litOf(e brasp.Expr) (val, ok bool) {
-	if l, isLit := e.(*brasp.Literal); isLit {
-		return l.Value, true
-	}
-	return false, false
-}
-
-// simplify folds constants after substituting references with sub.
-func simplify(e brasp.Expr, sub func(*brasp.Ref) brasp.Expr) brasp.Expr {
-	switch e := e.(type) {
-	case *brasp.Literal:
-		return brasp.Bool(e.Value)
-	case *brasp.Ref:
-		return sub(e)
-	case *brasp.UnaryExpr:
-		x := simplify(e.X, sub)
-		if v, ok := litOf(x); ok {
-			return brasp.Bool(!v)
-		}
-		if u, ok := x.(*brasp.UnaryExpr); ok {
-			return u.X
-		}
-		return brasp.Not(x)
-	case *brasp.BinaryExpr:
-		x, y := simplify(e.X, sub), simplify(e.Y, sub)
-		and := e.Op == brasp.AND
-		for _, p := range [2][2]brasp.Expr{{x, y}, {y, x}} {
-			if v, ok := litOf(p[0]); ok {
-				if v == and {
-					return p[1] // 1 & y = y, 0 | y = y
-				}
-				return brasp.Bool(v) // 0 & y = 0, 1 | y = 1
-			}
-		}
-		if canon(x) == canon(y) {
-			return x
-		}
-		if and {
-			return brasp.And(x, y)
-		}
-		return brasp.Or(x, y)
-	}
-	return e
-}
-
 // canon is a canonical text for an expression over node indices.
 func canon(e brasp.Expr) string {
 	var b strings.Builder
@@ -168,7 +122,7 @@ func (g *ir) build(outs []int, symbols alphabet.Alphabet) (*brasp.Program, error
 	subst := make([]brasp.Expr, n) // replacement of a reference at i, in node indices
 	sub := func(r *brasp.Ref) brasp.Expr {
 		if s := subst[r.Vec]; s != nil {
-			return retarget(s, r.Var)
+			return brasp.ReadAt(s, r.Var)
 		}
 		return &brasp.Ref{Var: r.Var, Vec: r.Vec}
 	}
@@ -176,15 +130,15 @@ func (g *ir) build(outs []int, symbols alphabet.Alphabet) (*brasp.Program, error
 	for k, nd := range g.nodes {
 		switch nd.kind {
 		case brasp.PositionwiseVector:
-			nd.expr = simplify(nd.expr, sub)
+			nd.expr = brasp.Substitute(nd.expr, sub)
 		case brasp.AttentionVector:
 			a := nd.att
-			a.Score = simplify(a.Score, sub)
-			a.Value = simplify(a.Value, sub)
-			a.Default = simplify(a.Default, sub)
-			sv, sok := litOf(a.Score)
-			vv, vok := litOf(a.Value)
-			dv, dok := litOf(a.Default)
+			a.Score = brasp.Substitute(a.Score, sub)
+			a.Value = brasp.Substitute(a.Value, sub)
+			a.Default = brasp.Substitute(a.Default, sub)
+			sv, sok := brasp.LiteralValue(a.Score)
+			vv, vok := brasp.LiteralValue(a.Value)
+			dv, dok := brasp.LiteralValue(a.Default)
 			switch {
 			case sok && !sv:
 				nd.kind, nd.expr, nd.att = brasp.PositionwiseVector, a.Default, nil
@@ -260,7 +214,9 @@ func (g *ir) build(outs []int, symbols alphabet.Alphabet) (*brasp.Program, error
 	for k := range g.alpha {
 		idx[k] = b.SymbolVec(k)
 	}
-	rename := func(e brasp.Expr) brasp.Expr { return rebuild(e, b, idx) }
+	rename := func(e brasp.Expr) brasp.Expr {
+		return brasp.MapRefs(e, func(r *brasp.Ref) brasp.Expr { return b.At(idx[r.Vec], r.Var) })
+	}
 	// Position predicates first, right after the symbols, as a person would
 	// declare them.
 	for k, nd := range g.nodes {
@@ -301,35 +257,6 @@ func (g *ir) build(outs []int, symbols alphabet.Alphabet) (*brasp.Program, error
 		b.SetTransducer(symbols, vecs)
 	}
 	return b.Program()
-}
-
-// retarget returns e (an expression at i) read at position v.
-func retarget(e brasp.Expr, v brasp.Var) brasp.Expr {
-	switch e := e.(type) {
-	case *brasp.Ref:
-		return &brasp.Ref{Var: v, Vec: e.Vec}
-	case *brasp.UnaryExpr:
-		return brasp.Not(retarget(e.X, v))
-	case *brasp.BinaryExpr:
-		return &brasp.BinaryExpr{Op: e.Op, X: retarget(e.X, v), Y: retarget(e.Y, v)}
-	}
-	return e
-}
-
-// rebuild maps node references to the builder's vectors.
-func rebuild(e brasp.Expr, b *brasp.Builder, idx []int) brasp.Expr {
-	switch e := e.(type) {
-	case *brasp.Ref:
-		if e.Var == brasp.VarJ {
-			return b.J(idx[e.Vec])
-		}
-		return b.I(idx[e.Vec])
-	case *brasp.UnaryExpr:
-		return brasp.Not(rebuild(e.X, b, idx))
-	case *brasp.BinaryExpr:
-		return &brasp.BinaryExpr{Op: e.Op, X: rebuild(e.X, b, idx), Y: rebuild(e.Y, b, idx)}
-	}
-	return e
 }
 
 // sanitize turns a model label into a B-RASP name: letters, digits and
