@@ -3,13 +3,13 @@ package automata
 import (
 	"encoding/json"
 	"fmt"
-	"go/scanner"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/internal/testkit"
+	"github.com/brasp-dev/brasp/source"
 )
 
 func TestParseA3(t *testing.T) {
@@ -112,7 +112,7 @@ func errorLines(err error) []string {
 		return nil
 	}
 	var out []string
-	if el, ok := err.(scanner.ErrorList); ok {
+	if el, ok := err.(source.ErrorList); ok {
 		for _, e := range el {
 			out = append(out, e.Error())
 		}

@@ -1,14 +1,13 @@
 package automata
 
 import (
-	"go/scanner"
-	"go/token"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/source"
 )
 
 // The `.dfa` format has one fact per line:
@@ -30,7 +29,7 @@ import (
 type dfaToken struct {
 	text   string
 	quoted bool
-	pos    token.Position
+	pos    source.Pos
 }
 
 // keywords of the .dfa format, recognised only when written bare.
@@ -42,14 +41,24 @@ const (
 
 // Parse reads an automaton in the `.dfa` text format. filename is used only
 // in error positions. All errors are collected and returned as a
-// scanner.ErrorList whose entries print as file:line:col: message.
+// source.ErrorList, sorted, one file:line:col: message per problem.
+//
+//	file       = { line "\n" } .
+//	line       = [ alphabet | start | accept | transition ] [ "#" comment ] .
+//	alphabet   = "alphabet" name { name } .
+//	start      = "start" name .
+//	accept     = "accept" { name } .
+//	transition = name name name .            (FROM SYMBOL TO)
+//	name       = bare | quoted .              (bare: letters, digits, _ and ?; quoted: a Go string)
 func Parse(filename string, src []byte) (*DFA, error) {
-	var errs scanner.ErrorList
+	var errs source.ErrorList
+	add := func(p source.Pos, msg string) { errs.Add(filename, p, "%s", msg) }
+	at := func(p source.Pos) string { return p.In(filename) }
 	lines := tokenizeDFA(filename, src, &errs)
 
 	var (
 		alpha      alphabet.Alphabet
-		alphaPos   token.Position
+		alphaPos   source.Pos
 		haveAlpha  bool
 		start      *dfaToken
 		accepts    []dfaToken
@@ -57,7 +66,7 @@ func Parse(filename string, src []byte) (*DFA, error) {
 		firstSeen  = map[string]int{} // order of first appearance anywhere
 		firstFrom  = map[string]int{} // order of first appearance as FROM
 		noteState  = func(t dfaToken) { firstSeen[t.text] = orderOf(firstSeen, t.text) }
-		eofPos     = token.Position{Filename: filename, Line: 1 + strings.Count(string(src), "\n"), Column: 1}
+		eofPos     = source.Pos{Line: 1 + strings.Count(string(src), "\n"), Col: 1}
 		firstToken *dfaToken
 	)
 	for _, line := range lines {
@@ -71,17 +80,17 @@ func Parse(filename string, src []byte) (*DFA, error) {
 		switch {
 		case !head.quoted && head.text == kwAlphabet:
 			if haveAlpha {
-				errs.Add(head.pos, "duplicate alphabet line (first at "+alphaPos.String()+")")
+				add(head.pos, "duplicate alphabet line (first at "+at(alphaPos)+")")
 				continue
 			}
 			haveAlpha, alphaPos = true, head.pos
 			if len(line) == 1 {
-				errs.Add(head.pos, "alphabet needs at least one symbol")
+				add(head.pos, "alphabet needs at least one symbol")
 			}
 			seen := map[string]bool{}
 			for _, t := range line[1:] {
 				if seen[t.text] {
-					errs.Add(t.pos, "duplicate symbol "+alphabet.Quote(t.text))
+					add(t.pos, "duplicate symbol "+alphabet.Quote(t.text))
 					continue
 				}
 				seen[t.text] = true
@@ -89,11 +98,11 @@ func Parse(filename string, src []byte) (*DFA, error) {
 			}
 		case !head.quoted && head.text == kwStart:
 			if len(line) != 2 {
-				errs.Add(head.pos, "start needs exactly one state")
+				add(head.pos, "start needs exactly one state")
 				continue
 			}
 			if start != nil {
-				errs.Add(head.pos, "duplicate start line (first at "+start.pos.String()+")")
+				add(head.pos, "duplicate start line (first at "+at(start.pos)+")")
 				continue
 			}
 			start = &line[1]
@@ -105,7 +114,7 @@ func Parse(filename string, src []byte) (*DFA, error) {
 			}
 		default:
 			if len(line) != 3 {
-				errs.Add(head.pos, "expected a transition FROM SYMBOL TO or a line starting with alphabet, start or accept")
+				add(head.pos, "expected a transition FROM SYMBOL TO or a line starting with alphabet, start or accept")
 				continue
 			}
 			trans = append(trans, [3]dfaToken{line[0], line[1], line[2]})
@@ -119,14 +128,13 @@ func Parse(filename string, src []byte) (*DFA, error) {
 		if firstToken != nil {
 			p = firstToken.pos
 		}
-		errs.Add(p, "missing alphabet line")
+		add(p, "missing alphabet line")
 	}
 	if start == nil {
-		errs.Add(eofPos, "missing start line")
+		add(eofPos, "missing start line")
 	}
 	if len(errs) > 0 {
-		errs.Sort()
-		return nil, errs
+		return nil, errs.Err()
 	}
 
 	// Number the states: sources of transitions first, then the rest.
@@ -160,18 +168,18 @@ func Parse(filename string, src []byte) (*DFA, error) {
 	for _, t := range accepts {
 		d.Accept[index[t.text]] = true
 	}
-	defined := map[[2]int]token.Position{}
+	defined := map[[2]int]source.Pos{}
 	for _, t := range trans {
 		from, to := index[t[0].text], index[t[2].text]
 		a := alpha.Index(t[1].text)
 		if a < 0 {
-			errs.Add(t[1].pos, "symbol "+alphabet.Quote(t[1].text)+" is not in the alphabet {"+alpha.String()+"}")
+			add(t[1].pos, "symbol "+alphabet.Quote(t[1].text)+" is not in the alphabet {"+alpha.String()+"}")
 			continue
 		}
 		if old := d.Delta[from][a]; old >= 0 {
 			if old != to {
-				errs.Add(t[0].pos, "conflicting transition "+alphabet.Quote(t[0].text)+" "+alphabet.Quote(t[1].text)+
-					": already goes to "+alphabet.Quote(names[old])+" at "+defined[[2]int{from, a}].String())
+				add(t[0].pos, "conflicting transition "+alphabet.Quote(t[0].text)+" "+alphabet.Quote(t[1].text)+
+					": already goes to "+alphabet.Quote(names[old])+" at "+at(defined[[2]int{from, a}]))
 			}
 			continue
 		}
@@ -179,8 +187,7 @@ func Parse(filename string, src []byte) (*DFA, error) {
 		defined[[2]int{from, a}] = t[0].pos
 	}
 	if len(errs) > 0 {
-		errs.Sort()
-		return nil, errs
+		return nil, errs.Err()
 	}
 	completeWithSink(d)
 	return d, nil
@@ -223,13 +230,12 @@ func completeWithSink(d *DFA) {
 }
 
 // tokenizeDFA splits src into lines of tokens, reporting malformed tokens.
-func tokenizeDFA(filename string, src []byte, errs *scanner.ErrorList) [][]dfaToken {
+func tokenizeDFA(filename string, src []byte, errs *source.ErrorList) [][]dfaToken {
 	var lines [][]dfaToken
 	for lineNo, text := range strings.Split(string(src), "\n") {
 		var line []dfaToken
-		pos := func(off int) token.Position {
-			return token.Position{Filename: filename, Line: lineNo + 1, Column: off + 1}
-		}
+		pos := func(off int) source.Pos { return source.Pos{Line: lineNo + 1, Col: off + 1} }
+		add := func(p source.Pos, msg string) { errs.Add(filename, p, "%s", msg) }
 		for i := 0; i < len(text); {
 			r, size := utf8.DecodeRuneInString(text[i:])
 			switch {
@@ -240,12 +246,12 @@ func tokenizeDFA(filename string, src []byte, errs *scanner.ErrorList) [][]dfaTo
 			case r == '"':
 				j, s, err := alphabet.ScanQuoted(text, i)
 				if err != nil {
-					errs.Add(pos(i), "malformed quoted string")
+					add(pos(i), "malformed quoted string")
 					i = len(text)
 					continue
 				}
 				if s == "" {
-					errs.Add(pos(i), "empty quoted name")
+					add(pos(i), "empty quoted name")
 				} else {
 					line = append(line, dfaToken{text: s, quoted: true, pos: pos(i)})
 				}
@@ -263,9 +269,9 @@ func tokenizeDFA(filename string, src []byte, errs *scanner.ErrorList) [][]dfaTo
 				i = j
 			default:
 				if r == utf8.RuneError && size == 1 {
-					errs.Add(pos(i), "invalid UTF-8")
+					add(pos(i), "invalid UTF-8")
 				} else {
-					errs.Add(pos(i), "unexpected character "+strconv.QuoteRune(r)+" (quote names that are not letters, digits, _ or ?)")
+					add(pos(i), "unexpected character "+strconv.QuoteRune(r)+" (quote names that are not letters, digits, _ or ?)")
 				}
 				i += size
 			}

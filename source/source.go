@@ -37,6 +37,15 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%d:%d", p.Line, p.Col)
 }
 
+// In writes p as file:line:col, for messages that point at another place
+// in the same file; without a file it is String.
+func (p Pos) In(file string) string {
+	if file == "" {
+		return p.String()
+	}
+	return file + ":" + p.String()
+}
+
 // Before reports whether p comes before q in a file: an earlier line, or the
 // same line and an earlier column. The zero Pos comes before every valid one.
 func (p Pos) Before(q Pos) bool {

@@ -1,14 +1,13 @@
 package regex
 
 import (
-	"go/scanner"
-	"go/token"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/source"
 )
 
 // MaxNesting bounds the nesting depth of parentheses and prefix operators the
@@ -26,7 +25,7 @@ const (
 type tok struct {
 	kind  tokKind
 	text  string // symbol name, or the operator character
-	pos   token.Position
+	pos   source.Pos
 	width int // bytes of source text
 }
 
@@ -36,9 +35,16 @@ func isBareSymbolRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || u
 
 // Parse reads a `.re` file: an alphabet line, then one expression. filename
 // is used only in error positions; all errors are returned together as a
-// scanner.ErrorList whose entries print as file:line:col: message.
+// source.ErrorList, sorted, one file:line:col: message per problem.
+//
+//	file     = alphabet "\n" union .
+//	alphabet = "alphabet" symbol { symbol } .
+//	symbol   = bare | quoted .     (bare: letters, digits and _; quoted: a Go string)
+//
+// The grammar of the expression is on the parser's methods (union down to
+// atom); blank lines and "#" comments may appear anywhere.
 func Parse(filename string, src []byte) (*Regex, error) {
-	var errs scanner.ErrorList
+	var errs source.ErrorList
 	lines := strings.Split(string(src), "\n")
 	alphaLine := -1
 	var alpha alphabet.Alphabet
@@ -49,20 +55,20 @@ func Parse(filename string, src []byte) (*Regex, error) {
 		}
 		alphaLine = i
 		if toks[0].kind != tSym || toks[0].text != "alphabet" || strings.HasPrefix(strings.TrimSpace(text), `"`) {
-			errs.Add(toks[0].pos, "expected an alphabet line first")
+			errs.Add(filename, toks[0].pos, "expected an alphabet line first")
 			break
 		}
 		if len(toks) == 1 {
-			errs.Add(toks[0].pos, "alphabet needs at least one symbol")
+			errs.Add(filename, toks[0].pos, "alphabet needs at least one symbol")
 		}
 		seen := map[string]bool{}
 		for _, t := range toks[1:] {
 			if t.kind != tSym {
-				errs.Add(t.pos, "unexpected "+strconv.Quote(t.text)+" in the alphabet line")
+				errs.Add(filename, t.pos, "%s", "unexpected "+strconv.Quote(t.text)+" in the alphabet line")
 				continue
 			}
 			if seen[t.text] {
-				errs.Add(t.pos, "duplicate symbol "+alphabet.Quote(t.text))
+				errs.Add(filename, t.pos, "%s", "duplicate symbol "+alphabet.Quote(t.text))
 				continue
 			}
 			seen[t.text] = true
@@ -71,12 +77,11 @@ func Parse(filename string, src []byte) (*Regex, error) {
 		break
 	}
 	if alphaLine < 0 {
-		errs.Add(token.Position{Filename: filename, Line: 1, Column: 1}, "missing alphabet line")
-		return nil, errs
+		errs.Add(filename, source.Pos{Line: 1, Col: 1}, "missing alphabet line")
+		return nil, errs.Err()
 	}
 	if len(errs) > 0 {
-		errs.Sort()
-		return nil, errs
+		return nil, errs.Err()
 	}
 	single := alpha.SingleChar()
 	var toks []tok
@@ -84,25 +89,24 @@ func Parse(filename string, src []byte) (*Regex, error) {
 		toks = append(toks, lexLine(filename, i, lines[i], false, single, &errs)...)
 	}
 	// End of input is reported just after the last token.
-	eof := token.Position{Filename: filename, Line: alphaLine + 2, Column: 1}
+	eof := source.Pos{Line: alphaLine + 2, Col: 1}
 	if len(toks) > 0 {
 		last := toks[len(toks)-1]
 		eof = last.pos
-		eof.Column += last.width
+		eof.Col += last.width
 	}
 	toks = append(toks, tok{kind: tEOF, pos: eof})
-	p := &parser{toks: toks, alpha: alpha, errs: &errs}
+	p := &parser{toks: toks, alpha: alpha, errs: &errs, file: filename}
 	if toks[0].kind == tEOF {
-		errs.Add(toks[0].pos, "missing expression after the alphabet line")
-		return nil, errs
+		errs.Add(filename, toks[0].pos, "missing expression after the alphabet line")
+		return nil, errs.Err()
 	}
 	root := p.union()
 	if t := p.peek(); t.kind != tEOF && len(errs) == 0 {
-		errs.Add(t.pos, "unexpected "+describe(t))
+		errs.Add(filename, t.pos, "%s", "unexpected "+describe(t))
 	}
 	if len(errs) > 0 {
-		errs.Sort()
-		return nil, errs
+		return nil, errs.Err()
 	}
 	return &Regex{Alphabet: alpha, Root: root}, nil
 }
@@ -125,11 +129,9 @@ func describe(t tok) string {
 // lexLine splits one line into tokens. In the alphabet line, bare names use
 // the full name alphabet ('?' included); in expressions, single splits bare
 // runs into one symbol per character.
-func lexLine(filename string, lineNo int, text string, alphaLine, single bool, errs *scanner.ErrorList) []tok {
+func lexLine(filename string, lineNo int, text string, alphaLine, single bool, errs *source.ErrorList) []tok {
 	var toks []tok
-	pos := func(off int) token.Position {
-		return token.Position{Filename: filename, Line: lineNo + 1, Column: off + 1}
-	}
+	pos := func(off int) source.Pos { return source.Pos{Line: lineNo + 1, Col: off + 1} }
 	bare := isBareSymbolRune
 	if alphaLine {
 		bare = alphabet.IsNameRune
@@ -145,12 +147,12 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 			end, s, err := alphabet.ScanQuoted(text, i)
 			switch {
 			case err == alphabet.ErrUnterminated:
-				errs.Add(pos(i), "unterminated quoted symbol")
+				errs.Add(filename, pos(i), "unterminated quoted symbol")
 				return toks
 			case err != nil:
-				errs.Add(pos(i), "malformed quoted symbol")
+				errs.Add(filename, pos(i), "malformed quoted symbol")
 			case s == "":
-				errs.Add(pos(i), "empty quoted symbol")
+				errs.Add(filename, pos(i), "empty quoted symbol")
 			default:
 				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i), width: end - i})
 			}
@@ -174,9 +176,9 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 			i += size
 		default:
 			if r == utf8.RuneError && size == 1 {
-				errs.Add(pos(i), "invalid UTF-8")
+				errs.Add(filename, pos(i), "invalid UTF-8")
 			} else {
-				errs.Add(pos(i), "unexpected character "+strconv.QuoteRune(r)+" (quote symbols that are not letters, digits or _)")
+				errs.Add(filename, pos(i), "%s", "unexpected character "+strconv.QuoteRune(r)+" (quote symbols that are not letters, digits or _)")
 			}
 			i += size
 		}
@@ -188,7 +190,8 @@ type parser struct {
 	toks  []tok
 	i     int
 	alpha alphabet.Alphabet
-	errs  *scanner.ErrorList
+	errs  *source.ErrorList
+	file  string
 	depth int
 }
 
@@ -204,6 +207,9 @@ func (p *parser) next() tok {
 
 func (p *parser) isOp(s string) bool { t := p.peek(); return t.kind == tOp && t.text == s }
 
+// union parses
+//
+//	union = inter { "|" inter } .
 func (p *parser) union() *Node {
 	pos := p.peek().pos
 	xs := []*Node{p.inter()}
@@ -218,6 +224,9 @@ func (p *parser) union() *Node {
 	return n
 }
 
+// inter parses
+//
+//	inter = concat { "&" concat } .
 func (p *parser) inter() *Node {
 	pos := p.peek().pos
 	xs := []*Node{p.concat()}
@@ -237,10 +246,13 @@ func startsAtom(t tok) bool {
 	return t.kind == tSym || (t.kind == tOp && strings.Contains("([.~", t.text))
 }
 
+// concat parses
+//
+//	concat = unary { unary } .
 func (p *parser) concat() *Node {
 	pos := p.peek().pos
 	if !startsAtom(p.peek()) {
-		p.errs.Add(p.peek().pos, "expected an expression, found "+describe(p.peek()))
+		p.errs.Add(p.file, p.peek().pos, "%s", "expected an expression, found "+describe(p.peek()))
 		if t := p.peek(); t.kind == tOp && t.text != ")" && t.text != "|" && t.text != "&" {
 			p.next() // skip a stray postfix operator or ']' and go on
 		}
@@ -257,6 +269,9 @@ func (p *parser) concat() *Node {
 	return n
 }
 
+// unary parses
+//
+//	unary = "~" unary | atom { "*" | "+" | "?" } .
 func (p *parser) unary() *Node {
 	if p.isOp("~") {
 		t := p.next()
@@ -265,7 +280,7 @@ func (p *parser) unary() *Node {
 		}
 		defer p.leave()
 		if !startsAtom(p.peek()) {
-			p.errs.Add(p.peek().pos, "expected an expression after ~, found "+describe(p.peek()))
+			p.errs.Add(p.file, p.peek().pos, "%s", "expected an expression after ~, found "+describe(p.peek()))
 			return EmptySet()
 		}
 		n := Compl(p.unary())
@@ -293,10 +308,10 @@ func (p *parser) unary() *Node {
 	}
 }
 
-func (p *parser) enter(pos token.Position) bool {
+func (p *parser) enter(pos source.Pos) bool {
 	p.depth++
 	if p.depth > MaxNesting {
-		p.errs.Add(pos, "expression nested deeper than "+strconv.Itoa(MaxNesting))
+		p.errs.Add(p.file, pos, "%s", "expression nested deeper than "+strconv.Itoa(MaxNesting))
 		p.i = len(p.toks) - 1 // stop parsing
 		return false
 	}
@@ -305,13 +320,18 @@ func (p *parser) enter(pos token.Position) bool {
 
 func (p *parser) leave() { p.depth-- }
 
+// atom parses
+//
+//	atom = symbol | "." | "[" "]" | "(" ")" | "(" union ")" .
+//
+// "." is any symbol, [] the empty set and () the empty word.
 func (p *parser) atom() *Node {
 	t := p.next()
 	switch {
 	case t.kind == tSym:
 		a := p.alpha.Index(t.text)
 		if a < 0 {
-			p.errs.Add(t.pos, "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.String()+"}")
+			p.errs.Add(p.file, t.pos, "%s", "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.String()+"}")
 			return EmptySet()
 		}
 		return &Node{Op: OpSymbol, Symbol: a, Pos: t.pos}
@@ -319,7 +339,7 @@ func (p *parser) atom() *Node {
 		return &Node{Op: OpAny, Pos: t.pos}
 	case t.kind == tOp && t.text == "[":
 		if !p.isOp("]") {
-			p.errs.Add(p.peek().pos, "expected ] after [ (the empty set is written [])")
+			p.errs.Add(p.file, p.peek().pos, "expected ] after [ (the empty set is written [])")
 			return EmptySet()
 		}
 		p.next()
@@ -336,13 +356,13 @@ func (p *parser) atom() *Node {
 		n := p.union()
 		if !p.isOp(")") {
 			if len(*p.errs) == 0 || p.peek().kind != tEOF {
-				p.errs.Add(p.peek().pos, "expected ) to close the ( at "+t.pos.String()+", found "+describe(p.peek()))
+				p.errs.Add(p.file, p.peek().pos, "%s", "expected ) to close the ( at "+t.pos.In(p.file)+", found "+describe(p.peek()))
 			}
 			return n
 		}
 		p.next()
 		return n
 	}
-	p.errs.Add(t.pos, "expected an expression, found "+describe(t))
+	p.errs.Add(p.file, t.pos, "%s", "expected an expression, found "+describe(t))
 	return EmptySet()
 }

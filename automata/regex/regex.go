@@ -1,9 +1,8 @@
 package regex
 
 import (
-	"go/token"
-
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/source"
 )
 
 // Op is the operator of a Node.
@@ -31,7 +30,7 @@ type Node struct {
 	Op     Op
 	Symbol int     // the symbol index, for OpSymbol
 	Sub    []*Node // operands
-	Pos    token.Position
+	Pos    source.Pos
 }
 
 // Regex is a regular expression over a named alphabet, the central type of

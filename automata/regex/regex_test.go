@@ -1,7 +1,6 @@
 package regex
 
 import (
-	"go/scanner"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/internal/testkit"
+	"github.com/brasp-dev/brasp/source"
 )
 
 // matchTable is the reference semantics, independent of derivatives:
@@ -267,7 +267,7 @@ func TestParseErrors(t *testing.T) {
 		"alphabet a b\n" + strings.Repeat("(", 2000) + "a": {"expression nested deeper than 1000"},
 	} {
 		_, err := Parse("e.re", []byte(src))
-		el, ok := err.(scanner.ErrorList)
+		el, ok := err.(source.ErrorList)
 		if !ok {
 			t.Errorf("Parse(%q): got %v, want errors %v", src, err, want)
 			continue
