@@ -65,7 +65,7 @@ type BRASPOptions struct {
 	// future-masked attention (Thm 5.1): a past-only formula is compiled so
 	// directly (ltl.ToBRASPFutureOnly); any other program that is not
 	// already future-only goes through its minimal DFA and Krohn–Rhodes
-	// cascade (exact.FutureOnly, under the Exact and Cascade limits).
+	// cascade (exact.FutureOnly, under the budget's exact-* limits and Options.Cascade).
 	FutureOnly bool
 	// NormalForm asks for a normal form of App. B (unary values, unary
 	// scores or both); empty for none. See brasp.UnaryValue and
