@@ -35,7 +35,7 @@
 //	400  malformed JSON (the message says where)
 //	403  the Host header is not a loopback name while the server listens
 //	     on loopback (see Limits and safety); every path, not only /api/
-//	404  unknown endpoint
+//	404  unknown endpoint or page
 //	413  request body larger than Config.MaxBody (1 MiB by default)
 //	422  the program, formula or word is wrong: errors lists every problem
 //	     with its 1-based line and column; conversions that hit a limit

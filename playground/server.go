@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"path"
 	"strings"
 )
 
@@ -20,13 +21,14 @@ var staticFiles embed.FS
 // under /api/. It implements http.Handler.
 type Server struct {
 	api    *API
+	files  fs.FS
 	static http.Handler
 }
 
 // New returns a playground server with the given limits.
 func New(cfg Config) *Server {
 	static, _ := fs.Sub(staticFiles, "static")
-	return &Server{api: NewAPI(cfg), static: noCache(http.FileServerFS(static))}
+	return &Server{api: NewAPI(cfg), files: static, static: noCache(http.FileServerFS(static))}
 }
 
 // ServeHTTP implements http.Handler.
@@ -48,6 +50,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			writeReply(w, errorReply(&apiError{Status: statusMethodNotAllowed, Message: fmt.Sprintf("method %s not allowed for %s: the page is read with GET", r.Method, r.URL.Path)}))
+			return
+		}
+		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+		if name == "" {
+			name = "."
+		}
+		if _, err := fs.Stat(s.files, name); err != nil {
+			writeReply(w, errorReply(&apiError{Status: statusNotFound, Message: fmt.Sprintf("no page %s: the playground is at /", r.URL.Path)}))
 			return
 		}
 		s.static.ServeHTTP(w, r)

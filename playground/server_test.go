@@ -309,6 +309,10 @@ func TestBadInput(t *testing.T) {
 	if code, data := doReq(t, s, "POST", "/api/nope", "{}"); code != 404 || !strings.Contains(string(data), "no API endpoint") {
 		t.Errorf("unknown endpoint: %d %s", code, data)
 	}
+	// A missing page: 404 with a JSON error.
+	if code, data := doReq(t, s, "GET", "/nope.html", nil); code != 404 || !strings.Contains(string(data), `"error":"no page /nope.html`) {
+		t.Errorf("GET /nope.html: %d %s", code, data)
+	}
 	// Method not allowed: 405 with a JSON error, on the API and the page.
 	for _, c := range []struct{ method, path string }{{"GET", "/api/run"}, {"POST", "/api/features"}, {"PUT", "/api/compile"}, {"DELETE", "/"}, {"POST", "/app.js"}} {
 		code, data := doReq(t, s, c.method, c.path, "{}")
