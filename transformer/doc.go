@@ -22,7 +22,10 @@
 // Both compute in float64 while every operation is provably free of rounding
 // (each product and sum is checked error-free with FMA and TwoSum), and
 // otherwise in exact rational arithmetic; a Runner prepares the float64
-// parameters once for many words.
+// parameters once for many words. Files: runner.go (Runner, the choice of
+// pass), fast_float.go and fast_exact.go (the fast pass in checked float64
+// and in rationals), dense.go (the dense passes), activations.go (the exact
+// kernel: products, FFN, layer norm).
 //
 // # JSON format
 //
