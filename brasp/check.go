@@ -6,24 +6,6 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 )
 
-// Parse reads a program in the B-RASP web simulator's syntax, with brasp's
-// extensions (see the package documentation), and checks it. All problems are
-// returned together as an ErrorList whose messages read file:line:col: msg.
-func Parse(filename string, src []byte) (*Program, error) {
-	var errs ErrorList
-	if len(src) > MaxSourceBytes {
-		errs.Add(filename, Pos{}, "program is %d bytes, more than the limit MaxSourceBytes = %d", len(src), MaxSourceBytes)
-		return nil, errs.Err()
-	}
-	p := &parser{sc: newScanner(filename, src, &errs), file: filename, errs: &errs, failed: map[string]bool{}}
-	stmts := p.parseFile()
-	prog := check(filename, stmts, p.failed, &errs)
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return prog, nil
-}
-
 // reserved are words that cannot name a vector.
 var reserved = map[string]bool{
 	"leftmost": true, "rightmost": true, "output": true, "i": true, "j": true,
@@ -193,4 +175,70 @@ func (c *checker) resolveOutput(out *stmt) {
 	if a, err := alphabet.New(syms...); err == nil {
 		p.Output.Symbols = a
 	}
+}
+
+// Validate checks the invariants of a program built in memory: names unique
+// and non-reserved, references resolved to earlier vectors with matching
+// names, (j) only in scores and values, a non-empty alphabet, a valid output.
+func Validate(p *Program) error {
+	var errs ErrorList
+	bad := func(format string, args ...any) { errs.Add(p.File, Pos{}, format, args...) }
+	if len(p.Alphabet) == 0 {
+		bad("empty alphabet")
+	}
+	seen := map[string]bool{}
+	for k, v := range p.Vectors {
+		if v.Name == "" || reserved[v.Name] || seen[v.Name] {
+			bad("vector %d has an empty, reserved or duplicate name %q", k, v.Name)
+		}
+		seen[v.Name] = true
+		check := func(e Expr, allowJ bool, what string) {
+			if e == nil {
+				bad("%s: missing %s", v.Name, what)
+				return
+			}
+			for _, r := range Refs(e) {
+				if r.Vec < 0 || r.Vec >= k || p.Vectors[r.Vec].Name != r.Name {
+					bad("%s: reference %s(%s) does not resolve to an earlier vector", v.Name, r.Name, r.Var)
+				} else if r.Var == VarJ && !allowJ {
+					bad("%s: %s(j) in %s, where only (i) is allowed", v.Name, r.Name, what)
+				}
+			}
+		}
+		switch v.Kind {
+		case SymbolVector:
+			if v.Symbol < 0 || v.Symbol >= len(p.Alphabet) || v.Name != SymbolVectorName(p.Alphabet[v.Symbol]) {
+				bad("symbol vector %s does not match the alphabet", v.Name)
+			}
+		case PredicateVector:
+			if v.Name != v.Pred.Name() {
+				bad("predicate vector %s is named differently from its predicate %s", v.Name, v.Pred.Name())
+			}
+		case PositionwiseVector:
+			check(v.Expr, false, "a position-wise operation")
+		case AttentionVector:
+			if v.Att == nil {
+				bad("%s: missing attention", v.Name)
+				continue
+			}
+			check(v.Att.Score, true, "the score")
+			check(v.Att.Value, true, "the value")
+			check(v.Att.Default, false, "the default")
+		}
+	}
+	o := p.Output
+	valid := func(k int) bool { return k >= 0 && k < len(p.Vectors) }
+	if o.Symbols != nil {
+		if len(o.Vectors) != len(o.Symbols) {
+			bad("transducer output has %d symbols but %d vectors", len(o.Symbols), len(o.Vectors))
+		}
+		for _, k := range o.Vectors {
+			if !valid(k) {
+				bad("transducer output vector %d out of range", k)
+			}
+		}
+	} else if !valid(o.Accept) {
+		bad("no output vector")
+	}
+	return errs.Err()
 }

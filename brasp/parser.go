@@ -17,6 +17,24 @@ const (
 	MaxSourceBytes = 16 << 20
 )
 
+// Parse reads a program in the B-RASP web simulator's syntax, with brasp's
+// extensions (see the package documentation), and checks it. All problems are
+// returned together as an ErrorList whose messages read file:line:col: msg.
+func Parse(filename string, src []byte) (*Program, error) {
+	var errs ErrorList
+	if len(src) > MaxSourceBytes {
+		errs.Add(filename, Pos{}, "program is %d bytes, more than the limit MaxSourceBytes = %d", len(src), MaxSourceBytes)
+		return nil, errs.Err()
+	}
+	p := &parser{sc: newScanner(filename, src, &errs), file: filename, errs: &errs, failed: map[string]bool{}}
+	stmts := p.parseFile()
+	prog := check(filename, stmts, p.failed, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return prog, nil
+}
+
 // stmtKind distinguishes the statements of the surface syntax.
 type stmtKind uint8
 
