@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // reserved are words that cannot name a vector.
@@ -70,8 +71,11 @@ func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) 
 			} else if sym, ok := strings.CutPrefix(s.name, "Q_"); ok && sym != "" {
 				v.Kind, v.Symbol = SymbolVector, len(symbols)
 				symbols = append(symbols, sym)
+			} else if _, periodic, msg := position.ParsePeriodic(s.name); periodic {
+				c.errorf(s.namePos, "%s", msg)
+				continue
 			} else {
-				c.errorf(s.namePos, "%s(i) without := declares an initial vector, which must be an input symbol Q_σ or a position predicate (first, last, MOD_r_m, Mid)", QuoteName(s.name))
+				c.errorf(s.namePos, "%s(i) without := declares an initial vector, which must be an input symbol Q_σ or a position predicate (first, last, MOD_r_m, Mid, PERIODIC_<prefix>_<period>)", QuoteName(s.name))
 				continue
 			}
 		case assignStmt:

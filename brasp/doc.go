@@ -48,7 +48,15 @@
 //     Q_"(", P_"?". The printer quotes exactly the part that needs it.
 //   - Position predicates are initial vectors declared like symbols:
 //     first(i) (i = 1), last(i) (i = n), MOD_r_m(i) (i ≡ r mod m, 0 ≤ r < m)
-//     and Mid(i) (n odd and i = ⌈n/2⌉), §5.3.
+//     and Mid(i) (n odd and i = ⌈n/2⌉), §5.3, and your own eventually
+//     periodic tables (Thm 5.3, Cor. 5.5): PERIODIC_<period>(i) or
+//     PERIODIC_<prefix>_<period>(i), each table a string of 0 and 1, holds
+//     at position i ≤ |prefix| when prefix[i] is 1 and after that when the
+//     period, repeated, has a 1 at i − |prefix| (PERIODIC_01: the even
+//     positions; PERIODIC_1_0: the first; PERIODIC_0110_1: from 2 on but
+//     not 4). Tables are regular (LowerPeriodic writes them with MOD_r_m and
+//     attention), so programs using them have exact DFAs and compile to
+//     transformers with rational sinusoidal position embeddings only.
 //   - A line "output NAME" names the output vector. Without one, the output
 //     is the program's last line, a declaration or an operation, as in the
 //     simulator: the program accepts a word iff that vector is 1 at the

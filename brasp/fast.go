@@ -368,6 +368,12 @@ func (r *Runner) predicate(pr Predicate, out []uint64) {
 	n := r.n
 	set := func(i int) { out[i>>6] |= 1 << (uint(i) & 63) }
 	switch pr.Kind {
+	case Periodic:
+		for i := 1; i <= n; i++ {
+			if pr.Table.Holds(i) {
+				set(i - 1)
+			}
+		}
 	case First:
 		set(0)
 	case Last:

@@ -60,21 +60,26 @@ type PredKind uint8
 
 // The position predicates of §5.3. Positions are 1-based as in the paper.
 const (
-	First PredKind = iota // i = 1
-	Last                  // i = n
-	Mod                   // i ≡ R (mod M)
-	Mid                   // n is odd and i = ⌈n/2⌉ (not regular)
+	First    PredKind = iota // i = 1
+	Last                     // i = n
+	Mod                      // i ≡ R (mod M)
+	Mid                      // n is odd and i = ⌈n/2⌉ (not regular)
+	Periodic                 // an eventually periodic table (position.Periodic): PERIODIC_<prefix>_<period>
 )
 
 // Predicate is a position predicate usable as an initial vector.
 type Predicate struct {
-	Kind PredKind
-	R, M int // Mod only: 0 ≤ R < M
+	Kind  PredKind
+	R, M  int               // Mod only: 0 ≤ R < M
+	Table position.Periodic // Periodic only
 }
 
-// Name is the predicate's vector name: first, last, MOD_r_m or Mid.
+// Name is the predicate's vector name: first, last, MOD_r_m, Mid or
+// PERIODIC_<prefix>_<period>.
 func (p Predicate) Name() string {
 	switch p.Kind {
+	case Periodic:
+		return p.Table.Name()
 	case First:
 		return "first"
 	case Last:
@@ -95,13 +100,18 @@ func (p Predicate) Holds(i, n int) bool {
 		return i == n
 	case Mod:
 		return i%p.M == p.R
+	case Periodic:
+		return p.Table.Holds(i)
 	}
 	return n%2 == 1 && i == (n+1)/2
 }
 
 // ParsePredicate recognises the name of a position predicate: first, last,
-// Mid, or MOD_r_m with 0 ≤ r < m.
+// Mid, MOD_r_m with 0 ≤ r < m, or a well-formed PERIODIC_<prefix>_<period>.
 func ParsePredicate(name string) (Predicate, bool) {
+	if t, ok, msg := position.ParsePeriodic(name); ok {
+		return Predicate{Kind: Periodic, Table: t}, msg == ""
+	}
 	switch name {
 	case "first":
 		return Predicate{Kind: First}, true

@@ -139,6 +139,12 @@ func ProgramDFA(bud *budget.Budget, p *brasp.Program) (*automata.DFA, error) {
 	// Constants folded, dead operations and predicates dropped: Mid is
 	// refused only when the output depends on it.
 	p = brasp.Simplify(p)
+	// Eventually periodic table predicates are definable with MOD and
+	// attention (brasp.LowerPeriodic).
+	p, err := brasp.LowerPeriodic(p)
+	if err != nil {
+		return nil, err
+	}
 	for _, v := range p.Vectors {
 		if v.Kind == brasp.PredicateVector && v.Pred.Kind == brasp.Mid {
 			return nil, fmt.Errorf("vector %s: %w", v.Name, errMid)

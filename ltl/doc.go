@@ -19,6 +19,8 @@
 //	first, last    i = 1, i = n
 //	MOD_r_m        i ≡ r (mod m)
 //	Mid            n is odd and i = ⌈n/2⌉
+//	PERIODIC_u_v   an eventually periodic table: prefix u, then v repeated
+//	               (tables of 0 and 1; PERIODIC_v without a prefix)
 //	φ since ψ      ∃j < i: ψ(j) and φ(k) for all j < k < i   (strict, the paper's)
 //	φ until ψ      ∃j > i: ψ(j) and φ(k) for all i < k < j   (strict, the paper's)
 //	φ S ψ          ∃j ≤ i: ψ(j) and φ(k) for all j < k ≤ i   (non-strict)
@@ -38,8 +40,8 @@
 // `until`, `S`, `U` (one level, right-associative), then the prefix operators
 // `!`, `X`, `N`, `Y`, `Z`, `F`, `G`, `O`, `H`. Constants are `true`/`1` and
 // `false`/`0`. Atoms are symbols, bare (letters, digits, `_`, `?`) or
-// double-quoted, and the position predicates `first`, `last`, `MOD_r_m` and
-// `Mid`. A symbol whose name is a keyword (`X`, `true`, `0`, `first`, …) must be
+// double-quoted, and the position predicates `first`, `last`, `MOD_r_m`,
+// `Mid` and `PERIODIC_u_v`. A symbol whose name is a keyword (`X`, `true`, `0`, `first`, …) must be
 // quoted. `let` names a subformula so that a DAG prints in linear size; the
 // name stands for the very same node, so it changes nothing semantically.
 //

@@ -328,6 +328,12 @@ func predicateBits(v bitvec, p Predicate, n int) {
 		return
 	}
 	switch p.Kind {
+	case brasp.Periodic:
+		for i := 1; i <= n; i++ {
+			if p.Table.Holds(i) {
+				v.set(i - 1)
+			}
+		}
 	case brasp.First:
 		v.set(0)
 	case brasp.Last:

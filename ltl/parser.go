@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/position"
 )
 
 // Limits bound what the parser accepts, so that hostile input cannot exhaust
@@ -394,6 +395,13 @@ func (p *parser) atom() *Formula {
 		case "first", "last", "Mid":
 			pr, _ := brasp.ParsePredicate(t.text)
 			return p.pool.Predicate(pr)
+		}
+		if tab, ok, msg := position.ParsePeriodic(t.text); ok {
+			if msg != "" {
+				p.errs.Add(p.file, t.pos, "bad predicate %s: %s", t.text, msg)
+				return p.pool.False()
+			}
+			return p.pool.Predicate(Predicate{Kind: brasp.Periodic, Table: tab})
 		}
 		if _, ok := parseMod(t.text); ok {
 			pr, ok := brasp.ParsePredicate(t.text)

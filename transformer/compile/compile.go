@@ -89,6 +89,13 @@ func Compile(p *brasp.Program, opts Options) (*transformer.Model, error) {
 	if opts.MaxFFNInputs <= 0 {
 		opts.MaxFFNInputs = DefaultMaxFFNInputs
 	}
+	// Eventually periodic table predicates become MOD predicates and
+	// attention (brasp.LowerPeriodic), so their positions are read from
+	// rational sinusoids like MOD_r_m's.
+	p, err := brasp.LowerPeriodic(p)
+	if err != nil {
+		return nil, fmt.Errorf("compile: %w", err)
+	}
 	c := &compiler{p: p, opts: opts, avail: map[int]slot{}}
 	if err := c.run(); err != nil {
 		return nil, fmt.Errorf("compile: %w", err)
