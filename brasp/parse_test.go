@@ -45,9 +45,9 @@ var parseErrorCases = []struct {
 	{"reserved name leftmost", "Q_a(i)\nleftmost(i) := Q_a(i)\n",
 		"t.brasp:2:1: leftmost is a reserved word and cannot name a vector"},
 	{"declaration of a non-initial vector", "Q_a(i)\nX(i)\nP(i) := Q_a(i)\n",
-		"t.brasp:2:1: X(i) without := declares an initial vector, which must be an input symbol Q_σ or a position predicate (first, last, MOD_r_m, Mid)"},
+		"t.brasp:2:1: X(i) without := declares an initial vector, which must be an input symbol Q_σ or a position predicate (first, last, MOD_r_m, Mid, PERIODIC_<prefix>_<period>)"},
 	{"bad MOD predicate", "Q_a(i)\nMOD_3_3(i)\nP(i) := Q_a(i)\n",
-		"t.brasp:2:1: MOD_3_3(i) without := declares an initial vector, which must be an input symbol Q_σ or a position predicate (first, last, MOD_r_m, Mid)"},
+		"t.brasp:2:1: MOD_3_3(i) without := declares an initial vector, which must be an input symbol Q_σ or a position predicate (first, last, MOD_r_m, Mid, PERIODIC_<prefix>_<period>)"},
 
 	// Checker: (j) where only (i) is allowed.
 	{"(j) in a position-wise op", "Q_a(i)\nP(i) := Q_a(j)\n",

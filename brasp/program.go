@@ -31,7 +31,7 @@ type VectorKind uint8
 // The kinds of vectors.
 const (
 	SymbolVector       VectorKind = iota // initial Q_σ(i): the input symbol at i is σ
-	PredicateVector                      // initial position predicate (first, last, MOD_r_m, Mid)
+	PredicateVector                      // initial position predicate (first, last, MOD_r_m, Mid, PERIODIC_u_v)
 	PositionwiseVector                   // P(i) := R(i)
 	AttentionVector                      // P(i) := leftmost/rightmost [M, S] V : D
 )
