@@ -104,14 +104,14 @@ func TestPeriodic(t *testing.T) {
 					}
 				}
 			}
-			dp, err := exact.ProgramDFA(p)
+			dp, err := exact.ProgramDFA(nil, p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if eq, w, _, _ := exact.Equivalent(dp, want); !eq {
 				t.Fatalf("exact DFA differs from %s on %v", tc.re, w)
 			}
-			dm, err := exact.ModelDFA(m, decompile.Options{}, exact.Limits{})
+			dm, err := exact.ModelDFA(nil, m, decompile.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestPeriodicFormula(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := exact.FormulaDFA(f)
+	d, err := exact.FormulaDFA(nil, f)
 	if err != nil {
 		t.Fatal(err)
 	}
