@@ -151,11 +151,22 @@ func (a *API) automaton(b *budget.Budget, req *AutomatonRequest) (any, *apiError
 		return nil, failed("source", "classify", err)
 	}
 	res := &AutomatonResponse{DFAResponse: *describeDFA(cls)}
+	min := artifact.NewDFA(cls.Minimal)
 	if !cls.StarFree {
-		res.ProgramError = "no B-RASP program: the language is not star-free (Thm 5.1), see the witness above"
+		if !cls.AC0 {
+			res.ProgramError = "no B-RASP program, even with MOD predicates: the language is not star-free and not in AC0 (Cor. 5.4), see the witnesses above"
+			return res, nil
+		}
+		// In AC0: a program with MOD_r_m predicates only, which compiles to
+		// a transformer with rational sinusoidal position embeddings.
+		out, err := artifact.Convert(b, min, artifact.KindBRASP, opts)
+		if err != nil {
+			res.ProgramError = "AC0 block construction (Cor. 5.4): " + err.Error()
+			return res, nil
+		}
+		res.Program = brasp.Format(out.(*artifact.Program).Prog)
 		return res, nil
 	}
-	min := artifact.NewDFA(cls.Minimal)
 	out, err := artifact.Convert(b, min, artifact.KindBRASP, opts)
 	if err != nil {
 		res.ProgramError = "Krohn–Rhodes: " + err.Error()

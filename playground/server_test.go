@@ -699,16 +699,17 @@ func TestAutomaton(t *testing.T) {
 		}
 	})
 	checkSVG(t, res.SVG)
-	// (aa)*: not star-free (no program, with the witness), but in AC0.
+	// (aa)*: not star-free (with the witness), but in AC0: a program with
+	// MOD predicates (Cor. 5.4).
 	var aa AutomatonResponse
 	call(t, s, "/api/automaton", AutomatonRequest{Kind: "re", Source: read("../automata/regex/testdata/aa_star.re")}, &aa)
-	if aa.StarFree || !aa.AC0 || aa.Program != "" || !strings.Contains(aa.ProgramError, "not star-free") || !strings.Contains(aa.Classification, "witness") {
+	if aa.StarFree || !aa.AC0 || !strings.Contains(aa.Program, "MOD_0_2") || aa.ProgramError != "" || !strings.Contains(aa.Classification, "witness") {
 		t.Errorf("(aa)*: %+v", aa)
 	}
 	var parity AutomatonResponse
 	call(t, s, "/api/automaton", AutomatonRequest{Kind: "re", Source: read("../automata/regex/testdata/parity.re")}, &parity)
-	if parity.AC0 {
-		t.Errorf("PARITY classified as AC0")
+	if parity.AC0 || parity.Program != "" || !strings.Contains(parity.ProgramError, "not in AC0") {
+		t.Errorf("PARITY: %+v", parity)
 	}
 	// The paper's A_3 as a .dfa.
 	var a3 AutomatonResponse
