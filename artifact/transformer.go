@@ -80,8 +80,8 @@ func (t *Transformer) Inspect() string { return transformer.Describe(t.M) }
 
 // compileProgram is Thm 4.1 (sequential) or, with opts.MultiHead, Thm C.4;
 // with opts.LayerNorm, the layer-norm encoding of §4.3.
-func compileProgram(_ *budget.Budget, p *Program, opts CompileOptions) (*Transformer, error) {
-	m, err := compile.Compile(p.Prog, opts)
+func compileProgram(b *budget.Budget, p *Program, opts CompileOptions) (*Transformer, error) {
+	m, err := compile.Compile(b, p.Prog, opts)
 	if err != nil {
 		return nil, limitHint(err, compile.ErrFFNInputs)
 	}

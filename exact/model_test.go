@@ -18,7 +18,7 @@ import (
 // counterexample when there is one (there must not be).
 func checkModel(t *testing.T, name string, p *brasp.Program, copts compile.Options, dopts decompile.Options) {
 	t.Helper()
-	m, err := compile.Compile(p, copts)
+	m, err := compile.Compile(nil, p, copts)
 	if err != nil {
 		t.Fatalf("%s: compile: %v", name, err)
 	}

@@ -491,7 +491,7 @@ func checkCompileLink(t *testing.T, ctx context.Context, base, program string, m
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := compile.Compile(p, compile.Options{MultiHead: multihead, LayerNorm: layernorm})
+	m, err := compile.Compile(nil, p, compile.Options{MultiHead: multihead, LayerNorm: layernorm})
 	if err != nil {
 		t.Fatal(err)
 	}

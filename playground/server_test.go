@@ -365,7 +365,7 @@ func TestCompile(t *testing.T) {
 			for _, ln := range []bool{false, true} {
 				var res CompileResponse
 				call(t, s, "/api/compile", CompileRequest{Program: src, Word: word, MultiHead: mh, LayerNorm: ln}, &res)
-				m, err := compile.Compile(p, compile.Options{MultiHead: mh, LayerNorm: ln})
+				m, err := compile.Compile(nil, p, compile.Options{MultiHead: mh, LayerNorm: ln})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -157,7 +157,7 @@ func TestStaticSite(t *testing.T) {
 	}
 	src, _ := examples.Source(dyck)
 	prog, _ := brasp.Parse(dyck, src)
-	model, err := compile.Compile(prog, compile.Options{MultiHead: true})
+	model, err := compile.Compile(nil, prog, compile.Options{MultiHead: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func TestAttentionPatternDyck(t *testing.T) {
 	n := len(w)
 	for _, opts := range compile.Variants {
 		name := opts.String()
-		m, err := compile.Compile(p, opts)
+		m, err := compile.Compile(nil, p, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -22,7 +22,7 @@ func dyckBenchModel(b *testing.B) (*transformer.Runner, *brasp.Program) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := compile.Compile(p, compile.Options{MultiHead: true})
+	m, err := compile.Compile(nil, p, compile.Options{MultiHead: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 func TestDescribeDyck(t *testing.T) {
 	p := examplePrograms(t)["dyck1_depth2.brasp"]
-	m, err := compile.Compile(p, compile.Options{MultiHead: true})
+	m, err := compile.Compile(nil, p, compile.Options{MultiHead: true})
 	if err != nil {
 		t.Fatal(err)
 	}

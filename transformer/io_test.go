@@ -75,7 +75,7 @@ func TestRoundTrip(t *testing.T) {
 	progs["mod"] = mustParse(t, modProgram)
 	for name, p := range progs {
 		for _, o := range []compile.Options{compile.Variants[0], compile.Variants[3]} {
-			m, err := compile.Compile(p, o)
+			m, err := compile.Compile(nil, p, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -261,7 +261,7 @@ func TestLoadErrors(t *testing.T) {
 
 func TestSafetensorsErrors(t *testing.T) {
 	p := examplePrograms(t)["dyck1_depth2.brasp"]
-	m, err := compile.Compile(p, compile.Options{MultiHead: true})
+	m, err := compile.Compile(nil, p, compile.Options{MultiHead: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestSafetensorsErrors(t *testing.T) {
 func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(handModel))
 	for _, o := range compile.Variants {
-		m, err := compile.Compile(mustParse(f, tinyProgram), o)
+		m, err := compile.Compile(nil, mustParse(f, tinyProgram), o)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -343,7 +343,7 @@ func FuzzDecodeSafetensors(f *testing.F) {
 		"Q_a(i)\nQ_b(i)\nY(i) := rightmost [j<i, 1] Q_a(j) : 0\n",
 		"Q_a(i)\nMOD_0_2(i)\nY(i) := MOD_0_2(i)\n",
 	} {
-		m, err := compile.Compile(mustParse(f, src), compile.Options{MultiHead: true})
+		m, err := compile.Compile(nil, mustParse(f, src), compile.Options{MultiHead: true})
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -168,7 +168,7 @@ func TestPythonInterop(t *testing.T) {
 	for _, name := range []string{"dyck1_depth2.brasp", "stair3.brasp", "mod"} {
 		p := progs[name]
 		for _, o := range compile.Variants {
-			m, err := compile.Compile(p, o)
+			m, err := compile.Compile(nil, p, o)
 			if err != nil {
 				t.Fatal(err)
 			}

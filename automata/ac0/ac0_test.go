@@ -114,7 +114,7 @@ func forWords(d *automata.DFA, maxLen int, rng *rand.Rand, f func([]int)) {
 // decompiles it exactly back to the DFA's language.
 func checkModel(t *testing.T, d *automata.DFA, p *brasp.Program, maxLen int, rng *rand.Rand, decompiled bool) *transformer.Model {
 	t.Helper()
-	m, err := compile.Compile(p, compile.Options{})
+	m, err := compile.Compile(nil, p, compile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func demoCompile(w io.Writer, p *brasp.Program) error {
 		{"multi-head (Thm C.4)", compile.Options{MultiHead: true}},
 		{"multi-head + layer norm", compile.Options{MultiHead: true, LayerNorm: true}},
 	} {
-		m, err := compile.Compile(p, c.opts)
+		m, err := compile.Compile(nil, p, c.opts)
 		if err != nil {
 			return err
 		}
@@ -76,7 +76,7 @@ func demoCompile(w io.Writer, p *brasp.Program) error {
 
 // demoModel is the multi-head compilation of the demo program.
 func demoModel(p *brasp.Program) (*transformer.Model, error) {
-	return compile.Compile(p, compile.Options{MultiHead: true})
+	return compile.Compile(nil, p, compile.Options{MultiHead: true})
 }
 
 func demoDecompile(w io.Writer, p *brasp.Program) error {

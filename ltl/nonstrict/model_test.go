@@ -45,7 +45,7 @@ func checkModel(t *testing.T, what string, d *automata.DFA, p *brasp.Program, m 
 		return
 	}
 	for _, multi := range []bool{false, true} {
-		model, err := compile.Compile(p, compile.Options{MultiHead: multi})
+		model, err := compile.Compile(nil, p, compile.Options{MultiHead: multi})
 		if multi && attentionOps(p) > maxMultiHeadOps {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
@@ -85,7 +86,12 @@ func (o Options) String() string {
 // is correct because the head attends to a position with S = 1 whenever one
 // is unmasked. This makes value functions linear in x_j without first
 // rewriting V with Prop. B.1.
-func Compile(p *brasp.Program, opts Options) (*transformer.Model, error) {
+//
+// The model is built within the budget: its scalar parameters, counted on
+// the abstract layers before any matrix is allocated, must fit within
+// compile-params (a dense d×d score and value matrix per head make a long
+// chain of attention operations quadratic in its length).
+func Compile(b *budget.Budget, p *brasp.Program, opts Options) (*transformer.Model, error) {
 	if opts.MaxFFNInputs <= 0 {
 		opts.MaxFFNInputs = DefaultMaxFFNInputs
 	}
@@ -100,7 +106,40 @@ func Compile(p *brasp.Program, opts Options) (*transformer.Model, error) {
 	if err := c.run(); err != nil {
 		return nil, fmt.Errorf("compile: %w", err)
 	}
+	if err := b.Check(maxParams, c.params(), fmt.Sprintf("compile: the model (width %d, %d layers)", len(c.labels), len(c.layers))); err != nil {
+		return nil, err
+	}
 	return c.model(), nil
+}
+
+// maxParams bounds the size of a compiled model.
+var maxParams = budget.Define("compile-params", 1<<23, "parameters",
+	"scalar parameters of a compiled transformer (each an exact rational of at least 64 bytes), checked before the model is allocated")
+
+// params is the number of scalar parameters model will allocate
+// (transformer.Model.NumParams of the result), from the abstract layers.
+func (c *compiler) params() int64 {
+	d := int64(len(c.labels))
+	n := int64(len(c.p.Alphabet))*d + int64(len(c.posTerms))
+	if c.p.IsTransducer() {
+		n += int64(len(c.p.Output.Symbols)) * (d + 1)
+	} else {
+		n += d + 1
+	}
+	for _, al := range c.layers {
+		n += int64(len(al.heads)) * 2 * d * d
+		if len(al.units) > 0 || len(al.bias) > 0 {
+			h := int64(len(al.units))
+			n += 2*h*d + h + d
+		}
+		if c.opts.LayerNorm {
+			n += 2*d + 1
+			if !al.noAttentionNorm {
+				n += 2*d + 1
+			}
+		}
+	}
+	return n
 }
 
 // slot is the residual coordinate(s) holding one truth value: pos holds

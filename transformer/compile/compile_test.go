@@ -75,7 +75,7 @@ func TestCompileExamples(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, p := range examplePrograms(t) {
 		for _, o := range Variants {
-			m, err := Compile(p, o)
+			m, err := Compile(nil, p, o)
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, o.String(), err)
 			}
@@ -108,7 +108,7 @@ func TestCompileRandomPrograms(t *testing.T) {
 				}
 				for _, o := range Variants {
 					name := fmt.Sprintf("program %d %s", k, o.String())
-					m, err := Compile(p, o)
+					m, err := Compile(nil, p, o)
 					if err != nil {
 						t.Fatalf("%s: %v\n%s", name, err, brasp.Format(p))
 					}

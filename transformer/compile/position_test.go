@@ -34,7 +34,7 @@ func TestSinusoidalProgram(t *testing.T) {
 	p := mustParse(t, modProgram)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, o := range Variants {
-		m, err := Compile(p, o)
+		m, err := Compile(nil, p, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestRandomModPrograms(t *testing.T) {
 		b.WriteString("Y(i) := rightmost [j<=i, A(j) | " + mod + "(i)] Q_a(j) | last(j) : " + mod + "(i)\n")
 		p := mustParse(t, b.String())
 		for _, o := range Variants {
-			mdl, err := Compile(p, o)
+			mdl, err := Compile(nil, p, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ Y(i) := Q_x(i) & B(i) & SeenMA(i)
 `)
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, o := range Variants {
-		m, err := Compile(p, o)
+		m, err := Compile(nil, p, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -69,7 +69,7 @@ func TestRoundTripExamples(t *testing.T) {
 		}
 		classesOf := map[string]string{}
 		for _, co := range compile.Variants {
-			m, err := compile.Compile(p, co)
+			m, err := compile.Compile(nil, p, co)
 			if err != nil {
 				t.Fatalf("%s: compile: %v", name, err)
 			}
@@ -137,7 +137,7 @@ func TestRoundTripRandom(t *testing.T) {
 		opts := brasptest.Options{Alphabet: 2 + k%2, Ops: 3 + k%3, Predicates: k%3 == 0}
 		p := brasptest.RandomProgram(rng, opts)
 		co := compile.Variants[k%len(compile.Variants)]
-		m, err := compile.Compile(p, co)
+		m, err := compile.Compile(nil, p, co)
 		if err != nil {
 			t.Fatalf("program %d: compile: %v\n%s", k, err, brasp.Format(p))
 		}
@@ -159,7 +159,7 @@ func TestRoundTripRandom(t *testing.T) {
 func BenchmarkDecompileDyck(b *testing.B) {
 	p := examplePrograms(b)["dyck1_depth2.brasp"]
 	for _, co := range compile.Variants {
-		m, err := compile.Compile(p, co)
+		m, err := compile.Compile(nil, p, co)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -69,7 +69,7 @@ func TestRoundTripTransducers(t *testing.T) {
 				// reachable combinations past the default limits.
 				continue
 			}
-			m, err := compile.Compile(p, co)
+			m, err := compile.Compile(nil, p, co)
 			if err != nil {
 				t.Fatalf("%s: compile: %v", name, err)
 			}
@@ -147,7 +147,7 @@ func TestRoundTripRandomTransducers(t *testing.T) {
 	for k := range n {
 		p := randomTransducer(t, rng, brasptest.Options{Alphabet: 2 + k%2, Ops: 3 + k%3, Predicates: k%3 == 0})
 		co := compile.Variants[k%len(compile.Variants)]
-		m, err := compile.Compile(p, co)
+		m, err := compile.Compile(nil, p, co)
 		if err != nil {
 			t.Fatalf("transducer %d: compile: %v\n%s", k, err, brasp.Format(p))
 		}
