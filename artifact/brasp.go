@@ -86,6 +86,7 @@ func (p *Program) Vectors(w []int) ([]string, [][]bool, error) {
 func (p *Program) Inspect() string {
 	prog := p.Prog
 	live := prog.Live()
+	depths := prog.Depths()
 	var b strings.Builder
 	fmt.Fprintf(&b, "B-RASP program: alphabet {%s}, %d vectors, attention depth %d (program depth %d)\n",
 		prog.Alphabet, len(prog.Vectors), prog.AttentionDepth(), prog.ProgramDepth())
@@ -94,7 +95,7 @@ func (p *Program) Inspect() string {
 		if !live[k] {
 			mark = "  (unused by the output)"
 		}
-		fmt.Fprintf(&b, "  %3d  %-13s depth %d  %s%s\n", k, v.Kind, prog.Depth(k), brasp.FormatVector(v), mark)
+		fmt.Fprintf(&b, "  %3d  %-13s depth %d  %s%s\n", k, v.Kind, depths[k], brasp.FormatVector(v), mark)
 	}
 	if prog.IsTransducer() {
 		fmt.Fprintf(&b, "transducer over output symbols {%s}\n", prog.Output.Symbols)

@@ -4,7 +4,12 @@ package brasp
 // vectors; for a position-wise operation, the maximum depth of what it reads;
 // for an attention operation, one more than the maximum depth of its score,
 // value and default.
+// It computes every vector's depth: callers that need several use Depths.
 func (p *Program) Depth(v int) int { return p.depths()[v] }
+
+// Depths returns the attention depth of every vector (Depth), computed in
+// one pass over the program.
+func (p *Program) Depths() []int { return p.depths() }
 
 // depths computes the attention depth of every vector in one pass.
 func (p *Program) depths() []int {

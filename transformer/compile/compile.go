@@ -323,10 +323,7 @@ func (c *compiler) sequential() error {
 func (c *compiler) multiHead() error {
 	p := c.p
 	live := p.Live()
-	depth := make([]int, len(p.Vectors))
-	for k := range p.Vectors {
-		depth[k] = p.Depth(k)
-	}
+	depth := p.Depths()
 	L := p.AttentionDepth()
 	// Vectors that must sit in a slot: attention results, what attention
 	// reads at j (the head copies it), and the output.
