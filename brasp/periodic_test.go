@@ -71,7 +71,7 @@ func TestPeriodic(t *testing.T) {
 				t.Fatal("the lowered program still has a table")
 			}
 			r, rl := brasp.NewRunner(p), brasp.NewRunner(low)
-			m, err := compile.Compile(p, compile.Options{})
+			m, err := compile.Compile(nil, p, compile.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
