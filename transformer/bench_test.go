@@ -75,3 +75,30 @@ func BenchmarkDyckForward(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDyckBatch times the batch API on the compiled Dyck-1 depth-2
+// model (multi-head): each iteration decides a batch of words of length n
+// totalling about 10^6 positions (at least one word), and the reported
+// figures are per word (ns/word, allocs/word).
+func BenchmarkDyckBatch(b *testing.B) {
+	r, p := dyckBenchModel(b)
+	for _, n := range []int{100, 1000, 10000, 100000, 1000000} {
+		count := max(1, 1000000/n)
+		words := make([][]int, count)
+		for k := range words {
+			words[k] = dyckWord(p, n)
+		}
+		out := make([]bool, count)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			batch := r.NewBatch(transformer.FastOptions{})
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := batch.Accepts(nil, words, out); err != nil || !out[0] {
+					b.Fatalf("accepts = %v, %v", out[0], err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), "ns/word")
+			b.ReportMetric(float64(testing.AllocsPerRun(1, func() { _ = batch.Accepts(nil, words, out) }))/float64(count), "allocs/word")
+		})
+	}
+}

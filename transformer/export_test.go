@@ -9,3 +9,11 @@ var (
 
 // FloatOK reports whether r starts its passes in float64.
 func FloatOK(r *Runner) bool { return r.floatOK }
+
+// SetBatchCache sets the bounds of a Batch's cache and returns a function
+// restoring them.
+func SetBatchCache(classes, scores int) (restore func()) {
+	c, s := batchCacheClasses, batchScoreClasses
+	batchCacheClasses, batchScoreClasses = classes, scores
+	return func() { batchCacheClasses, batchScoreClasses = c, s }
+}
