@@ -58,6 +58,11 @@
 // vector. Numbers are JSON numbers or exact rationals in strings ("1/3"),
 // read exactly. Further:
 //
+//   - A head's "score" and "value" may instead be sparse, {"sparse":
+//     [[row, col, value], ...]}, listing the non-zero entries (0-based
+//     indices, each pair once); EncodeJSONSparse writes heads so when it is
+//     shorter. Compiled heads read and write a few coordinates, so this
+//     stores O(d) numbers per head instead of d² (Model.NumStoredParams).
 //   - "ffn" may be null (no FFN: y = c).
 //   - "layernorm" is null or {"attention": N, "ffn": N}, each N null or
 //     {"gamma": [d], "beta": [d], "eps": e}: post-norms applied after the

@@ -22,8 +22,8 @@ func Describe(m *Model) string {
 			hidden += l.FFN.Hidden()
 		}
 	}
-	fmt.Fprintf(&b, "transformer: alphabet {%s}, width %d, %d layers (%d with attention), %d heads, %d FFN hidden units, %d parameters\n",
-		m.Alphabet, m.Width, len(m.Layers), m.AttentionLayers(), m.NumHeads(), hidden, m.NumParams())
+	fmt.Fprintf(&b, "transformer: alphabet {%s}, width %d, %d layers (%d with attention), %d heads, %d FFN hidden units, %d parameters (%d with sparse heads)\n",
+		m.Alphabet, m.Width, len(m.Layers), m.AttentionLayers(), m.NumHeads(), hidden, m.NumParams(), m.NumStoredParams())
 	label := func(k int) string { return m.Labels[k] }
 	b.WriteString("embedding:\n")
 	for s, e := range m.Embedding {

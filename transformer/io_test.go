@@ -57,6 +57,17 @@ func roundTrip(t *testing.T, name string, m *transformer.Model) {
 	if !bytes.Equal(transformer.EncodeJSON(m2), js) {
 		t.Fatalf("%s: JSON round trip changed the model", name)
 	}
+	sp := transformer.EncodeJSONSparse(m)
+	m4, err := transformer.DecodeJSON(sp)
+	if err != nil {
+		t.Fatalf("%s: decode sparse JSON: %v\n%s", name, err, sp)
+	}
+	if !bytes.Equal(transformer.EncodeJSON(m4), js) {
+		t.Fatalf("%s: sparse JSON round trip changed the model", name)
+	}
+	if len(sp) > len(js) {
+		t.Fatalf("%s: the sparse encoding has %d bytes, the dense one %d", name, len(sp), len(js))
+	}
 	st, err := transformer.EncodeSafetensors(m)
 	if err != nil {
 		t.Fatalf("%s: encode safetensors: %v", name, err)
@@ -310,6 +321,7 @@ func FuzzDecodeJSON(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(transformer.EncodeJSON(m))
+		f.Add(transformer.EncodeJSONSparse(m))
 	}
 	f.Add([]byte(`{"format": "brasp-transformer/1", "width": 0}`))
 	f.Add([]byte(`[]`))

@@ -44,10 +44,10 @@ type jsonLayer struct {
 }
 
 type jsonHead struct {
-	Mask     string              `json:"mask"`
-	Tiebreak string              `json:"tiebreak"`
-	Score    [][]json.RawMessage `json:"score"`
-	Value    [][]json.RawMessage `json:"value"`
+	Mask     string          `json:"mask"`
+	Tiebreak string          `json:"tiebreak"`
+	Score    json.RawMessage `json:"score"`
+	Value    json.RawMessage `json:"value"`
 }
 
 type jsonFFN struct {
@@ -217,11 +217,11 @@ func (jl *jsonLayer) layer(d int, path string) (Layer, error) {
 		if !ok {
 			return l, fmt.Errorf("%s.tiebreak: %q is not leftmost or rightmost", p, jh.Tiebreak)
 		}
-		score, err := matrixFromJSON(jh.Score, d, d, p+".score")
+		score, err := headMatrixFromJSON(jh.Score, d, p+".score")
 		if err != nil {
 			return l, err
 		}
-		value, err := matrixFromJSON(jh.Value, d, d, p+".value")
+		value, err := headMatrixFromJSON(jh.Value, d, p+".value")
 		if err != nil {
 			return l, err
 		}
@@ -413,8 +413,17 @@ func matrixFromJSON(raw [][]json.RawMessage, rows, cols int, path string) (Matri
 
 // EncodeJSON writes m in the JSON format, one matrix row per line. Numbers
 // are exact: integers and dyadic rationals as JSON numbers, other rationals
-// as "p/q" strings.
-func EncodeJSON(m *Model) []byte {
+// as "p/q" strings. Heads are written as dense matrices, which every reader
+// of the format understands; EncodeJSONSparse writes them sparsely.
+func EncodeJSON(m *Model) []byte { return encodeJSON(m, false) }
+
+// EncodeJSONSparse is EncodeJSON, but writes each head matrix in the sparse
+// encoding {"sparse": [[row, col, value], ...]} whenever that lists fewer
+// numbers than the dense one (a compiled head reads and writes a few
+// coordinates of the residual stream, so its d×d matrices are mostly zero).
+func EncodeJSONSparse(m *Model) []byte { return encodeJSON(m, true) }
+
+func encodeJSON(m *Model, sparse bool) []byte {
 	var b bytes.Buffer
 	str := func(s string) string { q, _ := json.Marshal(s); return string(q) }
 	strs := func(ss []string) string {
@@ -440,7 +449,7 @@ func EncodeJSON(m *Model) []byte {
 		if l > 0 {
 			b.WriteString(",")
 		}
-		writeLayerJSON(&b, &m.Layers[l])
+		writeLayerJSON(&b, &m.Layers[l], sparse)
 	}
 	if len(m.Layers) > 0 {
 		b.WriteString("\n  ")
@@ -481,7 +490,7 @@ func positionJSON(terms []PositionTerm) string {
 	return "[\n    " + strings.Join(parts, ",\n    ") + "\n  ]"
 }
 
-func writeLayerJSON(b *bytes.Buffer, l *Layer) {
+func writeLayerJSON(b *bytes.Buffer, l *Layer, sparse bool) {
 	b.WriteString("\n    {\n      \"attention\": [")
 	for h := range l.Heads {
 		hd := &l.Heads[h]
@@ -489,7 +498,7 @@ func writeLayerJSON(b *bytes.Buffer, l *Layer) {
 			b.WriteString(",")
 		}
 		fmt.Fprintf(b, "\n        {\"mask\": %q, \"tiebreak\": %q,\n         \"score\": %s,\n         \"value\": %s}",
-			hd.Mask.Name(), hd.Tiebreak.String(), matrixJSON(hd.Score, "          "), matrixJSON(hd.Value, "          "))
+			hd.Mask.Name(), hd.Tiebreak.String(), headMatrixJSON(hd.Score, sparse), headMatrixJSON(hd.Value, sparse))
 	}
 	if len(l.Heads) > 0 {
 		b.WriteString("\n      ")
