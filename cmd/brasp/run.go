@@ -10,15 +10,17 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/transformer"
 )
 
-const runUsage = "run [--from KIND] [--table | --json] [--input-file F] [--limit NAME=N]... FILE WORD..."
+const runUsage = "run [--from KIND] [--table | --json | --trace] [--input-file F] [--limit NAME=N]... FILE WORD..."
 
 func runCmd(e *env, args []string) error {
 	fs := newFlags(e, "run", runUsage)
 	from := fs.String("from", "", "input kind, overriding the file extension")
 	table := fs.Bool("table", false, "print the Figure-2 table of every vector at every position (B-RASP)")
 	asJSON := fs.Bool("json", false, "print one JSON object per word with the input, vectors and verdict")
+	trace := fs.Bool("trace", false, "print one JSON object per word with every layer's exact activations and every head's attended positions (transformers)")
 	inputFile := fs.String("input-file", "", "read words from `F`, one per line (- for standard input)")
 	lim := addLimitFlag(fs)
 	pos, err := parseFlags(e, fs, runUsage, args)
@@ -28,13 +30,21 @@ func runCmd(e *env, args []string) error {
 	if len(pos) == 0 {
 		return &exitError{code: 2, msg: "run: missing FILE (usage: brasp " + runUsage + ")"}
 	}
-	if *table && *asJSON {
-		return &exitError{code: 2, msg: "run: --table and --json cannot be combined"}
+	if (*table && *asJSON) || (*trace && (*table || *asJSON)) {
+		return &exitError{code: 2, msg: "run: --table, --json and --trace cannot be combined"}
 	}
 	b := e.budget(lim)
 	a, err := loadFile(b, pos[0], *from)
 	if err != nil {
 		return err
+	}
+	var traced *transformer.Model
+	if *trace {
+		tm, ok := a.(*artifact.Transformer)
+		if !ok {
+			return &exitError{code: 2, msg: fmt.Sprintf("run: --trace needs a transformer; %s inputs have no layers", a.Kind())}
+		}
+		traced = tm.M
 	}
 	words := pos[1:]
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
@@ -59,7 +69,7 @@ func runCmd(e *env, args []string) error {
 				if err := b.Err(); err != nil {
 					return err
 				}
-				if err := runWord(a, s, fmt.Sprintf("%s:%d", *inputFile, line), *table, *asJSON, out); err != nil {
+				if err := runWord(a, s, fmt.Sprintf("%s:%d", *inputFile, line), *table, *asJSON, traced, out); err != nil {
 					return err
 				}
 			}
@@ -79,7 +89,7 @@ func runCmd(e *env, args []string) error {
 		if err := b.Err(); err != nil {
 			return err
 		}
-		if err := runWord(a, s, fmt.Sprintf("word %d", n+1), *table, *asJSON, out); err != nil {
+		if err := runWord(a, s, fmt.Sprintf("word %d", n+1), *table, *asJSON, traced, out); err != nil {
 			return err
 		}
 	}
@@ -87,8 +97,9 @@ func runCmd(e *env, args []string) error {
 }
 
 // runWord runs a on the word written s and prints the result; where names
-// the word in error messages.
-func runWord(a artifact.Artifact, s, where string, table, asJSON bool, out *bufio.Writer) error {
+// the word in error messages. With traced (the transformer a holds) it
+// prints the word's exact trace instead (see writeTrace).
+func runWord(a artifact.Artifact, s, where string, table, asJSON bool, traced *transformer.Model, out *bufio.Writer) error {
 	if tr, ok := a.(artifact.TraceRunner); ok {
 		if table || asJSON {
 			return fmt.Errorf("--table and --json are for words; %s inputs read traces", a.Kind())
@@ -104,6 +115,9 @@ func runWord(a artifact.Artifact, s, where string, table, asJSON bool, out *bufi
 	w, err := a.Alphabet().ParseWord(s)
 	if err != nil {
 		return fmt.Errorf("%s: %v", where, err)
+	}
+	if traced != nil {
+		return writeTrace(a, traced, w, where, out)
 	}
 	tracer, canTrace := a.(artifact.Tracer)
 	if (table || asJSON) && !canTrace {
@@ -219,4 +233,57 @@ func (t *vectorTable) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// writeTrace prints the exact trace of the transformer m on w as one JSON
+// object with the input, the trace (transformer.Trace.JSON) and the verdict
+// or output word, or, when the output layer fails on w (a transducer with
+// not exactly one output symbol somewhere), the error.
+func writeTrace(a artifact.Artifact, m *transformer.Model, w []int, where string, out *bufio.Writer) error {
+	if len(w) == 0 {
+		return fmt.Errorf("%s: the empty word has no trace (transformers read non-empty words)", where)
+	}
+	tr, err := m.Trace(w)
+	if err != nil {
+		return fmt.Errorf("%s: %v", where, err)
+	}
+	input := make([]string, len(w))
+	for i, k := range w {
+		input[i] = a.Alphabet()[k]
+	}
+	var b strings.Builder
+	b.WriteString(`{"input":`)
+	writeJSONTo(&b, input)
+	b.WriteString(`,"trace":`)
+	b.WriteString(tr.JSON())
+	if m.IsTransducer() {
+		o, err := m.Transduce(w)
+		if err != nil {
+			b.WriteString(`,"error":`)
+			writeJSONTo(&b, err.Error())
+		} else {
+			syms := make([]string, len(o))
+			for i, k := range o {
+				syms[i] = m.Transduction.Symbols[k]
+			}
+			b.WriteString(`,"output":`)
+			writeJSONTo(&b, syms)
+		}
+	} else {
+		acc, err := m.Accepts(w)
+		if err != nil {
+			return fmt.Errorf("%s: %v", where, err)
+		}
+		fmt.Fprintf(&b, `,"accept":%v`, acc)
+	}
+	b.WriteString("}\n")
+	out.WriteString(b.String())
+	return nil
+}
+
+// writeJSONTo appends the JSON encoding of v (strings and string slices,
+// which always encode) to b.
+func writeJSONTo(b *strings.Builder, v any) {
+	data, _ := json.Marshal(v)
+	b.Write(data)
 }

@@ -1,0 +1,74 @@
+"""brasp transformers in PyTorch.
+
+``brasp.load(path)`` reads a model written by brasp (``brasp convert
+p.brasp --to transformer -o m.json`` or ``-o m.safetensors``; the formats are
+documented in the Go package ``transformer``) into a :class:`torch.nn.Module`
+that runs masked unique-hard attention exactly as brasp defines it: the five
+masks (none, future j<i, past j>i, future-or-self, past-or-self), leftmost
+and rightmost tie-breaks, the zero vector when the mask leaves no position,
+post layer norms, position terms (rational sinusoids, first, last, mid, mod)
+and acceptor or transducer outputs::
+
+    import brasp
+    m = brasp.load("dyck.safetensors")
+    m.accepts(["llrr", "lrr"])             # [True, False]
+    t = brasp.load("recall.json")
+    t.transduce(["a3b2b1a2c1a1c3"])        # [['a', '?', 'b', ...]]
+    scores, cache = m.run_with_cache(["llrr"])
+    cache["blocks.0.heads.0.hook_attended"]   # attended positions, −1 for none
+    cache.labelled("blocks.2.hook_resid_post")["Y"]
+
+A word is a string of one-character symbols (symbols separated by spaces
+when some symbol is longer) or a list of symbols.  Words of one length run
+as one batch; ``accepts``/``transduce`` group words by length, and
+``forward(tokens, lengths)`` also takes padded batches.  Every layer, head,
+FFN and norm is a submodule, and every intermediate value passes through a
+named :class:`HookPoint`, so ``register_forward_hook`` works as usual and
+``run_with_cache`` records every residual stream (labelled with brasp's
+coordinate names: ``m.labels``) and each head's attended positions.  The
+module moves to any device with ``.to(device)``.
+
+Two attention algorithms give the same result: ``dense`` (every query
+against every key, O(n²·d) per head, the definition) and ``classes``
+(brasp's fast pass batched: positions grouped by activation vector, of which
+there are finitely many (Lemma 4.3); per key vector only the occurrence its
+mask and tie-break make best can win, found with cumulative max/min; O(n·K)
+for K distinct vectors).  ``set_method`` picks one; ``auto`` uses classes
+when K is small against n.
+
+Exactness.  Hard attention compares scores, so a pass that rounds may attend
+elsewhere.  The module computes in float64 (by default) and certifies every
+linear operation before it runs (``brasp.exactness``): each operand is an
+integer multiple of a power of two read off its float bits (its quantum),
+and when the sum of the absolute values of the terms is below 2^52 quanta
+of the product, every product and every partial sum — in any summation
+order, so BLAS and GPU reductions included — is a multiple of that quantum
+below 2^53 of them, hence a float64: nothing rounds, and the float64 scores
+are the exact rational scores the Go side computes (it checks every
+operation with FMA/TwoSum and falls back to exact rationals).  For compiled
+models this always holds: parameters are small dyadic numbers (0, ±½, ±1,
+small integers), activations are 0/1 truth values, and sums have at most
+width terms, so float64 is exact below widths of about 2^50.  Layer norm
+divides by σ: it is computed exactly per distinct row in rationals (σ as
+brasp defines it) and its outputs must be floats.  Sinusoid position values
+follow brasp's definition (exact at multiples of 1/12, otherwise the float32
+rounding of the float64 sine).  When a check fails the pass raises
+:class:`InexactError`; ``accepts`` and ``transduce`` then rerun the words in
+the exact rational reference pass (:mod:`brasp.exact`).  ``set_checks(False)``
+turns the checks off (for timing, or for float32 experiments).
+"""
+
+from .exactness import InexactError
+from .model import Cache, HookPoint, Model
+from .spec import FormatError, Spec, read
+
+__all__ = ["load", "Model", "Cache", "HookPoint", "InexactError", "FormatError", "Spec", "read"]
+
+
+def load(path, device=None, dtype=None):
+    """Reads a brasp model file (.json or .safetensors) into a Model."""
+    import torch
+    m = Model(read(path), dtype=dtype or torch.float64)
+    if device is not None:
+        m = m.to(device)
+    return m

@@ -1,0 +1,532 @@
+"""The PyTorch module: masked unique-hard attention, exactly."""
+
+from fractions import Fraction
+
+import torch
+from torch import nn
+
+from .exactness import Checker, InexactError
+from . import spec as specmod
+
+
+def _tensor(rows, dtype):
+    """A float tensor from exact Fractions, or InexactError naming the first
+    entry that the dtype cannot hold exactly."""
+    t = torch.tensor([[float(x) for x in r] for r in rows] if rows and isinstance(rows[0], list)
+                     else [float(x) for x in rows], dtype=torch.float64)
+    return t.to(dtype)
+
+
+def _exact_in(rows, dtype):
+    flat = [x for r in rows for x in r] if rows and isinstance(rows[0], list) else list(rows)
+    for x in flat:
+        try:
+            f = float(x)
+        except OverflowError:
+            return False
+        if Fraction(f) != x:
+            return False
+        if dtype != torch.float64 and float(torch.tensor(f, dtype=dtype)) != f:
+            return False
+    return True
+
+
+class HookPoint(nn.Module):
+    """An identity module: a named place in the forward pass where forward
+    hooks see (and may replace) the value, and run_with_cache records it."""
+
+    def forward(self, x):
+        return x
+
+
+_MASKS = {
+    "none": lambda i, j: torch.ones_like(i * j, dtype=torch.bool),
+    "future": lambda i, j: j < i,
+    "past": lambda i, j: j > i,
+    "future-or-self": lambda i, j: j <= i,
+    "past-or-self": lambda i, j: j >= i,
+}
+
+
+class Head(nn.Module):
+    """One masked unique-hard attention head.
+
+    forward(x, valid) returns the head's output [B, n, d] (value·x_j at the
+    attended j, zero where the mask leaves nothing) and the attended
+    positions [B, n] (0-based, −1 for none); the hook points ``hook_attended``
+    and ``hook_out`` carry them."""
+
+    def __init__(self, h, dtype):
+        super().__init__()
+        self.mask, self.tiebreak = h.mask, h.tiebreak
+        self.register_buffer("score", _tensor(h.score, dtype))
+        self.register_buffer("value", _tensor(h.value, dtype))
+        self.hook_attended = HookPoint()
+        self.hook_out = HookPoint()
+        self.checker = Checker()
+        self.method = "auto"
+
+    def extra_repr(self):
+        return "mask=%s, tiebreak=%s" % (self.mask, self.tiebreak)
+
+    def forward(self, x, valid):
+        B, n, d = x.shape
+        flat = x.reshape(-1, d)
+        uniq, inv = torch.unique(flat, dim=0, return_inverse=True)
+        K = uniq.shape[0]
+        method = self.method
+        if method == "auto":
+            method = "classes" if K * 4 < n else "dense"
+        if method == "classes":
+            attended = self._attend_classes(uniq, inv.view(B, n), valid)
+        else:
+            attended = self._attend_dense(x, valid)
+        attended = self.hook_attended(attended)
+        vals = self.checker.matmul(uniq, self.value.t(), "value")           # [K, d]: value·u
+        cls = inv.view(B, n)
+        j = attended.clamp(min=0)
+        out = vals[torch.gather(cls, 1, j)]
+        out = torch.where((attended >= 0).unsqueeze(-1), out, torch.zeros((), dtype=out.dtype, device=out.device))
+        return self.hook_out(out), attended
+
+    def _pick(self, cand, scores, n):
+        """Among candidates (cand[..., c] ≥ 0 a position), the one with the
+        greatest score, ties broken by position; −1 when there is none."""
+        avail = cand >= 0
+        neg = torch.tensor(float("-inf"), dtype=scores.dtype, device=scores.device)
+        s = torch.where(avail, scores, neg)
+        best = s.max(-1, keepdim=True).values
+        tie = avail & (s == best)
+        if self.tiebreak == "leftmost":
+            j = torch.where(tie, cand, torch.full_like(cand, n)).min(-1).values
+            return torch.where(j == n, torch.full_like(j, -1), j)
+        return torch.where(tie, cand, torch.full_like(cand, -1)).max(-1).values
+
+    def _attend_dense(self, x, valid):
+        """The definition: every query against every key, O(n²·d)."""
+        B, n, _ = x.shape
+        q = self.checker.matmul(x, self.score, "score")                      # x_iᵀ S
+        scores = self.checker.matmul(q, x.transpose(1, 2), "score")         # [B, n, n]
+        pos = torch.arange(n, device=x.device)
+        allowed = _MASKS[self.mask](pos.view(n, 1), pos.view(1, n)).unsqueeze(0) & valid.unsqueeze(1)
+        cand = torch.where(allowed, pos.view(1, 1, n).expand(B, n, n), torch.full((), -1, device=x.device))
+        return self._pick(cand, scores, n)
+
+    def _attend_classes(self, uniq, cls, valid):
+        """Brasp's fast algorithm batched: positions are grouped by activation
+        vector (finitely many, Lemma 4.3), the scores between distinct vectors
+        are computed once, and each query needs, per key vector, only the one
+        candidate position its mask and tie-break make best (the nearest or
+        farthest occurrence), found with cumulative max/min. O(n·K)."""
+        B, n = cls.shape
+        K = uniq.shape[0]
+        dev = cls.device
+        q = self.checker.matmul(uniq, self.score, "score")
+        table = self.checker.matmul(q, uniq.t(), "score")                   # [K, K]
+        pos = torch.arange(n, device=dev).view(1, n, 1)
+        occ = (cls.unsqueeze(-1) == torch.arange(K, device=dev).view(1, 1, K)) & valid.unsqueeze(-1)
+        none = torch.full((), -1, dtype=torch.long, device=dev)
+        big = torch.full((), n, dtype=torch.long, device=dev)
+        first = torch.where(occ, pos, big).min(1, keepdim=True).values      # [B, 1, K]
+        last = torch.where(occ, pos, none).max(1, keepdim=True).values
+        mask, left = self.mask, self.tiebreak == "leftmost"
+        if mask == "none":
+            c = first if left else last
+            cand = torch.where(c < n, c, none).expand(B, n, K)
+        elif mask in ("future", "future-or-self"):
+            strict = mask == "future"
+            if left:
+                ok = first < pos if strict else first <= pos
+                cand = torch.where(ok, first, none)
+            else:
+                lastle = torch.cummax(torch.where(occ, pos, none), 1).values
+                if strict:
+                    lastle = torch.cat([torch.full_like(lastle[:, :1], -1), lastle[:, :-1]], 1)
+                cand = lastle
+        else:
+            strict = mask == "past"
+            if left:
+                nxt = torch.where(occ, pos, big).flip(1)
+                nxt = torch.cummin(nxt, 1).values.flip(1)                    # min j ≥ i
+                if strict:
+                    nxt = torch.cat([nxt[:, 1:], torch.full_like(nxt[:, :1], n)], 1)
+                cand = torch.where(nxt < n, nxt, none)
+            else:
+                ok = last > pos if strict else last >= pos
+                cand = torch.where(ok, last, none)
+        scores = table[cls]                                                 # [B, n, K]
+        return self._pick(cand, scores, n)
+
+
+class LayerNorm(nn.Module):
+    """Layer norm computed exactly as brasp defines it (σ of spec.sigma):
+    each distinct row is normalised in exact rational arithmetic (there are
+    few: Lemma 4.3) and the result must be exact in the module's dtype."""
+
+    def __init__(self, norm, dtype):
+        super().__init__()
+        self.norm = norm
+        self.register_buffer("gamma", _tensor(norm.gamma, dtype))
+        self.register_buffer("beta", _tensor(norm.beta, dtype))
+        self.exact = True
+        self._memo = {}
+
+    def forward(self, x):
+        if not self.exact:
+            mu = x.mean(-1, keepdim=True)
+            var = ((x - mu) ** 2).mean(-1, keepdim=True) + float(self.norm.eps)
+            sd = var.sqrt()
+            y = torch.where(sd == 0, torch.zeros_like(x), (x - mu) / torch.where(sd == 0, torch.ones_like(sd), sd))
+            return self.gamma * y + self.beta
+        shape = x.shape
+        flat = x.reshape(-1, shape[-1])
+        uniq, inv = torch.unique(flat, dim=0, return_inverse=True)
+        rows = []
+        for r in uniq.cpu().tolist():
+            key = tuple(r)
+            out = self._memo.get(key)
+            if out is None:
+                out = self._row(r)
+                if len(self._memo) < 1 << 16:
+                    self._memo[key] = out
+            rows.append(out)
+        t = torch.tensor(rows, dtype=torch.float64).to(dtype=x.dtype, device=x.device)
+        if x.dtype != torch.float64 and not torch.equal(t.to(torch.float64), torch.tensor(rows, dtype=torch.float64).to(x.device)):
+            raise InexactError("layer norm: an output is not exact in %s" % x.dtype)
+        return t[inv].view(shape)
+
+    def _row(self, r):
+        ln = self.norm
+        xs = [Fraction(v) for v in r]
+        d = len(xs)
+        mean = sum(xs) / d
+        var = sum((v - mean) ** 2 for v in xs) / d + ln.eps
+        sd = specmod.sigma(var)
+        out = []
+        for k, v in enumerate(xs):
+            y = (v - mean) * ln.gamma[k] / sd if sd != 0 else Fraction(0)
+            y += ln.beta[k]
+            f = float(y)
+            if Fraction(f) != y:
+                raise InexactError("layer norm: the output %s is not a float64" % y)
+            out.append(f)
+        return out
+
+
+class FFN(nn.Module):
+    def __init__(self, f, dtype):
+        super().__init__()
+        self.register_buffer("w1", _tensor(f.w1, dtype).reshape(len(f.b1), -1))
+        self.register_buffer("b1", _tensor(f.b1, dtype))
+        self.register_buffer("w2", _tensor(f.w2, dtype).reshape(-1, len(f.b1)))
+        self.register_buffer("b2", _tensor(f.b2, dtype))
+        self.checker = Checker()
+
+    def forward(self, c):
+        ck = self.checker
+        h = ck.add([ck.matmul(c, self.w1.t(), "ffn.w1"), self.b1], "ffn.b1").clamp(min=0)
+        return ck.add([ck.matmul(h, self.w2.t(), "ffn.w2"), self.b2], "ffn.b2")
+
+
+class Block(nn.Module):
+    """One layer: c = AttnNorm(x + Σ heads), y = FFNNorm(c + FFN(c))."""
+
+    def __init__(self, layer, dtype):
+        super().__init__()
+        self.heads = nn.ModuleList(Head(h, dtype) for h in layer.heads)
+        self.ffn = FFN(layer.ffn, dtype) if layer.ffn is not None else None
+        self.ln_attn = LayerNorm(layer.attn_norm, dtype) if layer.attn_norm is not None else None
+        self.ln_ffn = LayerNorm(layer.ffn_norm, dtype) if layer.ffn_norm is not None else None
+        self.hook_resid_pre = HookPoint()
+        self.hook_attn_out = HookPoint()
+        self.hook_resid_mid = HookPoint()
+        self.hook_ffn_out = HookPoint()
+        self.hook_resid_post = HookPoint()
+        self.checker = Checker()
+
+    def forward(self, x, valid):
+        x = self.hook_resid_pre(x)
+        c = x
+        if len(self.heads):
+            outs = [h(x, valid)[0] for h in self.heads]
+            a = self.checker.add(outs, "heads") if len(outs) > 1 else outs[0]
+            a = self.hook_attn_out(a)
+            c = self.checker.add([x, a], "attention residual")
+        if self.ln_attn is not None:
+            c = self.ln_attn(c)
+        c = self.hook_resid_mid(c)
+        y = c
+        if self.ffn is not None:
+            f = self.hook_ffn_out(self.ffn(c))
+            y = self.checker.add([c, f], "ffn residual")
+        if self.ln_ffn is not None:
+            y = self.ln_ffn(y)
+        return self.hook_resid_post(y)
+
+
+class Cache(dict):
+    """Activations by hook name (``embed.hook_out``,
+    ``blocks.L.hook_resid_pre|attn_out|resid_mid|ffn_out|resid_post``,
+    ``blocks.L.heads.H.hook_attended|hook_out``, ``hook_logits``), with the
+    model's labels to read residual coordinates by name."""
+
+    def __init__(self, labels, *a):
+        super().__init__(*a)
+        self.labels = labels
+
+    def labelled(self, name):
+        """The residual activation ``name`` [B, n, d] as {label: [B, n]}."""
+        t = self[name]
+        return {lab: t[..., k] for k, lab in enumerate(self.labels)}
+
+
+class Model(nn.Module):
+    """A brasp transformer as a torch.nn.Module (see the package docs).
+
+    forward(tokens, lengths=None) takes symbol indices [B, n] (padded
+    positions any index) and the word lengths [B] (default: all n) and
+    returns the output scores: [B] (acceptor: accept iff ≥ 0) or [B, n, |Γ|]
+    (transducer: the output symbol at each position is the one scoring ≥ 0).
+    """
+
+    def __init__(self, s, dtype=torch.float64):
+        super().__init__()
+        self.spec = s
+        self.alphabet = list(s.alphabet)
+        self.labels = list(s.labels)
+        self.width = s.width
+        self.output_symbols = list(s.transduction[0]) if s.transduction else None
+        self.float_exact = all(_params_exact(s, dtype))
+        emb = _tensor(s.embedding, dtype)
+        self.register_buffer("embedding", torch.cat([emb, torch.zeros(1, s.width, dtype=dtype)]))
+        self.blocks = nn.ModuleList(Block(l, dtype) for l in s.layers)
+        if s.output is not None:
+            self.register_buffer("out_weight", _tensor(s.output[0], dtype))
+            self.register_buffer("out_bias", _tensor([s.output[1]], dtype))
+        else:
+            self.out_weight = self.out_bias = None
+        if s.transduction is not None:
+            self.register_buffer("trans_weight", _tensor(s.transduction[1], dtype).reshape(len(s.transduction[0]), -1))
+            self.register_buffer("trans_bias", _tensor(s.transduction[2], dtype))
+        self.hook_embed = HookPoint()
+        self.hook_logits = HookPoint()
+        self._index = {a: k for k, a in enumerate(self.alphabet)}
+        self._position_tables = {}
+        self.checker = Checker()
+
+    # -- configuration ---------------------------------------------------
+    @property
+    def is_transducer(self):
+        return self.output_symbols is not None
+
+    @property
+    def dtype(self):
+        return self.embedding.dtype
+
+    @property
+    def device(self):
+        return self.embedding.device
+
+    def set_method(self, method):
+        """'classes' (brasp's algorithm, O(n·K) per head), 'dense' (every
+        query against every key, O(n²)) or 'auto' (default)."""
+        for m in self.modules():
+            if isinstance(m, Head):
+                m.method = method
+        return self
+
+    def set_checks(self, enabled):
+        """Turns the exactness checks on (default) or off."""
+        for m in self.modules():
+            if hasattr(m, "checker"):
+                m.checker.enabled = enabled
+        return self
+
+    def label_index(self, label):
+        return self.labels.index(label)
+
+    # -- words -----------------------------------------------------------
+    def word(self, w):
+        """Symbol indices of a word: a string of one-character symbols (or of
+        symbols separated by spaces) or a list of symbols."""
+        if isinstance(w, str):
+            if all(len(a) == 1 for a in self.alphabet) and " " not in self.alphabet:
+                syms = [c for c in w if c != " "]
+            else:
+                syms = w.split()
+        else:
+            syms = list(w)
+        out = []
+        for k, a in enumerate(syms):
+            if a not in self._index:
+                raise ValueError("position %d: %r is not in the alphabet %s" % (k + 1, a, self.alphabet))
+            out.append(self._index[a])
+        if not out:
+            raise ValueError("the empty word has no last position (transformers read non-empty words)")
+        return out
+
+    def encode(self, words):
+        """Pads words (given as in word()) to one tensor: (tokens [B, n],
+        lengths [B]); padding uses the index |Σ|, embedded as zero."""
+        idx = [self.word(w) for w in words]
+        n = max(len(w) for w in idx)
+        pad = len(self.alphabet)
+        tokens = torch.tensor([w + [pad] * (n - len(w)) for w in idx], dtype=torch.long, device=self.device)
+        lengths = torch.tensor([len(w) for w in idx], dtype=torch.long, device=self.device)
+        return tokens, lengths
+
+    # -- the pass ----------------------------------------------------------
+    def _position_table(self, term, period):
+        key = (id(term), period)
+        t = self._position_tables.get(key)
+        if t is None:
+            vals = [term.scale * term.value(i, 0) for i in range(period)]
+            if not _exact_in(vals, self.dtype):
+                raise InexactError("position term: a value is not exact in %s" % self.dtype)
+            t = torch.tensor([float(v) for v in vals], dtype=self.dtype, device=self.device)
+            self._position_tables[key] = t
+        return t
+
+    def embed(self, tokens, lengths):
+        B, n = tokens.shape
+        x = self.embedding[tokens]
+        terms = [x]
+        if self.spec.position:
+            pos = torch.arange(1, n + 1, device=self.device).view(1, n).expand(B, n)
+            ln = lengths.view(B, 1)
+            for t in self.spec.position:
+                if t.kind in ("sin", "cos", "mod"):
+                    period = t.period()
+                    v = self._position_table(t, period)[pos % period]
+                else:
+                    if t.kind == "first":
+                        b = pos == 1
+                    elif t.kind == "last":
+                        b = pos == ln
+                    else:
+                        b = (ln % 2 == 1) & (pos == (ln + 1) // 2)
+                    if t.negated:
+                        b = ~b
+                    v = b.to(self.dtype) * _tensor([t.scale], self.dtype).to(self.device)
+                p = torch.zeros(B, n, self.width, dtype=self.dtype, device=self.device)
+                p[:, :, t.coord] = torch.where(pos <= ln, v, torch.zeros((), dtype=self.dtype, device=self.device))
+                terms.append(p)
+            x = self.checker.add(terms, "position embedding")
+        return self.hook_embed(x)
+
+    def residual(self, tokens, lengths=None):
+        """The final residual stream [B, n, d]."""
+        if self.checker.enabled and not self.float_exact:
+            raise InexactError("a parameter is not exactly representable in %s" % self.dtype)
+        B, n = tokens.shape
+        if lengths is None:
+            lengths = torch.full((B,), n, dtype=torch.long, device=tokens.device)
+        valid = torch.arange(n, device=tokens.device).view(1, n) < lengths.view(B, 1)
+        x = self.embed(tokens, lengths)
+        for b in self.blocks:
+            x = b(x, valid)
+        return x, lengths
+
+    def forward(self, tokens, lengths=None):
+        x, lengths = self.residual(tokens, lengths)
+        if self.is_transducer:
+            logits = self.checker.add([self.checker.matmul(x, self.trans_weight.t(), "transduction"),
+                                       self.trans_bias], "transduction")
+        else:
+            if self.out_weight is None:
+                raise ValueError("the model has no acceptor output")
+            last = x[torch.arange(x.shape[0], device=x.device), lengths - 1]
+            logits = self.checker.add([self.checker.matmul(last, self.out_weight, "output"), self.out_bias],
+                                      "output")
+        return self.hook_logits(logits)
+
+    def run_with_cache(self, words, names=None):
+        """Runs words (a list as for encode, or a (tokens, lengths) pair) and
+        returns (output scores, Cache of every hook point's value)."""
+        tokens, lengths = words if isinstance(words, tuple) else self.encode(words)
+        cache = Cache(self.labels)
+        handles = []
+        for name, mod in self.named_modules():
+            if isinstance(mod, HookPoint) and (names is None or name in names):
+                handles.append(mod.register_forward_hook(
+                    lambda m, i, o, name=name: cache.__setitem__(name, o.detach())))
+        try:
+            out = self(tokens, lengths)
+        finally:
+            for h in handles:
+                h.remove()
+        return out, cache
+
+    # -- verdicts --------------------------------------------------------
+    def _batches(self, words, max_tokens):
+        """Groups word indices by length (no padding), in batches of at most
+        max_tokens positions."""
+        idx = [self.word(w) for w in words]
+        by_len = {}
+        for k, w in enumerate(idx):
+            by_len.setdefault(len(w), []).append(k)
+        for n, ks in sorted(by_len.items()):
+            step = max(1, max_tokens // n)
+            for a in range(0, len(ks), step):
+                part = ks[a:a + step]
+                yield part, torch.tensor([idx[k] for k in part], dtype=torch.long, device=self.device)
+
+    def accepts(self, words, max_tokens=1 << 20):
+        """The verdict on each word (list of bool)."""
+        if self.out_weight is None:
+            raise ValueError("the model is a transducer, not an acceptor")
+        out = [None] * len(words)
+        for part, tokens in self._batches(words, max_tokens):
+            try:
+                with torch.no_grad():
+                    v = (self(tokens) >= 0).tolist()
+            except InexactError:
+                from . import exact
+                v = [exact.accepts(self.spec, w) for w in tokens.tolist()]
+            for k, b in zip(part, v):
+                out[k] = bool(b)
+        return out
+
+    def transduce(self, words, max_tokens=1 << 20):
+        """The output word of each word (list of lists of output symbols)."""
+        if not self.is_transducer:
+            raise ValueError("the model is an acceptor, not a transducer")
+        out = [None] * len(words)
+        for part, tokens in self._batches(words, max_tokens):
+            try:
+                with torch.no_grad():
+                    ys = _decode(self(tokens) >= 0)
+            except InexactError:
+                from . import exact
+                ys = [exact.transduce(self.spec, w) for w in tokens.tolist()]
+            for k, y in zip(part, ys):
+                out[k] = [self.output_symbols[g] for g in y]
+        return out
+
+
+def _decode(pos):
+    """Output symbol indices from a [B, n, |Γ|] Boolean tensor, checking that
+    exactly one symbol scores ≥ 0 at each position."""
+    count = pos.sum(-1)
+    if (count != 1).any():
+        b, i = [int(v) for v in (count != 1).nonzero()[0]]
+        raise ValueError("word %d, position %d: %d output symbols score ≥ 0 (want exactly one)"
+                         % (b + 1, i + 1, int(count[b, i])))
+    return pos.to(torch.int8).argmax(-1).tolist()
+
+
+def _params_exact(s, dtype):
+    yield _exact_in(s.embedding, dtype)
+    for l in s.layers:
+        for h in l.heads:
+            yield _exact_in(h.score, dtype) and _exact_in(h.value, dtype)
+        if l.ffn is not None:
+            f = l.ffn
+            yield all(_exact_in(v, dtype) for v in (f.w1, f.b1, f.w2, f.b2))
+        for n in (l.attn_norm, l.ffn_norm):
+            if n is not None:
+                yield _exact_in(n.gamma, dtype) and _exact_in(n.beta, dtype)
+    if s.output is not None:
+        yield _exact_in(s.output[0], dtype) and _exact_in([s.output[1]], dtype)
+    if s.transduction is not None:
+        yield _exact_in(s.transduction[1], dtype) and _exact_in(s.transduction[2], dtype)

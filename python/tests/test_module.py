@@ -1,0 +1,142 @@
+"""Activations, hooks, padded batches, devices and the exact fallback."""
+
+import os
+import unittest
+from fractions import Fraction
+
+import torch
+
+import common
+import brasp
+from brasp import exact
+
+
+def _num(v):
+    return Fraction(v) if isinstance(v, str) else Fraction(v).limit_denominator(1 << 62) if isinstance(v, float) else Fraction(v)
+
+
+class TestActivations(unittest.TestCase):
+    """run_with_cache's activations equal brasp run --trace's exact ones
+    coordinate by coordinate, and attended positions equal position by
+    position."""
+
+    def test_cache_matches_go_trace(self):
+        cases = [("dyck1_depth2.brasp", ("--multihead",)), ("dyck1_depth2.brasp", ("--layernorm",)),
+                 ("stair3.brasp", ()), ("associative_recall.brasp", ("--multihead",)),
+                 ("induction_heads.brasp", ("--multihead", "--layernorm")), ("mid.ltl", ("--multihead",))]
+        for src, flags in cases:
+            out = common.convert(os.path.join(common.EXAMPLES, src),
+                                 os.path.join(common.tmpdir(), "trace_%s_%s.json" % (src, common.name(flags))), *flags)
+            m = brasp.load(out)
+            words = common.test_words(m.alphabet, budget=20, long=2, seed=3)
+            traces = common.go_trace(out, words)
+            for w, tr in zip(words, traces):
+                _, cache = m.run_with_cache([w])
+                self.assertEqual(len(tr["trace"]["layers"]), len(m.blocks))
+                self._same(cache["hook_embed"][0], tr["trace"]["embed"], "%s embed on %r" % (src, w))
+                for l, lt in enumerate(tr["trace"]["layers"]):
+                    for h, att in enumerate(lt["attended"]):
+                        got = cache["blocks.%d.heads.%d.hook_attended" % (l, h)][0].tolist()
+                        self.assertEqual(got, att, "%s layer %d head %d on %r" % (src, l, h, w))
+                    self._same(cache["blocks.%d.hook_resid_mid" % l][0], lt["mid"], "%s layer %d mid on %r" % (src, l, w))
+                    self._same(cache["blocks.%d.hook_resid_post" % l][0], lt["post"], "%s layer %d post on %r" % (src, l, w))
+                # The exact reference agrees too.
+                xs, pattern = exact.trace(m.spec, m.word(w))
+                self.assertEqual(pattern, [lt["attended"] for lt in tr["trace"]["layers"]])
+
+    def _same(self, t, rows, what):
+        self.assertEqual(list(t.shape), [len(rows), len(rows[0])], what)
+        for i, row in enumerate(rows):
+            for k, v in enumerate(row):
+                self.assertEqual(Fraction(float(t[i, k])), Fraction(v), "%s: position %d coordinate %d" % (what, i, k))
+
+    def test_labels(self):
+        out = common.convert(os.path.join(common.EXAMPLES, "dyck1_depth2.brasp"),
+                             os.path.join(common.tmpdir(), "labels.safetensors"), "--multihead")
+        m = brasp.load(out)
+        self.assertEqual(m.labels[:3], ["one", "Q_l", "Q_r"])
+        _, cache = m.run_with_cache(["llrr", "lrrl"])
+        y = cache.labelled("blocks.%d.hook_resid_post" % (len(m.blocks) - 1))
+        self.assertEqual(y["Q_l"].tolist(), [[1, 1, 0, 0], [1, 0, 0, 1]])
+        self.assertIn("Y", y)
+
+
+class TestHooksAndBatches(unittest.TestCase):
+    def setUp(self):
+        self.path = common.convert(os.path.join(common.EXAMPLES, "dyck1_depth2.brasp"),
+                                   os.path.join(common.tmpdir(), "hooks.json"), "--multihead")
+        self.m = brasp.load(self.path)
+
+    def test_forward_hooks(self):
+        m = self.m
+        seen = []
+        h = m.blocks[0].heads[0].register_forward_hook(lambda mod, i, o: seen.append(o[1].clone()))
+        m.accepts(["llrr"])
+        h.remove()
+        self.assertEqual(seen[0].tolist(), [[-1, 0, 1, 2]])
+        # A hook that replaces a value changes the result: zero the last
+        # layer's residual, and the output score becomes the output bias.
+        last = m.blocks[-1].hook_resid_post
+        h = last.register_forward_hook(lambda mod, i, o: torch.zeros_like(o))
+        scores = m(*m.encode(["llrr"]))
+        h.remove()
+        self.assertEqual(scores.tolist(), m.out_bias.tolist())
+        self.assertEqual(m.accepts(["llrr"]), [True])
+
+    def test_padded_batch(self):
+        m = self.m
+        words = common.test_words(m.alphabet, budget=200, long=5, seed=7)
+        want = common.go_run(self.path, words)
+        for method in ("classes", "dense"):
+            m.set_method(method)
+            tokens, lengths = m.encode(words)
+            got = (m(tokens, lengths) >= 0).tolist()
+            self.assertEqual(["accept" if g else "reject" for g in got], want, method)
+
+    def test_words_forms(self):
+        m = self.m
+        self.assertEqual(m.accepts(["llrr", ["l", "l", "r", "r"], "l r"]), [True, True, True])
+        with self.assertRaises(ValueError):
+            m.accepts(["lx"])
+        with self.assertRaises(ValueError):
+            m.accepts([""])
+
+    @unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
+    def test_cuda(self):
+        m = brasp.load(self.path, device="cuda")
+        words = common.test_words(m.alphabet, budget=200, long=5, seed=8)
+        want = common.go_run(self.path, words)
+        self.assertEqual(["accept" if v else "reject" for v in m.accepts(words)], want)
+
+
+class TestExactness(unittest.TestCase):
+    def test_inexact_parameters_fall_back(self):
+        # Scale the output by 1/3 (not a float64): the float64 pass cannot be
+        # certified, accepts falls back to the exact pass, and agrees with Go.
+        import json
+        src = common.convert(os.path.join(common.EXAMPLES, "dyck1_depth2.brasp"),
+                             os.path.join(common.tmpdir(), "third.json"), "--multihead")
+        with open(src) as f:
+            jm = json.load(f)
+        jm["output"]["weight"] = ["1/3" if v else 0 for v in jm["output"]["weight"]]
+        jm["output"]["bias"] = "-1/6"
+        path = os.path.join(common.tmpdir(), "third2.json")
+        with open(path, "w") as f:
+            json.dump(jm, f)
+        m = brasp.load(path)
+        with self.assertRaises(brasp.InexactError):
+            m(*m.encode(["lr"]))
+        words = common.test_words(m.alphabet, budget=60, long=0)
+        self.assertEqual(["accept" if v else "reject" for v in m.accepts(words)], common.go_run(path, words))
+
+    def test_checker_catches_rounding(self):
+        from brasp.exactness import Checker
+        a = torch.tensor([[2.0 ** 52, 1.0]], dtype=torch.float64)
+        b = torch.tensor([[1.0], [0.5]], dtype=torch.float64)
+        with self.assertRaises(brasp.InexactError):
+            Checker().matmul(a, b, "test")
+        Checker().matmul(torch.tensor([[3.0, 1.0]], dtype=torch.float64), b, "test")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,156 @@
+package transformer
+
+import (
+	"math/big"
+	"strconv"
+
+	"github.com/brasp-dev/brasp/position"
+	"strings"
+)
+
+// Trace is every intermediate value of a forward pass on one word, exactly:
+// what a debugger or another implementation (the Python package) compares
+// against, coordinate by coordinate.
+type Trace struct {
+	// Embed[i] is the embedded position i: word embedding plus position terms.
+	Embed []Vec
+	// Layers has one entry per layer.
+	Layers []LayerTrace
+}
+
+// LayerTrace is one layer of a Trace.
+type LayerTrace struct {
+	// Attended[h][i] is the 0-based position head h attends to from position
+	// i, -1 when the mask leaves none.
+	Attended [][]int
+	// Mid[i] is c_i = AttentionNorm(x_i + Σ_h head_h(x)_i).
+	Mid []Vec
+	// Post[i] is y_i = FFNNorm(c_i + FFN(c_i)), the layer's output.
+	Post []Vec
+}
+
+// Trace runs the dense pass (Model.ForwardDense's definition) on w in exact
+// rational arithmetic and records every layer's activations and every
+// head's attended positions. It is O(n²·d²) per head and meant for short
+// words.
+func (m *Model) Trace(w []int) (*Trace, error) {
+	if err := m.checkWord(w); err != nil {
+		return nil, err
+	}
+	n := len(w)
+	xs := make([]Vec, n)
+	for i, s := range w {
+		xs[i] = copyVec(m.Embedding[s])
+		if len(m.Position) > 0 {
+			addInto(xs[i], m.positionVector(i+1, n))
+		}
+	}
+	t := &Trace{Embed: copyVecs(xs)}
+	for l := range m.Layers {
+		layer := &m.Layers[l]
+		lt := LayerTrace{Attended: make([][]int, len(layer.Heads))}
+		cs := copyVecs(xs)
+		for h := range layer.Heads {
+			hd := &layer.Heads[h]
+			keys := make([]Vec, n)
+			for j := range n {
+				keys[j] = matVec(hd.Score, xs[j])
+			}
+			att := make([]int, n)
+			for i := range n {
+				best := -1
+				var bestScore *big.Rat
+				for j := range n {
+					if !hd.Mask.Allows(i, j) {
+						continue
+					}
+					s := dot(xs[i], keys[j])
+					if best < 0 {
+						best, bestScore = j, s
+						continue
+					}
+					if c := s.Cmp(bestScore); c > 0 || (c == 0 && hd.Tiebreak == position.Rightmost) {
+						best, bestScore = j, s
+					}
+				}
+				att[i] = best
+				if best >= 0 {
+					addInto(cs[i], matVec(hd.Value, xs[best]))
+				}
+			}
+			lt.Attended[h] = att
+		}
+		for i := range n {
+			if layer.AttentionNorm != nil {
+				cs[i] = applyNorm(layer.AttentionNorm, cs[i])
+			}
+			y := cs[i]
+			if layer.FFN != nil {
+				y = applyFFN(layer.FFN, y)
+			}
+			if layer.FFNNorm != nil {
+				y = applyNorm(layer.FFNNorm, y)
+			}
+			xs[i] = y
+		}
+		lt.Mid, lt.Post = cs, copyVecs(xs)
+		t.Layers = append(t.Layers, lt)
+	}
+	return t, nil
+}
+
+func copyVecs(vs []Vec) []Vec {
+	out := make([]Vec, len(vs))
+	for k, v := range vs {
+		out[k] = copyVec(v)
+	}
+	return out
+}
+
+// JSON returns the trace as one JSON object, every number exact (as in the
+// model format: a JSON number when dyadic, a "p/q" string otherwise):
+//
+//	{"embed": [[...] per position],
+//	 "layers": [{"attended": [[j per position] per head], "mid": [...], "post": [...]}]}
+func (t *Trace) JSON() string {
+	var b strings.Builder
+	vecs := func(vs []Vec) {
+		b.WriteByte('[')
+		for i, v := range vs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strings.Join(strings.Fields(vecJSON(v)), ""))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteString(`{"embed":`)
+	vecs(t.Embed)
+	b.WriteString(`,"layers":[`)
+	for l, lt := range t.Layers {
+		if l > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"attended":[`)
+		for h, att := range lt.Attended {
+			if h > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('[')
+			for i, j := range att {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Itoa(j))
+			}
+			b.WriteByte(']')
+		}
+		b.WriteString(`],"mid":`)
+		vecs(lt.Mid)
+		b.WriteString(`,"post":`)
+		vecs(lt.Post)
+		b.WriteByte('}')
+	}
+	b.WriteString("]}")
+	return b.String()
+}
