@@ -53,7 +53,7 @@ func TestPython(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeRandomPrograms(t, random)
-	cmd := exec.Command(interpreter, "-m", "unittest", "discover", "-s", "tests", "-t", "tests")
+	cmd := exec.Command(interpreter, "-m", "unittest", "discover", "-v", "-s", "tests", "-t", "tests")
 	cmd.Env = append(os.Environ(), "BRASP_BIN="+bin, "BRASP_RANDOM="+random, "BRASP_TMP="+dir, "PYTHONDONTWRITEBYTECODE=1")
 	if testing.Short() {
 		cmd.Env = append(cmd.Env, "BRASP_SHORT=1")

@@ -6,9 +6,10 @@ import (
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/ltl/nonstrict"
+	"github.com/brasp-dev/brasp/transformer/softmax"
 )
 
-const convertUsage = "convert [--from KIND] --to KIND [-o OUT] [--multihead] [--layernorm] [--smaller] [--future-only] [--normal-form FORM] [--simplify] [--masks non-strict|causal] [--limit NAME=N]... FILE"
+const convertUsage = "convert [--from KIND] --to KIND [-o OUT] [--multihead] [--layernorm] [--smaller] [--future-only] [--normal-form FORM] [--simplify] [--masks non-strict|causal] [--softmax --max-length N] [--limit NAME=N]... FILE"
 
 // convertCmd converts its input to the kind --to names (artifact.Convert)
 // and prints the result, or writes it to -o OUT in the encoding OUT's
@@ -28,6 +29,8 @@ func convertCmd(e *env, args []string) error {
 	normalForm := fs.String("normal-form", "", "brasp: rewrite to a normal form of App. B: `FORM` is "+normalFormList()+" (unary: unary-value, then unary-score)")
 	fs.BoolVar(&o.BRASP.Simplify, "simplify", false, "brasp: fold constants and drop operations the output does not use (after --normal-form)")
 	masks := fs.String("masks", "", "ltl, brasp, transformer: only non-strict masks j<=i, i<=j (`MASKS` non-strict) or only rightmost j<=i (causal), for stutter-invariant star-free input (Thm 5.2)")
+	toSoftmax := fs.Bool("softmax", false, "transformer: export a softmax-attention model with a certificate of agreement up to --max-length (JSON)")
+	maxLength := fs.Int("max-length", 0, "transformer --softmax: the word length `N` up to which the softmax model is certified")
 	pos, err := parseFlags(e, fs, convertUsage, args)
 	if err != nil {
 		return err
@@ -62,6 +65,12 @@ func convertCmd(e *env, args []string) error {
 			return &exitError{code: 2, msg: "convert: --masks does not combine with --future-only or --normal-form"}
 		}
 	}
+	if *toSoftmax && (kind != artifact.KindTransformer || *maxLength < 1) {
+		return &exitError{code: 2, msg: "convert: --softmax needs --to transformer and --max-length N (N ≥ 1)"}
+	}
+	if !*toSoftmax && *maxLength != 0 {
+		return &exitError{code: 2, msg: "convert: --max-length applies only with --softmax"}
+	}
 	b := e.budget(lim)
 	a, err := loadFile(b, pos[0], *from)
 	if err != nil {
@@ -72,7 +81,16 @@ func convertCmd(e *env, args []string) error {
 		return fmt.Errorf("%s: %v", pos[0], err)
 	}
 	var data []byte
-	if enc, ok := res.(artifact.Encoder); ok && *out != "" {
+	if *toSoftmax {
+		sm, err := softmax.Export(b, res.(*artifact.Transformer).M, *maxLength)
+		if err != nil {
+			return fmt.Errorf("%s: %v", pos[0], err)
+		}
+		data, err = softmax.Encode(sm)
+		if err != nil {
+			return err
+		}
+	} else if enc, ok := res.(artifact.Encoder); ok && *out != "" {
 		data, err = enc.Encode(*out)
 	} else {
 		data, err = res.Format()

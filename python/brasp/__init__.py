@@ -56,6 +56,12 @@ rounding of the float64 sine).  When a check fails the pass raises
 :class:`InexactError`; ``accepts`` and ``transduce`` then rerun the words in
 the exact rational reference pass (:mod:`brasp.exact`).  ``set_checks(False)``
 turns the checks off (for timing, or for float32 experiments).
+
+Softmax exports (``brasp convert --to transformer --softmax --max-length
+N``) load as :class:`brasp.softmax.SoftmaxModel`: standard softmax attention
+with a position bias and a sink, certified to agree with the hard model on
+words of length ≤ N; they run in float64 or float32 (``dtype=``), and
+``float32_safe_length()`` estimates where float32 stops being safe.
 """
 
 from .exactness import InexactError
@@ -66,8 +72,14 @@ __all__ = ["load", "Model", "Cache", "HookPoint", "InexactError", "FormatError",
 
 
 def load(path, device=None, dtype=None):
-    """Reads a brasp model file (.json or .safetensors) into a Model."""
+    """Reads a brasp model file (.json or .safetensors) into a Model, or a
+    softmax export (format brasp-softmax/1) into a brasp.softmax.SoftmaxModel."""
     import torch
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if b'"brasp-softmax/1"' in head:
+        from . import softmax
+        return softmax.load(path, device=device, dtype=dtype or torch.float64)
     m = Model(read(path), dtype=dtype or torch.float64)
     if device is not None:
         m = m.to(device)

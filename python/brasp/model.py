@@ -65,11 +65,16 @@ class Head(nn.Module):
         self.hook_out = HookPoint()
         self.checker = Checker()
         self.method = "auto"
+        # (scale λ, position bias b, sink logit s) for a softmax head (see
+        # brasp.softmax); None for hard attention.
+        self.softmax = None
 
     def extra_repr(self):
         return "mask=%s, tiebreak=%s" % (self.mask, self.tiebreak)
 
     def forward(self, x, valid):
+        if self.softmax is not None:
+            return self._forward_softmax(x, valid)
         B, n, d = x.shape
         flat = x.reshape(-1, d)
         uniq, inv = torch.unique(flat, dim=0, return_inverse=True)
@@ -87,6 +92,23 @@ class Head(nn.Module):
         j = attended.clamp(min=0)
         out = vals[torch.gather(cls, 1, j)]
         out = torch.where((attended >= 0).unsqueeze(-1), out, torch.zeros((), dtype=out.dtype, device=out.device))
+        return self.hook_out(out), attended
+
+    def _forward_softmax(self, x, valid):
+        """Softmax attention: weights ∝ exp(λ·(x_iᵀ S x_j + b·j)) over the
+        allowed j (1-based in the bias), and exp(λ·s) on a sink of value 0."""
+        lam, bias, sink = self.softmax
+        B, n, _ = x.shape
+        pos = torch.arange(n, device=x.device)
+        scores = (x @ self.score) @ x.transpose(1, 2)
+        logits = lam * (scores + bias * (pos + 1).to(x.dtype).view(1, 1, n))
+        allowed = _MASKS[self.mask](pos.view(n, 1), pos.view(1, n)).unsqueeze(0) & valid.unsqueeze(1)
+        logits = torch.where(allowed, logits, torch.tensor(float("-inf"), dtype=x.dtype, device=x.device))
+        sink_logit = torch.full((B, n, 1), lam * sink, dtype=x.dtype, device=x.device)
+        w = torch.softmax(torch.cat([logits, sink_logit], -1), -1)[..., :n]
+        out = w @ (x @ self.value.t())
+        attended = torch.where(allowed.any(-1), w.argmax(-1), torch.full((), -1, device=x.device))
+        attended = self.hook_attended(attended)
         return self.hook_out(out), attended
 
     def _pick(self, cand, scores, n):

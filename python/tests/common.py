@@ -18,6 +18,11 @@ EXAMPLES = os.path.join(REPO, "examples")
 if PYTHON not in sys.path:
     sys.path.insert(0, PYTHON)
 
+import torch  # noqa: E402
+
+# Small batches: threads cost more than they save (and CI machines are shared).
+torch.set_num_threads(1)
+
 _tmp = None
 _bin = None
 

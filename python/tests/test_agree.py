@@ -11,12 +11,12 @@ import brasp
 
 
 class AgreeMixin:
-    def check_model(self, path, words, what):
+    def check_model(self, path, words, what, methods=("classes", "dense")):
         m = brasp.load(path)
         if m.is_transducer:
             return self.check_transducer(m, path, words, what)
         go = common.go_run(path, words)
-        for method in ("classes", "dense"):
+        for method in methods:
             m.set_method(method)
             got = ["accept" if v else "reject" for v in m.accepts(words)]
             for w, g, p in zip(words, go, got):
@@ -55,6 +55,9 @@ class TestExamples(unittest.TestCase, AgreeMixin):
         for src in srcs:
             base = os.path.splitext(os.path.basename(src))[0] + "_" + os.path.splitext(src)[1][1:]
             for k, flags in enumerate(common.CONSTRUCTIONS):
+                # Two constructions per example (all four for Dyck-1), in turn.
+                if "dyck1" not in base and (k - len(base)) % 4 not in (0, 1):
+                    continue
                 ext = ".safetensors" if k % 2 else ".json"
                 out = os.path.join(common.tmpdir(), "%s_%s%s" % (base, common.name(flags), ext))
                 try:
@@ -65,10 +68,10 @@ class TestExamples(unittest.TestCase, AgreeMixin):
                     self.assertRegex(str(e), "star-free|aperiodic|counter", src)
                     break
                 m = brasp.load(out)
-                words = common.test_words(m.alphabet, budget=400, long=6, seed=k)
+                words = common.test_words(m.alphabet, budget=100, long=3, seed=k)
                 self.check_model(out, words, "%s %s" % (os.path.basename(src), common.name(flags)))
                 checked += 1
-        self.assertGreater(checked, 60)
+        self.assertGreater(checked, 40)
 
 
 class TestRandomPrograms(unittest.TestCase, AgreeMixin):
@@ -85,8 +88,9 @@ class TestRandomPrograms(unittest.TestCase, AgreeMixin):
             ext = ".safetensors" if (k // 4) % 2 else ".json"
             out = common.convert(src, os.path.join(common.tmpdir(), "r%03d%s" % (k, ext)), *flags)
             m = brasp.load(out)
-            words = common.test_words(m.alphabet, budget=150, long=4, seed=k)
-            self.check_model(out, words, "%s %s" % (os.path.basename(src), common.name(flags)))
+            words = common.test_words(m.alphabet, budget=40, long=2, seed=k)
+            self.check_model(out, words, "%s %s" % (os.path.basename(src), common.name(flags)),
+                             methods=(("classes", "dense")[k % 2],))
 
 
 if __name__ == "__main__":
