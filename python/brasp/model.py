@@ -236,11 +236,11 @@ class LayerNorm(nn.Module):
 
 
 class FFN(nn.Module):
-    def __init__(self, f, dtype):
+    def __init__(self, f, dtype, d):
         super().__init__()
-        self.register_buffer("w1", _tensor(f.w1, dtype).reshape(len(f.b1), -1))
+        self.register_buffer("w1", _tensor(f.w1, dtype).reshape(len(f.b1), d))
         self.register_buffer("b1", _tensor(f.b1, dtype))
-        self.register_buffer("w2", _tensor(f.w2, dtype).reshape(-1, len(f.b1)))
+        self.register_buffer("w2", _tensor(f.w2, dtype).reshape(d, len(f.b1)))
         self.register_buffer("b2", _tensor(f.b2, dtype))
         self.checker = Checker()
 
@@ -253,10 +253,10 @@ class FFN(nn.Module):
 class Block(nn.Module):
     """One layer: c = AttnNorm(x + Σ heads), y = FFNNorm(c + FFN(c))."""
 
-    def __init__(self, layer, dtype):
+    def __init__(self, layer, dtype, d):
         super().__init__()
         self.heads = nn.ModuleList(Head(h, dtype) for h in layer.heads)
-        self.ffn = FFN(layer.ffn, dtype) if layer.ffn is not None else None
+        self.ffn = FFN(layer.ffn, dtype, d) if layer.ffn is not None else None
         self.ln_attn = LayerNorm(layer.attn_norm, dtype) if layer.attn_norm is not None else None
         self.ln_ffn = LayerNorm(layer.ffn_norm, dtype) if layer.ffn_norm is not None else None
         self.hook_resid_pre = HookPoint()
@@ -321,14 +321,14 @@ class Model(nn.Module):
         self.float_exact = all(_params_exact(s, dtype))
         emb = _tensor(s.embedding, dtype)
         self.register_buffer("embedding", torch.cat([emb, torch.zeros(1, s.width, dtype=dtype)]))
-        self.blocks = nn.ModuleList(Block(l, dtype) for l in s.layers)
+        self.blocks = nn.ModuleList(Block(l, dtype, s.width) for l in s.layers)
         if s.output is not None:
             self.register_buffer("out_weight", _tensor(s.output[0], dtype))
             self.register_buffer("out_bias", _tensor([s.output[1]], dtype))
         else:
             self.out_weight = self.out_bias = None
         if s.transduction is not None:
-            self.register_buffer("trans_weight", _tensor(s.transduction[1], dtype).reshape(len(s.transduction[0]), -1))
+            self.register_buffer("trans_weight", _tensor(s.transduction[1], dtype).reshape(len(s.transduction[0]), s.width))
             self.register_buffer("trans_bias", _tensor(s.transduction[2], dtype))
         self.hook_embed = HookPoint()
         self.hook_logits = HookPoint()
