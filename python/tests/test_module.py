@@ -30,7 +30,7 @@ class TestActivations(unittest.TestCase):
             m = brasp.load(out)
             words = common.test_words(m.alphabet, budget=20, long=2, seed=3)
             traces = common.go_trace(out, words)
-            for w, tr in zip(words, traces):
+            for k, (w, tr) in enumerate(zip(words, traces)):
                 _, cache = m.run_with_cache([w])
                 self.assertEqual(len(tr["trace"]["layers"]), len(m.blocks))
                 self._same(cache["hook_embed"][0], tr["trace"]["embed"], "%s embed on %r" % (src, w))
@@ -40,9 +40,10 @@ class TestActivations(unittest.TestCase):
                         self.assertEqual(got, att, "%s layer %d head %d on %r" % (src, l, h, w))
                     self._same(cache["blocks.%d.hook_resid_mid" % l][0], lt["mid"], "%s layer %d mid on %r" % (src, l, w))
                     self._same(cache["blocks.%d.hook_resid_post" % l][0], lt["post"], "%s layer %d post on %r" % (src, l, w))
-                # The exact reference agrees too.
-                xs, pattern = exact.trace(m.spec, m.word(w))
-                self.assertEqual(pattern, [lt["attended"] for lt in tr["trace"]["layers"]])
+                # The exact reference agrees too (slow: on a few words).
+                if k < 3:
+                    xs, pattern = exact.trace(m.spec, m.word(w))
+                    self.assertEqual(pattern, [lt["attended"] for lt in tr["trace"]["layers"]])
 
     def _same(self, t, rows, what):
         self.assertEqual(list(t.shape), [len(rows), len(rows[0])], what)
