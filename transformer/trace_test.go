@@ -19,7 +19,7 @@ func TestTraceMatchesForward(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for name, p := range progs {
 		for _, o := range compile.Variants {
-			m, err := compile.Compile(p, o)
+			m, err := compile.Compile(nil, p, o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,7 +18,7 @@ import (
 
 func compiled(t testing.TB, name string, o compile.Options) *transformer.Model {
 	t.Helper()
-	m, err := compile.Compile(examples.MustProgram(name), o)
+	m, err := compile.Compile(nil, examples.MustProgram(name), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestCertifiedAgreement(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for k := range 12 {
 		p := brasptest.RandomProgram(rng, brasptest.Options{Ops: 4, Predicates: k%3 == 0})
-		m, err := compile.Compile(p, compile.Options{MultiHead: k%2 == 0})
+		m, err := compile.Compile(nil, p, compile.Options{MultiHead: k%2 == 0})
 		if err != nil {
 			t.Fatal(err)
 		}
