@@ -176,6 +176,19 @@ def _vec(v, n, path):
 
 
 def _mat(v, rows, cols, path):
+    if isinstance(v, dict) and set(v) == {"sparse"}:
+        # {"sparse": [[row, col, value], ...]}: the non-zero entries.
+        out = [[Fraction(0)] * cols for _ in range(rows)]
+        seen = set()
+        for k, e in enumerate(v["sparse"] or []):
+            if not isinstance(e, list) or len(e) != 3 or not all(isinstance(x, int) for x in e[:2]):
+                raise FormatError("%s.sparse[%d]: want [row, col, value]" % (path, k))
+            r, c = e[0], e[1]
+            if not (0 <= r < rows and 0 <= c < cols) or (r, c) in seen:
+                raise FormatError("%s.sparse[%d]: entry (%d, %d) out of range or repeated" % (path, k, r, c))
+            seen.add((r, c))
+            out[r][c] = _num(e[2], "%s.sparse[%d]" % (path, k))
+        return out
     if not isinstance(v, list) or len(v) != rows:
         raise FormatError("%s: want %d rows" % (path, rows))
     return [_vec(r, cols, "%s[%d]" % (path, k)) for k, r in enumerate(v)]

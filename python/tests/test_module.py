@@ -130,6 +130,26 @@ class TestExactness(unittest.TestCase):
         words = common.test_words(m.alphabet, budget=60, long=0)
         self.assertEqual(["accept" if v else "reject" for v in m.accepts(words)], common.go_run(path, words))
 
+    def test_sparse_heads(self):
+        # Head matrices in the sparse form {"sparse": [[row, col, value]]}
+        # load, and agree with brasp run on the same file.
+        import json
+        src = common.convert(os.path.join(common.EXAMPLES, "stair3.brasp"),
+                             os.path.join(common.tmpdir(), "dense.json"), "--multihead")
+        with open(src) as f:
+            jm = json.load(f)
+        for layer in jm["layers"]:
+            for h in layer["attention"]:
+                for k in ("score", "value"):
+                    h[k] = {"sparse": [[r, c, v] for r, row in enumerate(h[k]) for c, v in enumerate(row) if v != 0]}
+        path = os.path.join(common.tmpdir(), "sparse.json")
+        with open(path, "w") as f:
+            json.dump(jm, f)
+        m = brasp.load(path)
+        words = common.test_words(m.alphabet, budget=120, long=3)
+        self.assertEqual(["accept" if v else "reject" for v in m.accepts(words)], common.go_run(path, words))
+        self.assertEqual(m.accepts(words), brasp.load(src).accepts(words))
+
     def test_checker_catches_rounding(self):
         from brasp.exactness import Checker
         a = torch.tensor([[2.0 ** 52, 1.0]], dtype=torch.float64)
