@@ -145,7 +145,9 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 // the heap stays within a budget, and the server answers normally after.
 // The latencies are logged; BenchmarkSoak reports them.
 func TestSoak(t *testing.T) {
-	s := New(Config{Timeout: 2 * time.Second})
+	// The default limits: an ordinary compilation on a busy test machine
+	// may take longer than a shorter limit without anything being wrong.
+	s := New(Config{})
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	cheap, failures, peak := soak(t, srv, 5*time.Second)
