@@ -72,6 +72,17 @@ func roundTrip(t *testing.T, name string, m *transformer.Model) {
 	if err != nil {
 		t.Fatalf("%s: encode safetensors: %v", name, err)
 	}
+	sst, err := transformer.EncodeSafetensorsSparse(m)
+	if err != nil {
+		t.Fatalf("%s: encode sparse safetensors: %v", name, err)
+	}
+	m5, err := transformer.DecodeSafetensors(sst)
+	if err != nil {
+		t.Fatalf("%s: decode sparse safetensors: %v", name, err)
+	}
+	if !bytes.Equal(transformer.EncodeJSON(m5), js) {
+		t.Fatalf("%s: sparse safetensors round trip changed the model", name)
+	}
 	m3, err := transformer.DecodeSafetensors(st)
 	if err != nil {
 		t.Fatalf("%s: decode safetensors: %v", name, err)
@@ -361,6 +372,10 @@ func FuzzDecodeSafetensors(f *testing.F) {
 		}
 		st, err := transformer.EncodeSafetensors(m)
 		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(st)
+		if st, err = transformer.EncodeSafetensorsSparse(m); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(st)

@@ -22,6 +22,9 @@ import (
 //	embedding                      [|Σ|, d]  row k is emb(alphabet[k])
 //	layers.L.attention.H.score     [d, d]
 //	layers.L.attention.H.value     [d, d]
+//	                               (or, sparse, NAME.indices [nnz, 2] with the
+//	                               0-based row and column of each non-zero
+//	                               entry, and NAME.values [nnz])
 //	layers.L.ffn.w1                [h, d]
 //	layers.L.ffn.b1                [h]
 //	layers.L.ffn.w2                [d, h]
@@ -50,7 +53,15 @@ import (
 // moderate size, hence of compiled models without sinusoidal layer norm);
 // otherwise the error names the first parameter that is not, and the JSON
 // format must be used instead.
-func EncodeSafetensors(m *Model) ([]byte, error) {
+func EncodeSafetensors(m *Model) ([]byte, error) { return encodeSafetensors(m, false) }
+
+// EncodeSafetensorsSparse is EncodeSafetensors, but writes each head matrix
+// whose sparse form is smaller as two tensors, NAME.indices [nnz, 2]
+// (0-based row and column of every non-zero entry, as F64 integers) and
+// NAME.values [nnz], instead of the dense NAME [d, d].
+func EncodeSafetensorsSparse(m *Model) ([]byte, error) { return encodeSafetensors(m, true) }
+
+func encodeSafetensors(m *Model, sparse bool) ([]byte, error) {
 	type tensor struct {
 		name  string
 		shape []int
@@ -87,7 +98,26 @@ func EncodeSafetensors(m *Model) ([]byte, error) {
 		ml := metaLayer{Attention: []metaHead{}, FFN: layer.FFN != nil}
 		for h, hd := range layer.Heads {
 			p := fmt.Sprintf("layers.%d.attention.%d.", l, h)
-			ts = append(ts, tensor{p + "score", []int{d, d}, flat(hd.Score)}, tensor{p + "value", []int{d, d}, flat(hd.Value)})
+			for _, x := range []struct {
+				name string
+				m    Matrix
+			}{{"score", hd.Score}, {"value", hd.Value}} {
+				nz := nonZeros(x.m)
+				if !sparse || 3*nz >= d*d {
+					ts = append(ts, tensor{p + x.name, []int{d, d}, flat(x.m)})
+					continue
+				}
+				idx, vals := make([]*big.Rat, 0, 2*nz), make([]*big.Rat, 0, nz)
+				for r, row := range x.m {
+					for c, v := range row {
+						if v.Sign() != 0 {
+							idx = append(idx, big.NewRat(int64(r), 1), big.NewRat(int64(c), 1))
+							vals = append(vals, v)
+						}
+					}
+				}
+				ts = append(ts, tensor{p + x.name + ".indices", []int{nz, 2}, idx}, tensor{p + x.name + ".values", []int{nz}, vals})
+			}
 			ml.Attention = append(ml.Attention, metaHead{hd.Mask.Name(), hd.Tiebreak.String()})
 		}
 		if f := layer.FFN; f != nil {
@@ -342,15 +372,58 @@ func DecodeSafetensors(file []byte) (*Model, error) {
 			if !ok {
 				return nil, fmt.Errorf("safetensors: __metadata__.layers[%d].attention[%d].tiebreak: %q is not leftmost or rightmost", l, h, mh.Tiebreak)
 			}
-			s, err := get(p+"score", d, d)
+			headMatrix := func(name string) (Matrix, error) {
+				if _, dense := tensors[name]; dense {
+					flat, err := get(name, d, d)
+					if err != nil {
+						return nil, err
+					}
+					return rows(flat, d, d), nil
+				}
+				it, ok := tensors[name+".indices"]
+				if !ok {
+					return nil, fmt.Errorf("safetensors: tensor %s (or %s.indices and %s.values) is missing", name, name, name)
+				}
+				if len(it.Shape) != 2 || it.Shape[0] < 0 || it.Shape[0] > int64(d*d) {
+					return nil, fmt.Errorf("safetensors: tensor %s.indices has shape %v, want [nnz, 2] with nnz ≤ %d", name, it.Shape, d*d)
+				}
+				nz := int(it.Shape[0])
+				idx, err := get(name+".indices", nz, 2)
+				if err != nil {
+					return nil, err
+				}
+				vals, err := get(name+".values", nz)
+				if err != nil {
+					return nil, err
+				}
+				out := ZeroMatrix(d, d)
+				seen := map[[2]int]bool{}
+				for k := range nz {
+					var rc [2]int
+					for a := range 2 {
+						x := idx[2*k+a]
+						if !x.IsInt() || x.Sign() < 0 || x.Cmp(big.NewRat(int64(d), 1)) >= 0 {
+							return nil, fmt.Errorf("safetensors: tensor %s.indices entry [%d][%d] = %s is not an index in 0..%d", name, k, a, x.RatString(), d-1)
+						}
+						rc[a] = int(x.Num().Int64())
+					}
+					if seen[rc] {
+						return nil, fmt.Errorf("safetensors: tensor %s.indices: entry (%d, %d) is listed twice", name, rc[0], rc[1])
+					}
+					seen[rc] = true
+					out[rc[0]][rc[1]] = vals[k]
+				}
+				return out, nil
+			}
+			s, err := headMatrix(p + "score")
 			if err != nil {
 				return nil, err
 			}
-			v, err := get(p+"value", d, d)
+			v, err := headMatrix(p + "value")
 			if err != nil {
 				return nil, err
 			}
-			layer.Heads = append(layer.Heads, Head{Mask: mask, Tiebreak: tb, Score: rows(s, d, d), Value: rows(v, d, d)})
+			layer.Heads = append(layer.Heads, Head{Mask: mask, Tiebreak: tb, Score: s, Value: v})
 		}
 		if ml.FFN {
 			p := fmt.Sprintf("layers.%d.ffn.", l)

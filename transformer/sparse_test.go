@@ -1,9 +1,14 @@
 package transformer_test
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 )
@@ -81,5 +86,61 @@ func TestStoredParams(t *testing.T) {
 			t.Errorf("%s: %d parameters stored sparsely, %d dense", name, stored, dense)
 		}
 		t.Logf("%-28s width %3d heads %3d parameters %8d stored %7d", name, m.Width, m.NumHeads(), dense, stored)
+	}
+}
+
+func TestSparseSafetensorsErrors(t *testing.T) {
+	m, err := compile.Compile(nil, examples.MustProgram("dyck1_depth2.brasp"), compile.Options{MultiHead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := transformer.EncodeSafetensorsSparse(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hlen := binary.LittleEndian.Uint64(good)
+	var hdr map[string]json.RawMessage
+	if err := json.Unmarshal(good[8:8+hlen], &hdr); err != nil {
+		t.Fatal(err)
+	}
+	name := ""
+	var info struct {
+		Shape   []int `json:"shape"`
+		Offsets []int `json:"data_offsets"`
+	}
+	for n, raw := range hdr {
+		if strings.HasSuffix(n, ".indices") {
+			if err := json.Unmarshal(raw, &info); err == nil && info.Shape[0] >= 2 {
+				name = n
+				break
+			}
+		}
+	}
+	if name == "" {
+		t.Fatalf("no sparse score tensor in the sparse file: %s", good[8:8+hlen])
+	}
+	at := func(k int) int { return 8 + int(hlen) + info.Offsets[0] + 8*k }
+	set := func(k int, f float64) []byte {
+		b := bytes.Clone(good)
+		binary.LittleEndian.PutUint64(b[at(k):], math.Float64bits(f))
+		return b
+	}
+	dup := bytes.Clone(good)
+	copy(dup[at(2):at(4)], good[at(0):at(2)])
+	cases := []struct {
+		file []byte
+		want string
+	}{
+		{set(0, 99), "is not an index in 0.."},
+		{set(1, -1), "is not an index in 0.."},
+		{set(0, 0.5), "is not an index in 0.."},
+		{dup, "is listed twice"},
+		{bytes.Replace(good, []byte(name), []byte(name[:len(name)-1]+"z"), 1), "is missing"},
+	}
+	for k, c := range cases {
+		_, err := transformer.DecodeSafetensors(c.file)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("case %d: got %v, want an error containing %q", k, err, c.want)
+		}
 	}
 }
