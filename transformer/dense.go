@@ -202,11 +202,12 @@ func (r *Runner) denseFloatPattern(w []int, pattern [][][]int) ([][]float64, err
 }
 
 // denseExact is the dense pass in exact rational arithmetic.
-func (m *Model) denseExact(w []int) (*Activations, error) { return m.denseExactPattern(w, nil) }
+func (m *Model) denseExact(w []int) (*Activations, error) { return m.denseExactPattern(w, nil, nil) }
 
 // denseExactPattern is denseExact, recording the attended positions in
-// pattern as denseFloatPattern does.
-func (m *Model) denseExactPattern(w []int, pattern [][][]int) (*Activations, error) {
+// pattern as denseFloatPattern does, and, when trace is not nil, every
+// intermediate value (Model.Trace).
+func (m *Model) denseExactPattern(w []int, pattern [][][]int, trace *Trace) (*Activations, error) {
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
@@ -218,8 +219,18 @@ func (m *Model) denseExactPattern(w []int, pattern [][][]int) (*Activations, err
 			addInto(xs[i], m.positionVector(i+1, n))
 		}
 	}
+	if trace != nil {
+		trace.Embed = copyVecs(xs)
+	}
 	for l := range m.Layers {
 		layer := &m.Layers[l]
+		var lt LayerTrace
+		if trace != nil {
+			lt.Attended = make([][]int, len(layer.Heads))
+			for h := range lt.Attended {
+				lt.Attended[h] = make([]int, n)
+			}
+		}
 		cs := make([]Vec, n)
 		for i := range cs {
 			cs[i] = copyVec(xs[i])
@@ -249,13 +260,27 @@ func (m *Model) denseExactPattern(w []int, pattern [][][]int) (*Activations, err
 				if pattern != nil {
 					pattern[l][h][i] = best
 				}
+				if trace != nil {
+					lt.Attended[h][i] = best
+				}
 				if best >= 0 {
 					addInto(cs[i], matVec(hd.Value, xs[best]))
 				}
 			}
 		}
+		if trace != nil {
+			lt.Mid = make([]Vec, n)
+		}
 		for i := range n {
-			xs[i] = m.finishLayer(layer, cs[i])
+			mid := midLayer(layer, cs[i])
+			if trace != nil {
+				lt.Mid[i] = copyVec(mid)
+			}
+			xs[i] = postLayer(layer, mid)
+		}
+		if trace != nil {
+			lt.Post = copyVecs(xs)
+			trace.Layers = append(trace.Layers, lt)
 		}
 	}
 	return newActivations(identityClasses(n), nil, xs), nil

@@ -163,10 +163,20 @@ func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 
 // finishLayer applies the attention norm, the FFN with its residual, and
 // the FFN norm to the attention residual c.
-func (m *Model) finishLayer(layer *Layer, c Vec) Vec {
+func (m *Model) finishLayer(layer *Layer, c Vec) Vec { return postLayer(layer, midLayer(layer, c)) }
+
+// midLayer is a layer's value after attention: the attention norm of the
+// residual sum c (c itself without a norm).
+func midLayer(layer *Layer, c Vec) Vec {
 	if layer.AttentionNorm != nil {
 		c = normAny(layer.AttentionNorm, c)
 	}
+	return c
+}
+
+// postLayer is a layer's output from its value after attention: the FFN
+// with its residual, then the FFN norm.
+func postLayer(layer *Layer, c Vec) Vec {
 	y := c
 	if layer.FFN != nil {
 		y = applyFFN(layer.FFN, c)

@@ -1,10 +1,8 @@
 package transformer
 
 import (
-	"math/big"
 	"strconv"
 
-	"github.com/brasp-dev/brasp/position"
 	"strings"
 )
 
@@ -34,67 +32,9 @@ type LayerTrace struct {
 // head's attended positions. It is O(n²·d²) per head and meant for short
 // words.
 func (m *Model) Trace(w []int) (*Trace, error) {
-	if err := m.checkWord(w); err != nil {
+	t := &Trace{}
+	if _, err := m.denseExactPattern(w, nil, t); err != nil {
 		return nil, err
-	}
-	n := len(w)
-	xs := make([]Vec, n)
-	for i, s := range w {
-		xs[i] = copyVec(m.Embedding[s])
-		if len(m.Position) > 0 {
-			addInto(xs[i], m.positionVector(i+1, n))
-		}
-	}
-	t := &Trace{Embed: copyVecs(xs)}
-	for l := range m.Layers {
-		layer := &m.Layers[l]
-		lt := LayerTrace{Attended: make([][]int, len(layer.Heads))}
-		cs := copyVecs(xs)
-		for h := range layer.Heads {
-			hd := &layer.Heads[h]
-			keys := make([]Vec, n)
-			for j := range n {
-				keys[j] = matVec(hd.Score, xs[j])
-			}
-			att := make([]int, n)
-			for i := range n {
-				best := -1
-				var bestScore *big.Rat
-				for j := range n {
-					if !hd.Mask.Allows(i, j) {
-						continue
-					}
-					s := dot(xs[i], keys[j])
-					if best < 0 {
-						best, bestScore = j, s
-						continue
-					}
-					if c := s.Cmp(bestScore); c > 0 || (c == 0 && hd.Tiebreak == position.Rightmost) {
-						best, bestScore = j, s
-					}
-				}
-				att[i] = best
-				if best >= 0 {
-					addInto(cs[i], matVec(hd.Value, xs[best]))
-				}
-			}
-			lt.Attended[h] = att
-		}
-		for i := range n {
-			if layer.AttentionNorm != nil {
-				cs[i] = applyNorm(layer.AttentionNorm, cs[i])
-			}
-			y := cs[i]
-			if layer.FFN != nil {
-				y = applyFFN(layer.FFN, y)
-			}
-			if layer.FFNNorm != nil {
-				y = applyNorm(layer.FFNNorm, y)
-			}
-			xs[i] = y
-		}
-		lt.Mid, lt.Post = cs, copyVecs(xs)
-		t.Layers = append(t.Layers, lt)
 	}
 	return t, nil
 }
