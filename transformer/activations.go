@@ -154,6 +154,13 @@ func dot(x, y Vec) *big.Rat {
 	return s
 }
 
+// MulVec returns M·x exactly, skipping zero entries (for packages that
+// build on models, such as the softmax export).
+func (m Matrix) MulVec(x Vec) Vec { return matVec(m, x) }
+
+// Dot returns x·y exactly.
+func (x Vec) Dot(y Vec) *big.Rat { return dot(x, y) }
+
 // addInto adds y to x in place.
 func addInto(x, y Vec) {
 	for k := range x {

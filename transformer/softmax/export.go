@@ -328,31 +328,6 @@ func lcm(a, b int) int {
 	return a / x * b
 }
 
-func matVec(mat transformer.Matrix, x transformer.Vec) transformer.Vec {
-	out := make(transformer.Vec, len(mat))
-	t := new(big.Rat)
-	for r, row := range mat {
-		s := new(big.Rat)
-		for c, w := range row {
-			if w.Sign() != 0 && x[c].Sign() != 0 {
-				s.Add(s, t.Mul(w, x[c]))
-			}
-		}
-		out[r] = s
-	}
-	return out
-}
-
-func dot(x, y transformer.Vec) *big.Rat {
-	s, t := new(big.Rat), new(big.Rat)
-	for k := range x {
-		if x[k].Sign() != 0 && y[k].Sign() != 0 {
-			s.Add(s, t.Mul(x[k], y[k]))
-		}
-	}
-	return s
-}
-
 func norm1(v transformer.Vec) float64 {
 	s := new(big.Rat)
 	for _, x := range v {
@@ -390,9 +365,9 @@ func headConstants(b *budget.Budget, hd *transformer.Head, R []transformer.Vec) 
 	keys := make([]transformer.Vec, len(R))
 	St := transpose(hd.Score)
 	for k, y := range R {
-		keys[k] = matVec(hd.Score, y)
+		keys[k] = hd.Score.MulVec(y)
 		st.a = math.Max(st.a, norm1(keys[k]))
-		st.b = math.Max(st.b, norm1(matVec(St, y)))
+		st.b = math.Max(st.b, norm1(St.MulVec(y)))
 	}
 	cs := new(big.Rat)
 	for _, row := range hd.Score {
@@ -404,7 +379,7 @@ func headConstants(b *budget.Budget, hd *transformer.Head, R []transformer.Vec) 
 	distinct := map[string]*big.Rat{}
 	for _, x := range R {
 		for _, k := range keys {
-			s := dot(x, k)
+			s := x.Dot(k)
 			distinct[s.RatString()] = s
 		}
 		if err := b.Step(int64(len(R) * len(x))); err != nil {
@@ -432,7 +407,7 @@ func headConstants(b *budget.Budget, hd *transformer.Head, R []transformer.Vec) 
 	seen := map[string]bool{vecKey(zero): true}
 	st.values = []transformer.Vec{zero}
 	for _, y := range R {
-		v := matVec(hd.Value, y)
+		v := hd.Value.MulVec(y)
 		if key := vecKey(v); !seen[key] {
 			seen[key] = true
 			st.values = append(st.values, v)
@@ -475,14 +450,14 @@ func nextLayer(b *budget.Budget, meter *budget.Meter, layer *transformer.Layer, 
 			}
 			y := c
 			if f := layer.FFN; f != nil {
-				hid := matVec(f.W1, c)
+				hid := f.W1.MulVec(c)
 				for k := range hid {
 					hid[k].Add(hid[k], f.B1[k])
 					if hid[k].Sign() < 0 {
 						hid[k].SetInt64(0)
 					}
 				}
-				out := matVec(f.W2, hid)
+				out := f.W2.MulVec(hid)
 				for k := range out {
 					out[k].Add(out[k], f.B2[k])
 					out[k].Add(out[k], c[k])
@@ -524,7 +499,7 @@ func outputMargin(m *transformer.Model, R []transformer.Vec) (*big.Rat, float64)
 	consider := func(w transformer.Vec, bias *big.Rat) {
 		weight = math.Max(weight, norm1(w))
 		for _, x := range R {
-			s := dot(w, x)
+			s := w.Dot(x)
 			s.Add(s, bias)
 			s.Abs(s)
 			if margin == nil || s.Cmp(margin) < 0 {
