@@ -43,6 +43,8 @@ type Manager struct {
 	err       error
 }
 
+// cacheEntry is one memoised operation; op is the operation number plus
+// one, so that a zeroed entry is empty and a new cache needs no filling.
 type cacheEntry struct {
 	op      int32
 	a, b, c Node
@@ -56,19 +58,28 @@ func New(b *budget.Budget, nvars int) *Manager {
 	m.meter = b.Meter(maxBytes, "decision diagram")
 	m.nodes = append(m.nodes, node{level: m.nvars}, node{level: m.nvars, lo: 1, hi: 1})
 	m.next = append(m.next, -1, -1)
-	m.buckets = make([]int32, 1<<12)
+	m.buckets = make([]int32, minBuckets)
 	for i := range m.buckets {
 		m.buckets[i] = -1
 	}
 	m.mask = uint32(len(m.buckets) - 1)
-	m.cache = make([]cacheEntry, 1<<14)
+	m.cache = make([]cacheEntry, minCache)
 	m.cmask = uint32(len(m.cache) - 1)
-	for i := range m.cache {
-		m.cache[i].op = -1
-	}
-	m.charge(int64(len(m.buckets))*4 + int64(len(m.cache))*24)
+	m.charge(int64(len(m.buckets))*4 + int64(len(m.cache))*cacheEntryBytes)
 	return m
 }
+
+// The tables start small, so that the many small Managers of a short run
+// (one per formula, operand or comparison) cost little to make, and double
+// with the node table: the hash buckets when there are two nodes per
+// bucket, the operation cache up to cacheFactor entries per node.
+const (
+	minBuckets      = 1 << 8
+	minCache        = 1 << 10
+	maxCache        = 1 << 22
+	cacheFactor     = 2
+	cacheEntryBytes = 24
+)
 
 // NumVars is the number of variables.
 func (m *Manager) NumVars() int { return int(m.nvars) }
@@ -161,13 +172,13 @@ func (m *Manager) grow() {
 		m.next[i] = m.buckets[h]
 		m.buckets[h] = int32(i)
 	}
-	if len(m.cache) < len(m.nodes) && len(m.cache) < 1<<22 {
-		m.charge(int64(len(m.cache)) * 24)
-		m.cache = make([]cacheEntry, 2*len(m.cache))
-		m.cmask = uint32(len(m.cache) - 1)
-		for i := range m.cache {
-			m.cache[i].op = -1
+	if n := len(m.cache); n < cacheFactor*len(m.nodes) && n < maxCache {
+		for n < cacheFactor*len(m.nodes) && n < maxCache {
+			n *= 2
 		}
+		m.charge(int64(n-len(m.cache)) * cacheEntryBytes)
+		m.cache = make([]cacheEntry, n)
+		m.cmask = uint32(n - 1)
 	}
 }
 
@@ -186,14 +197,14 @@ const (
 func (m *Manager) lookup(op int32, a, b, c Node) (Node, uint32, bool) {
 	h := (hash3(op, int32(a), int32(b)) ^ uint32(c)*0x27d4eb2f) & m.cmask
 	e := &m.cache[h]
-	if e.op == op && e.a == a && e.b == b && e.c == c {
+	if e.op == op+1 && e.a == a && e.b == b && e.c == c {
 		return e.r, h, true
 	}
 	return 0, h, false
 }
 
 func (m *Manager) store(h uint32, op int32, a, b, c, r Node) {
-	m.cache[h] = cacheEntry{op, a, b, c, r}
+	m.cache[h] = cacheEntry{op + 1, a, b, c, r}
 }
 
 func (m *Manager) step() bool {

@@ -216,3 +216,18 @@ func TestLimit(t *testing.T) {
 		t.Fatal("operations after the limit must return False")
 	}
 }
+
+// BenchmarkNewSmall makes a Manager and a few nodes, as each operand of an
+// LTLf conjunction does: the cost of a small Manager.
+func BenchmarkNewSmall(b *testing.B) {
+	for b.Loop() {
+		m := New(nil, 8)
+		x := False
+		for i := range 8 {
+			x = m.Or(x, m.And(m.Var(i), m.Var((i+1)%8)))
+		}
+		if x == False {
+			b.Fatal("empty")
+		}
+	}
+}
