@@ -59,10 +59,33 @@ var ErrPastOverFuture = fmt.Errorf("past operator over a future formula")
 // its operands' DFAs, so that a conjunction of many small specifications
 // never builds the product of their unminimised automata.
 func ToDFA(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
-	return toDFA(b, f, f.Root)
+	c := &connectives{b: b, f: f, done: map[int32]*symbolic.DFA{}}
+	return c.dfa(f.Root)
 }
 
-func toDFA(b *budget.Budget, f *Formula, i int32) (*symbolic.DFA, error) {
+// connectives builds the minimal DFAs of the Boolean combinations at the
+// top of a formula, each subformula once (the formula is a DAG: a
+// subformula repeated in several conjuncts is one node).
+type connectives struct {
+	b    *budget.Budget
+	f    *Formula
+	done map[int32]*symbolic.DFA
+}
+
+func (c *connectives) dfa(i int32) (*symbolic.DFA, error) {
+	if d, ok := c.done[i]; ok {
+		return d, nil
+	}
+	d, err := c.build(i)
+	if err != nil {
+		return nil, err
+	}
+	c.done[i] = d
+	return d, nil
+}
+
+func (c *connectives) build(i int32) (*symbolic.DFA, error) {
+	b, f := c.b, c.f
 	n := f.Nodes[i]
 	var op func([]bool) bool
 	switch n.Op {
@@ -93,9 +116,14 @@ func toDFA(b *budget.Budget, f *Formula, i int32) (*symbolic.DFA, error) {
 	}
 	var ds []*symbolic.DFA
 	for _, j := range ops {
-		d, err := toDFA(b, f, j)
+		d, err := c.dfa(j)
 		if err != nil {
 			return nil, err
+		}
+		// An empty conjunct or a full disjunct decides the connective:
+		// the other operand is not built.
+		if (n.Op == And && symbolic.IsEmpty(d)) || (n.Op == Or && symbolic.IsFull(d)) {
+			return d, nil
 		}
 		ds = append(ds, d)
 	}

@@ -108,3 +108,56 @@ func TestCompare(t *testing.T) {
 		t.Fatal("no pair differed: the test checks nothing")
 	}
 }
+
+// TestConnectivesAgreeWithMonolithic: ToDFA (products of the operands'
+// DFAs, repeated subformulas once, an empty conjunct or a full disjunct
+// deciding its connective) gives the same minimal DFA as progression of the
+// whole formula, on random formulas and on formulas built to have empty
+// conjuncts and full disjuncts.
+func TestConnectivesAgreeWithMonolithic(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	var fs []*Formula
+	for _, s := range []string{
+		"(a & !a) & G F b", "G F b & (a & !a)", "(F a | !F a) | G b", "G b | (F a | !F a)",
+		"(G a & F !a) & X b", "X b | (G a -> F a)", "F a & F a & G (a -> X b)",
+		"(G a & F !a) -> (F b & G !b)", "!(G a & F !a) & (b xor F b)",
+	} {
+		fs = append(fs, mustParse(t, s))
+	}
+	for range 300 {
+		f := randomFormula(r, 2, 1+r.Intn(8), false)
+		g := randomFormula(r, 2, 1+r.Intn(8), false)
+		fs = append(fs, mustParse(t, "("+f.String()+") & ("+g.String()+") | !("+g.String()+")"))
+	}
+	decided := 0
+	for _, f := range fs {
+		d, err := ToDFA(nil, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := ToDFAUnminimized(nil, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := symbolic.Minimize(nil, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.NumStates() != want.NumStates() {
+			t.Fatalf("%s: %d states, monolithic %d", f, d.NumStates(), want.NumStates())
+		}
+		cex, err := symbolic.Compare(nil, d, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cex != nil {
+			t.Fatalf("%s: differs from the monolithic DFA on %v", f, cex.Trace)
+		}
+		if symbolic.IsEmpty(d) || symbolic.IsFull(d) {
+			decided++
+		}
+	}
+	if decided < 4 {
+		t.Fatalf("only %d empty or full languages: the short cuts are not exercised", decided)
+	}
+}

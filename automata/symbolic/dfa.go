@@ -154,3 +154,34 @@ func (d *DFA) Validate() error {
 	}
 	return d.M.Err()
 }
+
+// IsEmpty reports whether d accepts no trace (every state rejects; d's
+// states are taken to be reachable, as Minimize and the constructions
+// leave them).
+func IsEmpty(d *DFA) bool {
+	for _, a := range d.Accept {
+		if a {
+			return false
+		}
+	}
+	return true
+}
+
+// IsFull reports whether d accepts every non-empty trace: every state but
+// the start accepts and no transition returns to the start (d's states are
+// taken to be reachable).
+func IsFull(d *DFA) bool {
+	for q, a := range d.Accept {
+		if !a && q != d.Start {
+			return false
+		}
+	}
+	for q := range d.Next {
+		for _, s := range d.Successors(q) {
+			if s == d.Start {
+				return false
+			}
+		}
+	}
+	return true
+}

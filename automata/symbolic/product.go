@@ -31,67 +31,71 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 	if len(ds) > 2 {
 		return nil, fmt.Errorf("product of %d automata (one or two)", len(ds))
 	}
-	index := map[[2]int]int{}
-	var tuples [][]int
+	// A tuple is one or two states; with one operand the second is -1 (a
+	// missing diagram, a leaf at every level).
+	index := map[[2]int32]int{}
+	var tuples [][2]int32
 	meter := b.Meter(maxProductStates, "product of symbolic automata")
-	state := func(t []int) bdd.Node {
-		key := [2]int{t[0], -1}
-		if len(t) > 1 {
-			key[1] = t[1]
-		}
-		q, ok := index[key]
+	state := func(t [2]int32) bdd.Node {
+		q, ok := index[t]
 		if !ok {
 			q = len(tuples)
-			index[key] = q
+			index[t] = q
 			tuples = append(tuples, t)
 			meter.Add(1)
 		}
 		return m.Terminal(q + 1) // terminal 0 is the start's
 	}
-	memo := map[[2]bdd.Node]bdd.Node{}
-	var walk func(us []bdd.Node) bdd.Node
-	walk = func(us []bdd.Node) bdd.Node {
-		key := [2]bdd.Node{us[0], -1}
-		if len(us) > 1 {
-			key[1] = us[1]
+	da := ds[0]
+	db := da
+	if len(ds) > 1 {
+		db = ds[1]
+	}
+	level := func(d *DFA, u bdd.Node) int {
+		if u < 0 {
+			return k
 		}
+		return min(d.M.Level(u), k)
+	}
+	memo := map[[2]bdd.Node]bdd.Node{}
+	var walk func(u, v bdd.Node) bdd.Node
+	walk = func(u, v bdd.Node) bdd.Node {
+		key := [2]bdd.Node{u, v}
 		if r, ok := memo[key]; ok {
 			return r
 		}
-		l := k
-		for i, u := range us {
-			l = min(l, ds[i].M.Level(u))
-		}
+		lu, lv := level(da, u), level(db, v)
+		l := min(lu, lv)
 		var r bdd.Node
 		if l == k {
-			t := make([]int, len(us))
-			for i, u := range us {
-				t[i] = ds[i].Leaf[u]
+			t := [2]int32{int32(da.Leaf[u]), -1}
+			if v >= 0 {
+				t[1] = int32(db.Leaf[v])
 			}
 			r = state(t)
 		} else {
-			lo, hi := make([]bdd.Node, len(us)), make([]bdd.Node, len(us))
-			for i, u := range us {
-				lo[i], hi[i] = u, u
-				if ds[i].M.Level(u) == l {
-					lo[i], hi[i] = ds[i].M.Low(u), ds[i].M.High(u)
-				}
+			ulo, uhi, vlo, vhi := u, u, v, v
+			if lu == l {
+				ulo, uhi = da.M.Low(u), da.M.High(u)
 			}
-			r = m.Mk(l, walk(lo), walk(hi))
+			if lv == l {
+				vlo, vhi = db.M.Low(v), db.M.High(v)
+			}
+			r = m.Mk(l, walk(ulo, vlo), walk(uhi, vhi))
 		}
 		memo[key] = r
 		return r
 	}
-	roots := func(t []int) []bdd.Node {
-		us := make([]bdd.Node, len(ds))
-		for i, d := range ds {
-			us[i] = d.Next[t[i]]
+	roots := func(t [2]int32) (bdd.Node, bdd.Node) {
+		v := bdd.Node(-1)
+		if t[1] >= 0 {
+			v = db.Next[t[1]]
 		}
-		return us
+		return da.Next[t[0]], v
 	}
-	starts := make([]int, len(ds))
-	for i, d := range ds {
-		starts[i] = d.Start
+	starts := [2]int32{int32(da.Start), -1}
+	if len(ds) > 1 {
+		starts[1] = int32(db.Start)
 	}
 	out.Next = append(out.Next, walk(roots(starts)))
 	out.Accept = append(out.Accept, false)
