@@ -270,15 +270,7 @@ func (b *Batch) score(l, h int, q, k int32) float64 {
 	return b.dot(L.vecs[q], L.keys[h][k])
 }
 
-func (b *Batch) dot(x, y []float64) float64 {
-	s := 0.0
-	for d, v := range x {
-		if v != 0 && y[d] != 0 {
-			s = b.c.add(s, b.c.mul(v, y[d]))
-		}
-	}
-	return s
-}
+func (b *Batch) dot(x, y []float64) float64 { return b.c.dot(x, y) }
 
 // fast is the fast pass in checked float64 over the cache; it returns the
 // verdict, errInexact, or a *ClassLimitError.

@@ -22,10 +22,24 @@
 // Both compute in float64 while every operation is provably free of rounding
 // (each product and sum is checked error-free with FMA and TwoSum), and
 // otherwise in exact rational arithmetic; a Runner prepares the float64
-// parameters once for many words. Files: runner.go (Runner, the choice of
-// pass), fast_float.go and fast_exact.go (the fast pass in checked float64
-// and in rationals), dense.go (the dense passes), activations.go (the exact
-// kernel: products, FFN, layer norm).
+// parameters once for many words.
+//
+// # Arithmetic kernel
+//
+// The arithmetic is written once: checked.go has the checked float64
+// operations (products, FFN and layer norm that report any rounding),
+// rational.go the exact rational ones, and arith.go the kernel Arith, which
+// computes each operation (matrix times vector, dot product, the finish of
+// a layer: attention norm, FFN with its residual, FFN norm) in checked
+// float64 when that is exact and in rationals otherwise, counting its work
+// and bounding the size of its rationals (rational-bits). The float64
+// passes use checked.go directly; the exact passes and the decompiler
+// (transformer/decompile) compute with Arith, so every pass and the
+// decompiler agree on every value. Files of the passes: runner.go (Runner,
+// the choice of pass), fast_float.go and fast_exact.go (the fast pass in
+// checked float64 and in rationals), dense.go (the dense passes),
+// batch.go (many words), activations.go (their results and the output
+// layer).
 //
 // # JSON format
 //

@@ -3,7 +3,6 @@ package transformer
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"math/big"
 	"sort"
 )
@@ -84,6 +83,7 @@ func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 	}
 	limit := opts.maxClasses()
 	n := len(w)
+	var a Arith
 	period, err := positionPeriod(m.Position)
 	if err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 		chosen := make([][]int32, H) // chosen[h][i]: class attended to, or -1
 		values := make([][]Vec, H)   // values[h][k]: Value·x for class k
 		for h := range layer.Heads {
-			chosen[h], values[h] = m.fastHead(&layer.Heads[h], table.vecs, cls)
+			chosen[h], values[h] = fastHead(&a, &layer.Heads[h], table.vecs, cls)
 		}
 		// Combine per distinct (own class, chosen classes) tuple.
 		combo := map[string]int32{}
@@ -144,7 +144,7 @@ func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 					addInto(c, values[h][k])
 				}
 			}
-			y := m.finishLayer(layer, c)
+			y := a.FinishLayer(layer, c)
 			id, err := next.intern(y)
 			if err != nil {
 				return nil, err
@@ -161,49 +161,23 @@ func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 	return newActivations(class, nil, table.vecs), nil
 }
 
-// finishLayer applies the attention norm, the FFN with its residual, and
-// the FFN norm to the attention residual c.
-func (m *Model) finishLayer(layer *Layer, c Vec) Vec { return postLayer(layer, midLayer(layer, c)) }
-
-// midLayer is a layer's value after attention: the attention norm of the
-// residual sum c (c itself without a norm).
-func midLayer(layer *Layer, c Vec) Vec {
-	if layer.AttentionNorm != nil {
-		c = normAny(layer.AttentionNorm, c)
-	}
-	return c
-}
-
-// postLayer is a layer's output from its value after attention: the FFN
-// with its residual, then the FFN norm.
-func postLayer(layer *Layer, c Vec) Vec {
-	y := c
-	if layer.FFN != nil {
-		y = applyFFN(layer.FFN, c)
-	}
-	if layer.FFNNorm != nil {
-		y = normAny(layer.FFNNorm, y)
-	}
-	return y
-}
-
 // fastHead computes, for one head, the class each position attends to (-1
 // if none is unmasked) and the value vector of every class. Every class
 // occurs at some position, so every class is a query.
-func (m *Model) fastHead(hd *Head, vecs []Vec, cls []int32) ([]int32, []Vec) {
+func fastHead(a *Arith, hd *Head, vecs []Vec, cls []int32) ([]int32, []Vec) {
 	K := len(vecs)
 	keys := make([]Vec, K)
 	vals := make([]Vec, K)
 	for k := range K {
-		keys[k] = matVec(hd.Score, vecs[k])
-		vals[k] = matVec(hd.Value, vecs[k])
+		keys[k] = a.MatVec(hd.Score, vecs[k])
+		vals[k] = a.MatVec(hd.Value, vecs[k])
 	}
 	rank := make([][]int32, K)
 	for q := range K {
 		scores := make([]*big.Rat, K)
 		order := make([]int, K)
 		for k := range K {
-			scores[k] = dot(vecs[q], keys[k])
+			scores[k] = a.Dot(vecs[q], keys[k])
 			order[k] = k
 		}
 		sort.Slice(order, func(a, b int) bool { return scores[order[a]].Cmp(scores[order[b]]) < 0 })
@@ -230,8 +204,6 @@ func (m *Model) Accepts(w []int) (bool, error) {
 	}
 	return r.Accepts(w)
 }
-
-func sqrtFloat(f float64) float64 { return math.Sqrt(f) }
 
 // Transduce runs a transducer model on w (see Runner.Transduce).
 func (m *Model) Transduce(w []int) ([]int, error) {

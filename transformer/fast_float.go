@@ -88,13 +88,7 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 				scores := make([]float64, K)
 				order := make([]int, K)
 				for k := range K {
-					s := 0.0
-					for d, v := range vecs[q] {
-						if v != 0 && keys[k][d] != 0 {
-							s = c.add(s, c.mul(v, keys[k][d]))
-						}
-					}
-					scores[k] = s
+					scores[k] = c.dot(vecs[q], keys[k])
 					order[k] = k
 				}
 				sort.Slice(order, func(a, b int) bool { return scores[order[a]] < scores[order[b]] })

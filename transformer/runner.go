@@ -33,11 +33,6 @@ type floatHead struct {
 	S, V floatMatrix
 }
 
-type floatFFN struct {
-	w1, w2 floatMatrix
-	b1, b2 []float64
-}
-
 // NewRunner validates m and prepares it for repeated forward passes.
 func NewRunner(m *Model) (*Runner, error) {
 	if err := m.Validate(); err != nil {
@@ -68,14 +63,9 @@ func NewRunner(m *Model) (*Runner, error) {
 			fl.heads = append(fl.heads, floatHead{S, V})
 		}
 		if f := layer.FFN; f != nil {
-			var ff floatFFN
-			var e [4]bool
-			ff.w1, e[0] = toFloats(f.W1)
-			ff.w2, e[1] = toFloats(f.W2)
-			ff.b1, e[2] = f.B1.Float64s()
-			ff.b2, e[3] = f.B2.Float64s()
-			ok(e[0] && e[1] && e[2] && e[3])
-			fl.ffn = &ff
+			ff, exact := newFloatFFN(f)
+			ok(exact)
+			fl.ffn = ff
 		}
 		r.layers = append(r.layers, fl)
 	}
@@ -196,8 +186,8 @@ func (r *Runner) embedOne(s, i, n int) ([]float64, error) {
 	return x, nil
 }
 
-// finishFloat applies norm, FFN and norm to the attention residual x (in
-// place when possible), or reports errInexact.
+// finishFloat applies norm, FFN and norm to the attention residual x, or
+// reports errInexact.
 func (r *Runner) finishFloat(l int, x []float64, c *checked) ([]float64, error) {
 	layer := &r.m.Layers[l]
 	if layer.AttentionNorm != nil {
@@ -208,14 +198,7 @@ func (r *Runner) finishFloat(l int, x []float64, c *checked) ([]float64, error) 
 		x = y
 	}
 	if f := r.layers[l].ffn; f != nil {
-		hid := c.matVec(f.w1, x)
-		for k := range hid {
-			hid[k] = max(c.add(hid[k], f.b1[k]), 0)
-		}
-		out := c.matVec(f.w2, hid)
-		for k := range x {
-			x[k] = c.add(x[k], c.add(out[k], f.b2[k]))
-		}
+		x, _ = c.ffn(f, x)
 	}
 	if layer.FFNNorm != nil {
 		y, ok := normFloat(r.layers[l].ffnNorm, x)
@@ -267,7 +250,7 @@ func transduce(t *Transduction, a *Activations) ([]int, error) {
 		x := a.At(i)
 		g := -1
 		for k := range t.Symbols {
-			s := dot(t.Weight[k], x)
+			s := t.Weight[k].Dot(x)
 			if s.Add(s, t.Bias[k]).Sign() < 0 {
 				continue
 			}

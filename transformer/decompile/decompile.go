@@ -85,7 +85,7 @@ func DecompileInfo(b *budget.Budget, m *transformer.Model, opts Options) (*brasp
 		return nil, nil, fmt.Errorf("decompile: invalid model: %v", err)
 	}
 	d := &decompiler{m: m, opts: opts, b: b, g: newIR(m.Alphabet), info: &Info{},
-		ar: &arith{limit: b.Max(maxWork), maxBits: b.Max(transformer.RationalBits)}}
+		ar: &transformer.Arith{MaxBits: b.Max(transformer.RationalBits)}, maxWork: b.Max(maxWork)}
 	p, err := d.run()
 	if err != nil {
 		return nil, nil, err
@@ -112,22 +112,24 @@ type level struct {
 }
 
 type decompiler struct {
-	m      *transformer.Model
-	opts   Options
-	b      *budget.Budget
-	g      *ir
-	info   *Info
-	ar     *arith
-	live   [][]bool // liveCoords
-	frozen [][]bool // frozenCoords, or nil
-	err    error    // an internal inconsistency met while synthesising
+	m    *transformer.Model
+	opts Options
+	b    *budget.Budget
+	g    *ir
+	info *Info
+	ar   *transformer.Arith // the model's arithmetic, counting its work
+	// maxWork is the decompile-work limit on ar.Work.
+	maxWork int64
+	live    [][]bool // liveCoords
+	frozen  [][]bool // frozenCoords, or nil
+	err     error    // an internal inconsistency met while synthesising
 }
 
 // synth synthesises a formula; a function the inputs do not determine is
 // an internal error (the encoding separates every reachable vector), which
 // is recorded rather than turned into a wrong program.
 func (d *decompiler) synth(points [][]bool, out []bool) sop {
-	if len(points) > 0 && d.ar.spend(4*len(points)*len(points[0])) {
+	if len(points) > 0 && d.spend(4*len(points)*len(points[0])) {
 		if d.err == nil {
 			d.err = d.workError("synthesising the Boolean functions of the reachable values")
 		}
@@ -143,17 +145,24 @@ func (d *decompiler) synth(points [][]bool, out []bool) sop {
 // work reports the first limit the arithmetic exceeded, and the budget's
 // context and work.
 func (d *decompiler) work() error {
-	if d.ar.err != nil {
-		return d.ar.err
+	if err := d.ar.Err(); err != nil {
+		return err
 	}
-	if d.ar.ops > d.ar.limit {
+	if d.ar.Work > d.maxWork {
 		return d.workError("evaluating the model on its reachable values")
 	}
 	return d.b.Step(1)
 }
 
 func (d *decompiler) workError(what string) error {
-	return &budget.Error{Limit: maxWork, Value: d.ar.limit, Need: d.ar.ops, What: "decompile: " + what}
+	return &budget.Error{Limit: maxWork, Value: d.maxWork, Need: d.ar.Work, What: "decompile: " + what}
+}
+
+// spend records n operations of work outside the arithmetic and reports
+// whether the work limit is exceeded.
+func (d *decompiler) spend(n int) bool {
+	d.ar.Work += int64(n)
+	return d.ar.Work > d.maxWork
 }
 
 // classes interns vectors.
@@ -172,7 +181,7 @@ func (d *decompiler) intern(c *classes, x transformer.Vec, l int) (int, error) {
 		return c.internKey(frozenKey(x, d.frozen[l]), x)
 	}
 	x = project(x, d.live[l])
-	return c.internKey(vecKey(x), x)
+	return c.internKey(x.Key(), x)
 }
 
 func (c *classes) internKey(k string, v transformer.Vec) (int, error) {
@@ -224,7 +233,7 @@ func (d *decompiler) run() (*brasp.Program, error) {
 		for g := range t.Symbols {
 			out := make([]bool, len(lv.vecs))
 			for a, x := range lv.vecs {
-				s := d.ar.dot(t.Weight[g], x)
+				s := d.ar.Dot(t.Weight[g], x)
 				s.Add(s, t.Bias[g])
 				out[a] = s.Sign() >= 0
 			}
@@ -237,7 +246,7 @@ func (d *decompiler) run() (*brasp.Program, error) {
 	}
 	out := make([]bool, len(lv.vecs))
 	for a, x := range lv.vecs {
-		s := d.ar.dot(d.m.Output.Weight, x)
+		s := d.ar.Dot(d.m.Output.Weight, x)
 		s.Add(s, d.m.Output.Bias)
 		out[a] = s.Sign() >= 0
 	}
@@ -391,7 +400,7 @@ func (d *decompiler) embedding() (*level, error) {
 	var cls []int
 	for sym := range m.Alphabet {
 		for _, k := range keys {
-			x := copyVec(m.Embedding[sym])
+			x := m.Embedding[sym].Clone()
 			for t := range m.Position {
 				term := &m.Position[t]
 				v := termValue(term, k)
@@ -642,8 +651,8 @@ func (d *decompiler) newHead(l, h int, hd *transformer.Head, lv *level) (*headIn
 	keys := make([]transformer.Vec, len(hi.kRep))
 	hi.val = make([]transformer.Vec, len(hi.kRep))
 	for g, b := range hi.kRep {
-		keys[g] = d.ar.matVec(hd.Score, lv.vecs[b])
-		hi.val[g] = d.ar.matVec(hd.Value, lv.vecs[b])
+		keys[g] = d.ar.MatVec(hd.Score, lv.vecs[b])
+		hi.val[g] = d.ar.MatVec(hd.Value, lv.vecs[b])
 	}
 	if err := d.work(); err != nil {
 		return nil, err
@@ -653,7 +662,7 @@ func (d *decompiler) newHead(l, h int, hd *transformer.Head, lv *level) (*headIn
 	for q, a := range hi.qRep {
 		score[q] = make([]*big.Rat, len(keys))
 		for g := range keys {
-			score[q][g] = d.ar.dot(lv.vecs[a], keys[g])
+			score[q][g] = d.ar.Dot(lv.vecs[a], keys[g])
 			all = append(all, score[q][g])
 		}
 		if err := d.work(); err != nil {
@@ -702,22 +711,24 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 	var combos [][]int
 	var cls []int
 	choice := make([]int, H)
+	attended := make([]transformer.Vec, 0, H)
 	var rec func(a, h int) error
 	rec = func(a, h int) error {
 		if h == H {
 			if err := d.b.Check(maxCombos, int64(len(combos)+1), fmt.Sprintf("decompile: the set of (vector, attended vectors) combinations of layer %d", l+1)); err != nil {
 				return err
 			}
-			c := copyVec(lv.vecs[a])
+			attended = attended[:0]
 			for h2, g := range choice {
 				if g >= 0 {
-					c = add(c, heads[h2].val[g])
+					attended = append(attended, heads[h2].val[g])
 				}
 			}
-			key := vecKey(c)
+			c := transformer.Residual(lv.vecs[a], attended...)
+			key := c.Key()
 			id, ok := cache[key]
 			if !ok {
-				y := d.ar.finish(layer, c)
+				y := d.ar.FinishLayer(layer, c)
 				if err := d.work(); err != nil {
 					return err
 				}

@@ -5,7 +5,8 @@
 // # How
 //
 // Lemma 4.3: a transformer computes only finitely many activation vectors.
-// Decompile enumerates them layer by layer in exact rational arithmetic —
+// Decompile enumerates them layer by layer with the model's own exact
+// arithmetic (transformer.Arith, the kernel of the forward passes) —
 // the embedding vectors emb(σ)+θ(i) (one per symbol and position class; a
 // finite-image position embedding depends on i only through i mod p and
 // the predicates first, last and Mid), then for every layer the vectors

@@ -1,0 +1,215 @@
+package transformer
+
+import (
+	"errors"
+	"math"
+	"math/big"
+)
+
+// errInexact reports that a float64 operation would have rounded.
+var errInexact = errors.New("float64 arithmetic would round")
+
+// checked is float64 arithmetic that records whether any operation rounded
+// (or overflowed, or underflowed).
+type checked struct{ inexact bool }
+
+func (c *checked) mul(a, b float64) float64 {
+	p := a * b
+	if math.FMA(a, b, -p) != 0 || math.IsInf(p, 0) || (p == 0 && a != 0 && b != 0) || (p != 0 && math.Abs(p) < 0x1p-1000) {
+		c.inexact = true
+	}
+	return p
+}
+
+func (c *checked) add(a, b float64) float64 {
+	s := a + b
+	bb := s - a
+	if (a-(s-bb))+(b-bb) != 0 || math.IsInf(s, 0) {
+		c.inexact = true
+	}
+	return s
+}
+
+// floatMatrix is a matrix in float64 with, per row, the indices of its
+// non-zero entries.
+type floatMatrix struct {
+	rows [][]float64
+	nz   [][]int
+}
+
+// toFloats converts a model matrix, reporting whether it is exact.
+func toFloats(m Matrix) (floatMatrix, bool) {
+	fm := floatMatrix{rows: make([][]float64, len(m)), nz: make([][]int, len(m))}
+	for r, row := range m {
+		fr, ok := row.Float64s()
+		if !ok {
+			return fm, false
+		}
+		fm.rows[r] = fr
+		for c, x := range fr {
+			if x != 0 {
+				fm.nz[r] = append(fm.nz[r], c)
+			}
+		}
+	}
+	return fm, true
+}
+
+// Float64s returns v in float64 and whether every entry is exactly a
+// finite float64: the forward passes and the decompiler compute in float64
+// only while that loses nothing, and in exact rationals otherwise.
+func (v Vec) Float64s() ([]float64, bool) {
+	out := make([]float64, len(v))
+	for k, x := range v {
+		f, exact := x.Float64()
+		if !exact || math.IsInf(f, 0) {
+			return nil, false
+		}
+		out[k] = f
+	}
+	return out, true
+}
+
+func floatsToVec(x []float64) Vec {
+	v := make(Vec, len(x))
+	for k, f := range x {
+		v[k] = new(big.Rat).SetFloat64(f)
+	}
+	return v
+}
+
+// matVec returns m·x.
+func (c *checked) matVec(m floatMatrix, x []float64) []float64 {
+	y, _ := c.affine(m, x, nil)
+	return y
+}
+
+// affine returns m·x + b (m·x when b is nil) and the number of products it
+// computed (the non-zero ones).
+func (c *checked) affine(m floatMatrix, x, b []float64) ([]float64, int) {
+	out := make([]float64, len(m.rows))
+	n := 0
+	for r, row := range m.rows {
+		s := 0.0
+		if b != nil {
+			s = b[r]
+		}
+		for _, k := range m.nz[r] {
+			if x[k] != 0 {
+				s = c.add(s, c.mul(row[k], x[k]))
+				n++
+			}
+		}
+		out[r] = s
+	}
+	return out, n
+}
+
+// dot returns x·y.
+func (c *checked) dot(x, y []float64) float64 {
+	s := 0.0
+	for k, v := range x {
+		if v != 0 && y[k] != 0 {
+			s = c.add(s, c.mul(v, y[k]))
+		}
+	}
+	return s
+}
+
+// floatFFN is an FFN's parameters in float64.
+type floatFFN struct {
+	w1, w2 floatMatrix
+	b1, b2 []float64
+}
+
+// newFloatFFN converts f, reporting whether every parameter is exactly a
+// float64.
+func newFloatFFN(f *FFN) (*floatFFN, bool) {
+	var ff floatFFN
+	var e [4]bool
+	ff.w1, e[0] = toFloats(f.W1)
+	ff.w2, e[1] = toFloats(f.W2)
+	ff.b1, e[2] = f.B1.Float64s()
+	ff.b2, e[3] = f.B2.Float64s()
+	return &ff, e[0] && e[1] && e[2] && e[3]
+}
+
+// ffn returns x + W2·ReLU(W1·x + B1) + B2 (x is not modified) and the
+// number of products and entries it computed.
+func (c *checked) ffn(f *floatFFN, x []float64) ([]float64, int) {
+	h, n1 := c.affine(f.w1, x, f.b1)
+	for k := range h {
+		h[k] = max(h[k], 0)
+	}
+	y, n2 := c.affine(f.w2, h, f.b2)
+	for k := range y {
+		y[k] = c.add(y[k], x[k])
+	}
+	return y, n1 + n2 + len(h) + len(y)
+}
+
+// floatNorm is a layer norm's parameters in float64; ok is false when some
+// parameter is not exactly a float64.
+type floatNorm struct {
+	gamma, beta []float64
+	eps         float64
+	ok          bool
+}
+
+func newFloatNorm(ln *LayerNorm) *floatNorm {
+	if ln == nil {
+		return nil
+	}
+	g, ok1 := ln.Gamma.Float64s()
+	b, ok2 := ln.Beta.Float64s()
+	e, ok3 := ln.Eps.Float64()
+	return &floatNorm{g, b, e, ok1 && ok2 && ok3}
+}
+
+// normFloat computes LN(x) in float64 when every step is provably exact (in
+// particular σ must be an exact float64 square root); ok is false otherwise.
+func normFloat(ln *floatNorm, x []float64) (y []float64, ok bool) {
+	if !ln.ok {
+		return nil, false
+	}
+	var c checked
+	d := float64(len(x))
+	s := 0.0
+	for _, v := range x {
+		s = c.add(s, v)
+	}
+	mean := s / d
+	if math.FMA(mean, d, -s) != 0 {
+		return nil, false
+	}
+	q := 0.0
+	for _, v := range x {
+		t := c.add(v, -mean)
+		q = c.add(q, c.mul(t, t))
+	}
+	variance := q / d
+	if math.FMA(variance, d, -q) != 0 {
+		return nil, false
+	}
+	variance = c.add(variance, ln.eps)
+	sigma := math.Sqrt(variance)
+	if math.FMA(sigma, sigma, -variance) != 0 || c.inexact {
+		return nil, false
+	}
+	y = make([]float64, len(x))
+	for k, v := range x {
+		out := 0.0
+		if sigma != 0 {
+			u := c.mul(c.add(v, -mean), ln.gamma[k])
+			out = u / sigma
+			if math.FMA(out, sigma, -u) != 0 {
+				return nil, false
+			}
+		}
+		y[k] = c.add(out, ln.beta[k])
+	}
+	if c.inexact {
+		return nil, false
+	}
+	return y, true
+}
