@@ -8,6 +8,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/ltlf"
 )
 
 // Program is a B-RASP program as an artifact. It keeps compiled runners of
@@ -48,11 +49,74 @@ func loadProgram(_ *budget.Budget, filename string, data []byte) (Artifact, erro
 // Kind implements Artifact.
 func (p *Program) Kind() Kind { return KindBRASP }
 
-// Alphabet implements Artifact.
-func (p *Program) Alphabet() alphabet.Alphabet { return p.Prog.Alphabet }
+// Alphabet implements Artifact: the program's symbols or, for a program
+// over propositions, their valuations as for LTLf (nil beyond 12
+// propositions: run traces with RunTrace instead).
+func (p *Program) Alphabet() alphabet.Alphabet {
+	if p.Prog.Props != nil {
+		return valuationAlphabet(p.Prog.Props)
+	}
+	return p.Prog.Alphabet
+}
 
-// Accepts implements Artifact.
-func (p *Program) Accepts(w []int) (bool, error) { return p.run(w).Accept(), nil }
+// Accepts implements Artifact. A program over propositions reads the
+// valuation letters of Alphabet.
+func (p *Program) Accepts(w []int) (bool, error) {
+	if p.Prog.Props != nil {
+		return p.Prog.AcceptsSteps(valuationSteps(w)), nil
+	}
+	return p.run(w).Accept(), nil
+}
+
+// ReadsTraces implements TraceRunner: a program over propositions reads
+// traces.
+func (p *Program) ReadsTraces() bool { return p.Prog.Props != nil }
+
+// RunTrace implements TraceRunner: s is a trace such as "a,b;;c" over the
+// program's propositions.
+func (p *Program) RunTrace(s string) (bool, error) {
+	t, err := ltlf.ParseTrace(p.Prog.Props, s)
+	if err != nil {
+		return false, err
+	}
+	return p.Prog.AcceptsSteps(t.Steps()), nil
+}
+
+// TraceTabler is implemented by artifacts that print the table of their
+// vectors on a trace (brasp run --table on a program over propositions).
+type TraceTabler interface {
+	TraceTable(s string) (string, error)
+}
+
+// TraceTable implements TraceTabler: the program's vectors on the trace s,
+// in the layout of the paper's Figure 2.
+func (p *Program) TraceTable(s string) (string, error) {
+	t, err := ltlf.ParseTrace(p.Prog.Props, s)
+	if err != nil {
+		return "", err
+	}
+	return brasp.FormatTable(p.Prog.RunSteps(t.Steps())), nil
+}
+
+// letters returns the program itself or, over propositions, the
+// equivalent program over their valuation letters (at most 12
+// propositions), for the constructions that read letters.
+func (p *Program) letters() (*brasp.Program, error) {
+	if p.Prog.Props == nil {
+		return p.Prog, nil
+	}
+	return brasp.ToValuationLetters(p.Prog, valuationAlphabet(p.Prog.Props))
+}
+
+// valuationSteps turns a word of valuation letters (bit i of letter v: the
+// i-th proposition) into a trace of steps.
+func valuationSteps(w []int) [][]uint64 {
+	steps := make([][]uint64, len(w))
+	for i, v := range w {
+		steps[i] = []uint64{uint64(v)}
+	}
+	return steps
+}
 
 // Format implements Artifact.
 func (p *Program) Format() ([]byte, error) { return []byte(brasp.Format(p.Prog)), nil }

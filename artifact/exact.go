@@ -3,6 +3,7 @@ package artifact
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
@@ -17,7 +18,11 @@ import (
 // braspToDFA is the exact semantics of a program: its minimal DFA over
 // non-empty words.
 func braspToDFA(b *budget.Budget, p *Program, _ NoOptions) (*DFA, error) {
-	d, err := exact.ProgramDFA(b, p.Prog)
+	prog, err := p.letters()
+	if err != nil {
+		return nil, err
+	}
+	d, err := exact.ProgramDFA(b, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +137,23 @@ func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) 
 	if errX != nil || errY != nil || accX != firstAcc || accY == firstAcc {
 		return nil, fmt.Errorf("%w: %s (%v, %v)", ErrUnconfirmed, automata.ShowWord(r.Alphabet, w), errX, errY)
 	}
+	if readsTraces(x) || readsTraces(y) {
+		// The letters are valuations named like steps ({a,b}): show the
+		// word as the trace brasp run reads.
+		steps := make([]string, len(w))
+		for i, l := range w {
+			steps[i] = r.Alphabet[l]
+		}
+		r.Trace = strings.Join(steps, ";")
+	}
 	return r, nil
+}
+
+// readsTraces reports whether a reads traces of valuations (an LTLf
+// formula, a program over propositions).
+func readsTraces(a Artifact) bool {
+	tr, ok := a.(TraceRunner)
+	return ok && tr.ReadsTraces()
 }
 
 // acceptsIn runs a on w, a word over alpha; a word with a symbol outside a's

@@ -100,7 +100,10 @@ func ltlToBRASP(_ *budget.Budget, f *Formula, opts BRASPOptions) (*Program, erro
 // braspToLTL is Theorem 3.3, within the budget (unary-score-copies,
 // ltl-nodes).
 func braspToLTL(b *budget.Budget, p *Program, _ NoOptions) (*Formula, error) {
-	prog := p.Prog
+	prog, err := p.letters()
+	if err != nil {
+		return nil, err
+	}
 	f, err := ltl.FromBRASP(b, prog)
 	if err != nil {
 		return nil, err

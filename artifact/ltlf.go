@@ -101,10 +101,25 @@ func (f *LTLf) Inspect() string {
 		len(f.F.Props), strings.Join(f.F.Props, " "), f.F.Size(), f.F.HasPast(), f.F)
 }
 
-// TraceRunner is implemented by artifacts that read traces of valuations
-// written as steps ("a,b;;c") rather than words of letters.
+// ReadsTraces implements TraceRunner.
+func (f *LTLf) ReadsTraces() bool { return true }
+
+// TraceRunner is implemented by artifacts that may read traces of
+// valuations written as steps ("a,b;;c") rather than words of letters:
+// those whose ReadsTraces is true.
 type TraceRunner interface {
+	ReadsTraces() bool
 	RunTrace(s string) (bool, error)
+}
+
+// ltlfToBRASP is Theorem 3.2 on traces (ltlf.ToBRASP): a program over the
+// formula's propositions, one vector per subformula.
+func ltlfToBRASP(_ *budget.Budget, f *LTLf, _ NoOptions) (*Program, error) {
+	p, err := ltlf.ToBRASP(f.F)
+	if err != nil {
+		return nil, err
+	}
+	return NewProgram(p), nil
 }
 
 // SymbolicDFA is a DFA over valuations whose transitions are decision

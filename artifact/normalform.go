@@ -65,7 +65,11 @@ func finishProgram(b *budget.Budget, p *Program, opts Options) (Artifact, error)
 	}
 	prog := p.Prog
 	if o.FutureOnly && !p.futureOnly {
-		q, err := exact.FutureOnly(b, prog, opts.Cascade)
+		letters, err := p.letters()
+		if err != nil {
+			return nil, err
+		}
+		q, err := exact.FutureOnly(b, letters, opts.Cascade)
 		if err != nil {
 			return nil, err
 		}

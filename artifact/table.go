@@ -38,6 +38,9 @@ var (
 	// to the letter-based kinds (at most 12 propositions).
 	ltlfToDFAEdge       = step(KindLTLf, KindDFA, "LTLf progression", ltlfToDFA, "LTLf", func(o *Options) LTLfOptions { return o.LTLf })
 	ltlfToLetterDFAEdge = step(KindLTLf, KindDFA, "LTLf progression, valuation letters", ltlfToLetterDFA, "LTLf", func(o *Options) LTLfOptions { return o.LTLf })
+	// Theorem 3.2 on traces: LTLf → B-RASP over the formula's propositions
+	// (one initial vector P_p per proposition, any number of them).
+	ltlfToBRASPEdge = step(KindLTLf, KindBRASP, "Thm 3.2 (propositions)", ltlfToBRASP, "-", noOptions)
 	// Brzozowski derivatives: a regular expression's minimal DFA.
 	regexToDFAEdge = step(KindRegex, KindDFA, "derivatives", regexToDFA, "Regex", func(o *Options) RegexOptions { return o.Regex })
 	// Krohn–Rhodes (Lemmas B.6–B.8): a counter-free DFA as a program with
@@ -62,9 +65,9 @@ var edges = []Edge{
 	chain(ltlToBRASPEdge, compileEdge),
 
 	ltlfToDFAEdge,
-	chain(ltlfToLetterDFAEdge, krohnRhodesEdge),
+	ltlfToBRASPEdge,
 	chain(ltlfToLetterDFAEdge, krohnRhodesEdge, braspToLTLEdge),
-	chain(ltlfToLetterDFAEdge, krohnRhodesEdge, compileEdge),
+	chain(ltlfToBRASPEdge, compileEdge),
 
 	chain(regexToDFAEdge, krohnRhodesEdge),
 	regexToDFAEdge,

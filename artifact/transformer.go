@@ -81,7 +81,11 @@ func (t *Transformer) Inspect() string { return transformer.Describe(t.M) }
 // compileProgram is Thm 4.1 (sequential) or, with opts.MultiHead, Thm C.4;
 // with opts.LayerNorm, the layer-norm encoding of §4.3.
 func compileProgram(b *budget.Budget, p *Program, opts CompileOptions) (*Transformer, error) {
-	m, err := compile.Compile(b, p.Prog, opts)
+	prog, err := p.letters()
+	if err != nil {
+		return nil, err
+	}
+	m, err := compile.Compile(b, prog, opts)
 	if err != nil {
 		return nil, limitHint(err, compile.ErrFFNInputs)
 	}

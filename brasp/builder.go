@@ -32,6 +32,26 @@ func NewBuilder(alpha alphabet.Alphabet) *Builder {
 	return b
 }
 
+// NewPropositionBuilder starts a program over the atomic propositions
+// props, declaring P_p for every proposition p in order (vector k is P of
+// proposition k).
+func NewPropositionBuilder(props []string) *Builder {
+	b := &Builder{prog: &Program{Props: append([]string{}, props...)}, names: map[string]int{}, next: map[string]int{}, accept: -1}
+	for k, p := range props {
+		b.add(&Vector{Name: PropositionVectorName(p), Kind: PropositionVector, Prop: k})
+	}
+	return b
+}
+
+// newBuilderLike starts a program with the inputs of p: its symbols or its
+// propositions.
+func newBuilderLike(p *Program) *Builder {
+	if p.Props != nil {
+		return NewPropositionBuilder(p.Props)
+	}
+	return NewBuilder(p.Alphabet)
+}
+
 func (b *Builder) add(v *Vector) int {
 	if _, dup := b.names[v.Name]; dup {
 		v.Name = b.Fresh(v.Name)

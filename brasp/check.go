@@ -32,16 +32,27 @@ type checker struct {
 func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) *Program {
 	c := &checker{file: file, errs: errs, prog: &Program{File: file}, index: map[string]int{}, later: map[string]Pos{}, failed: failed, syntaxErrors: len(*errs) > 0}
 	for _, s := range stmts {
-		if s.kind != outputStmt {
+		if s.kind != outputStmt && s.kind != propsStmt {
 			if _, dup := c.later[s.name]; !dup {
 				c.later[s.name] = s.namePos
 			}
 		}
 	}
-	var out *stmt
+	var out, propsLine *stmt
 	var symbols []string
-	for _, s := range stmts {
+	for n, s := range stmts {
 		switch s.kind {
+		case propsStmt:
+			switch {
+			case propsLine != nil:
+				c.errorf(s.pos, "second propositions line (the first is at %s): declare every proposition in one line", propsLine.pos)
+			case n > 0:
+				c.errorf(s.pos, "the propositions line must come before every declaration and operation")
+			default:
+				c.declareProps(s)
+			}
+			propsLine = s
+			continue
 		case outputStmt:
 			if out != nil {
 				c.errorf(s.pos, "second output line (the first is at %s)", out.pos)
@@ -68,6 +79,10 @@ func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) 
 		case declStmt:
 			if pred, ok := ParsePredicate(s.name); ok {
 				v.Kind, v.Pred = PredicateVector, pred
+			} else if sym, ok := strings.CutPrefix(s.name, "Q_"); ok && sym != "" && c.prog.Props != nil {
+				c.errorf(s.namePos, "%s(i): a program over propositions reads traces, not symbols; name the proposition in the propositions line and read it as %s(i)",
+					QuoteName(s.name), QuoteName(PropositionVectorName(sym)))
+				continue
 			} else if sym, ok := strings.CutPrefix(s.name, "Q_"); ok && sym != "" {
 				v.Kind, v.Symbol = SymbolVector, len(symbols)
 				symbols = append(symbols, sym)
@@ -92,13 +107,35 @@ func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) 
 		c.index[s.name] = len(c.prog.Vectors)
 		c.prog.Vectors = append(c.prog.Vectors, v)
 	}
-	if len(symbols) == 0 && !c.syntaxErrors {
+	if c.prog.Props != nil {
+		// A program over propositions has no alphabet of symbols.
+	} else if len(symbols) == 0 && !c.syntaxErrors {
 		c.errorf(Pos{Line: 1, Col: 1}, "empty alphabet: declare each input symbol σ with a line Q_σ(i)")
 	} else if a, err := alphabet.New(symbols...); err == nil {
 		c.prog.Alphabet = a
 	}
 	c.resolveOutput(out)
 	return c.prog
+}
+
+// declareProps adds the initial vector P_p of every proposition p of a
+// propositions line, in order.
+func (c *checker) declareProps(s *stmt) {
+	c.prog.Props = []string{}
+	for _, pn := range s.props {
+		name := PropositionVectorName(pn.name)
+		if k, dup := c.index[name]; dup {
+			c.errorf(pn.pos, "proposition %s declared twice (first at %s)", alphabet.Quote(pn.name), c.prog.Vectors[k].NamePos)
+			continue
+		}
+		if len(c.prog.Vectors) >= MaxVectors {
+			c.errorf(pn.pos, "too many vectors (limit MaxVectors = %d)", MaxVectors)
+			return
+		}
+		c.index[name] = len(c.prog.Vectors)
+		c.prog.Vectors = append(c.prog.Vectors, &Vector{Name: name, NamePos: pn.pos, Kind: PropositionVector, Prop: len(c.prog.Props)})
+		c.prog.Props = append(c.prog.Props, pn.name)
+	}
 }
 
 func (c *checker) errorf(pos Pos, format string, args ...any) {
@@ -135,7 +172,10 @@ func (c *checker) hint(name string) string {
 	if _, ok := ParsePredicate(name); ok {
 		return " (declare the position predicate with a line " + name + "(i))"
 	}
-	if strings.HasPrefix(name, "Q_") {
+	if prop, ok := strings.CutPrefix(name, "P_"); ok && prop != "" && c.prog.Props != nil {
+		return " (add " + alphabet.Quote(prop) + " to the propositions line)"
+	}
+	if strings.HasPrefix(name, "Q_") && c.prog.Props == nil {
 		return " (declare the input symbol with a line " + QuoteName(name) + "(i))"
 	}
 	return ""
@@ -187,8 +227,11 @@ func (c *checker) resolveOutput(out *stmt) {
 func Validate(p *Program) error {
 	var errs ErrorList
 	bad := func(format string, args ...any) { errs.Add(p.File, Pos{}, format, args...) }
-	if len(p.Alphabet) == 0 {
+	if len(p.Alphabet) == 0 && p.Props == nil {
 		bad("empty alphabet")
+	}
+	if len(p.Alphabet) > 0 && p.Props != nil {
+		bad("a program has input symbols or propositions, not both")
 	}
 	seen := map[string]bool{}
 	for k, v := range p.Vectors {
@@ -213,6 +256,10 @@ func Validate(p *Program) error {
 		case SymbolVector:
 			if v.Symbol < 0 || v.Symbol >= len(p.Alphabet) || v.Name != SymbolVectorName(p.Alphabet[v.Symbol]) {
 				bad("symbol vector %s does not match the alphabet", v.Name)
+			}
+		case PropositionVector:
+			if v.Prop < 0 || v.Prop >= len(p.Props) || v.Name != PropositionVectorName(p.Props[v.Prop]) {
+				bad("proposition vector %s does not match the propositions", v.Name)
 			}
 		case PredicateVector:
 			if v.Name != v.Pred.Name() {

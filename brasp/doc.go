@@ -57,6 +57,14 @@
 //     not 4). Tables are regular (LowerPeriodic writes them with MOD_r_m and
 //     attention), so programs using them have exact DFAs and compile to
 //     transformers with rational sinusoidal position embeddings only.
+//   - Atomic propositions: a first line "propositions p q r" declares the
+//     initial vectors P_p(i), P_q(i), P_r(i) (P_p(i) is 1 where p is true)
+//     in place of symbols. Such a program reads traces, each position a set
+//     of true propositions, as LTLf does (RunSteps), declares no Q_σ, and
+//     costs one vector per proposition however many there are;
+//     ToValuationLetters gives the equivalent program over the 2^k
+//     valuations. Proposition names are names, or quoted: propositions
+//     "x.y" declares P_"x.y".
 //   - A line "output NAME" names the output vector. Without one, the output
 //     is the program's last line, a declaration or an operation, as in the
 //     simulator: the program accepts a word iff that vector is 1 at the

@@ -53,6 +53,7 @@ type Runner struct {
 	levels  [][]uint64 // group masks, one full-length bitset per split level
 	params  []bool     // values of the i-atoms in the current group
 	sym     [][]uint64 // per symbol, its vector in the current trace
+	props   [][]uint64 // per proposition, its vector in the current trace
 	bits    [][]uint64 // the trace being computed
 	nw      int        // words per vector
 	n       int        // word length
@@ -86,7 +87,7 @@ func NewRunner(p *Program) *Runner {
 	for k, v := range p.Vectors {
 		op := &r.ops[k]
 		switch v.Kind {
-		case SymbolVector, PredicateVector:
+		case SymbolVector, PredicateVector, PropositionVector:
 			op.kernel = kernelInitial
 		case PositionwiseVector:
 			op.kernel = kernelPositionwise
@@ -135,21 +136,26 @@ func (r *Runner) Run(w []int) *Trace { return r.RunInto(nil, w) }
 // RunInto is Run, reusing the storage of t when t is a trace of the same
 // program whose vectors have room for w (t may be nil). It returns the trace
 // it filled, whose Word is w.
-func (r *Runner) RunInto(t *Trace, w []int) *Trace {
-	nw := (len(w) + 63) / 64
+func (r *Runner) RunInto(t *Trace, w []int) *Trace { return r.runInto(t, w, nil) }
+
+// runInto runs the program on a word w of symbols or, for a program over
+// propositions, on a trace of steps (the other one is nil).
+func (r *Runner) runInto(t *Trace, w []int, steps [][]uint64) *Trace {
+	n := max(len(w), len(steps))
+	nw := (n + 63) / 64
 	if t == nil || t.Prog != r.prog || len(t.Bits) != len(r.prog.Vectors) || len(t.Bits) > 0 && cap(t.Bits[0]) < nw {
-		t = newTrace(r.prog, w)
+		t = newTrace(r.prog, w, steps)
 	} else {
-		t.Word = w
+		t.Word, t.Steps = w, steps
 		for v := range t.Bits {
 			t.Bits[v] = t.Bits[v][:nw]
 		}
 	}
-	r.setup(t, len(w))
+	r.setup(t, n)
 	if nw == 0 {
 		return t
 	}
-	r.initial(w)
+	r.initial(w, steps)
 	for k := range r.ops {
 		op := &r.ops[k]
 		out := r.bits[k]
@@ -194,9 +200,12 @@ func (r *Runner) setup(t *Trace, n int) {
 	}
 }
 
-// initial fills the symbol and predicate vectors.
-func (r *Runner) initial(w []int) {
+// initial fills the symbol, proposition and predicate vectors.
+func (r *Runner) initial(w []int, steps [][]uint64) {
 	p := r.prog
+	if p.Props != nil {
+		r.fillPropositions(steps)
+	}
 	if cap(r.sym) < len(p.Alphabet) {
 		r.sym = make([][]uint64, len(p.Alphabet))
 	}
@@ -212,7 +221,13 @@ func (r *Runner) initial(w []int) {
 			r.predicate(v.Pred, r.bits[k])
 		}
 	}
-	fillSymbols(w, sym)
+	if w == nil { // a trace of steps: no symbol anywhere
+		for _, q := range sym {
+			clear(q)
+		}
+	} else {
+		fillSymbols(w, sym)
+	}
 	clear(sym)
 }
 

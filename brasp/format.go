@@ -12,7 +12,14 @@ import (
 // syntax whenever p uses no extension.
 func Format(p *Program) string {
 	var b strings.Builder
+	if p.Props != nil {
+		b.WriteString(FormatPropositions(p.Props))
+		b.WriteByte('\n')
+	}
 	for _, v := range p.Vectors {
+		if v.Kind == PropositionVector {
+			continue // declared by the propositions line
+		}
 		b.WriteString(FormatVector(v))
 		b.WriteByte('\n')
 	}
@@ -36,6 +43,17 @@ func formatOutput(p *Program) string {
 		parts = append(parts, alphabet.Quote(s)+":"+QuoteName(p.Vectors[p.Output.Vectors[k]].Name))
 	}
 	return strings.Join(parts, " ")
+}
+
+// FormatPropositions prints the propositions line declaring props.
+func FormatPropositions(props []string) string {
+	var b strings.Builder
+	b.WriteString("propositions")
+	for _, p := range props {
+		b.WriteByte(' ')
+		b.WriteString(QuoteName(p))
+	}
+	return b.String()
 }
 
 // FormatVector prints the line that defines v.

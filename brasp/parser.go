@@ -42,6 +42,7 @@ const (
 	declStmt   stmtKind = iota // NAME(i)
 	assignStmt                 // NAME(i) := ...
 	outputStmt                 // output NAME | output SYMBOL:NAME ...
+	propsStmt                  // propositions p q ...
 )
 
 // stmt is one parsed line, before name resolution.
@@ -53,6 +54,13 @@ type stmt struct {
 	expr    Expr       // position-wise right-hand side
 	att     *Attention // attention right-hand side
 	outputs []outputPair
+	props   []propName // propsStmt
+}
+
+// propName is one proposition of a propositions line.
+type propName struct {
+	name string
+	pos  Pos
 }
 
 // outputPair is SYMBOL:NAME in a transducer output line; for an acceptor's
@@ -168,6 +176,9 @@ func (p *parser) parseStatement() *stmt {
 	if s.name == "output" && p.tok == tName {
 		return p.parseOutput(s)
 	}
+	if s.name == "propositions" && p.tok != tLparen {
+		return p.parsePropositions(s)
+	}
 	p.expect(tLparen, "after the name of a vector")
 	if p.tok != tName || p.text != "i" {
 		p.errorf(p.pos, "expected i in the definition of %s(i), found %s", QuoteName(s.name), p.describe())
@@ -212,6 +223,19 @@ func (p *parser) parseOutput(s *stmt) *stmt {
 				p.errorf(o.namePos, "transducer output %s needs its output symbol: write SYMBOL:%s", QuoteName(o.name), QuoteName(o.name))
 			}
 		}
+	}
+	return s
+}
+
+// parsePropositions parses the rest of a propositions line (a program may
+// have no propositions: its traces' steps are all empty).
+//
+//	propositions = "propositions" { NAME } .
+func (p *parser) parsePropositions(s *stmt) *stmt {
+	s.kind = propsStmt
+	for p.tok == tName {
+		s.props = append(s.props, propName{name: p.text, pos: p.pos})
+		p.next()
 	}
 	return s
 }

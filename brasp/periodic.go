@@ -39,7 +39,7 @@ func LowerPeriodic(p *Program) (*Program, error) {
 	if !HasPeriodic(p) {
 		return p, nil
 	}
-	b := NewBuilder(p.Alphabet)
+	b := newBuilderLike(p)
 	remap := make([]int, len(p.Vectors))
 	var copyExpr func(e Expr) Expr
 	copyExpr = func(e Expr) Expr {
@@ -62,6 +62,8 @@ func LowerPeriodic(p *Program) (*Program, error) {
 		switch {
 		case v.Kind == SymbolVector:
 			remap[k] = b.SymbolVec(v.Symbol)
+		case v.Kind == PropositionVector:
+			remap[k] = v.Prop
 		case v.Kind == PredicateVector && v.Pred.Kind == Periodic:
 			remap[k] = lowerTable(b, v.Name, v.Pred)
 		case v.Kind == PredicateVector:

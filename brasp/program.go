@@ -16,8 +16,14 @@ import (
 type Program struct {
 	// File is the source file name used in error messages ("" if built).
 	File string
-	// Alphabet is the input alphabet Σ, in the order of the Q_σ declarations.
+	// Alphabet is the input alphabet Σ, in the order of the Q_σ declarations
+	// (empty in a program over propositions).
 	Alphabet alphabet.Alphabet
+	// Props are the atomic propositions of a program over propositions, in
+	// the order of its propositions line (nil in a program over symbols).
+	// Such a program reads traces, each position a set of true
+	// propositions, through the initial vectors P_p (see propositions.go).
+	Props []string
 	// Vectors lists every Boolean vector in definition order: the initial
 	// vectors (Q_σ and position predicates) and the computed ones.
 	Vectors []*Vector
@@ -34,10 +40,11 @@ const (
 	PredicateVector                      // initial position predicate (first, last, MOD_r_m, Mid, PERIODIC_u_v)
 	PositionwiseVector                   // P(i) := R(i)
 	AttentionVector                      // P(i) := leftmost/rightmost [M, S] V : D
+	PropositionVector                    // initial P_p(i): proposition p is true at i
 )
 
 func (k VectorKind) String() string {
-	return [...]string{"symbol", "predicate", "position-wise", "attention"}[k]
+	return [...]string{"symbol", "predicate", "position-wise", "attention", "proposition"}[k]
 }
 
 // Vector is one Boolean vector of a program.
@@ -46,14 +53,17 @@ type Vector struct {
 	NamePos Pos
 	Kind    VectorKind
 	Symbol  int        // SymbolVector: index into Program.Alphabet
+	Prop    int        // PropositionVector: index into Program.Props
 	Pred    Predicate  // PredicateVector
 	Expr    Expr       // PositionwiseVector: R(i), which reads only position i
 	Att     *Attention // AttentionVector
 }
 
-// IsInitial reports whether v is an input vector (symbol or position
-// predicate) rather than a computed one.
-func (v *Vector) IsInitial() bool { return v.Kind == SymbolVector || v.Kind == PredicateVector }
+// IsInitial reports whether v is an input vector (symbol, proposition or
+// position predicate) rather than a computed one.
+func (v *Vector) IsInitial() bool {
+	return v.Kind == SymbolVector || v.Kind == PredicateVector || v.Kind == PropositionVector
+}
 
 // PredKind names a position predicate.
 type PredKind uint8
@@ -180,3 +190,7 @@ func (p *Program) Lookup(name string) int {
 
 // SymbolVectorName is the name of the initial vector of symbol s: Q_s.
 func SymbolVectorName(s string) string { return "Q_" + s }
+
+// PropositionVectorName is the name of the initial vector of proposition p:
+// P_p.
+func PropositionVectorName(p string) string { return "P_" + p }

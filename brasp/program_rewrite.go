@@ -18,7 +18,7 @@ type rewriter struct {
 func newRewriter(p *Program) *rewriter {
 	r := &rewriter{
 		src:   p,
-		dst:   &Program{File: p.File, Alphabet: p.Alphabet},
+		dst:   &Program{File: p.File, Alphabet: p.Alphabet, Props: p.Props},
 		names: make(map[string]bool, 2*len(p.Vectors)),
 		remap: make([]int, len(p.Vectors)),
 	}
@@ -69,7 +69,7 @@ func (r *rewriter) copyExpr(e Expr) Expr {
 // copyVector copies old vector k unchanged (up to renumbering).
 func (r *rewriter) copyVector(k int) {
 	v := r.src.Vectors[k]
-	nv := &Vector{Name: v.Name, Kind: v.Kind, Symbol: v.Symbol, Pred: v.Pred}
+	nv := &Vector{Name: v.Name, Kind: v.Kind, Symbol: v.Symbol, Prop: v.Prop, Pred: v.Pred}
 	switch v.Kind {
 	case PositionwiseVector:
 		nv.Expr = r.copyExpr(v.Expr)

@@ -18,6 +18,15 @@ func FormatTable(t *Trace) string {
 	for _, s := range t.Word {
 		row = append(row, alphabet.Quote(p.Alphabet[s]))
 	}
+	for _, s := range t.Steps {
+		var on []string
+		for k, name := range p.Props {
+			if StepHas(s, k) {
+				on = append(on, QuoteName(name))
+			}
+		}
+		row = append(row, "{"+strings.Join(on, ",")+"}")
+	}
 	cells = append(cells, row)
 	for k, v := range p.Vectors {
 		row := []string{QuoteName(v.Name)}

@@ -12,14 +12,18 @@ import (
 type Trace struct {
 	// Prog is the program that produced the trace.
 	Prog *Program
-	// Word is the input, as symbol indices.
+	// Word is the input, as symbol indices (nil for a trace of steps).
 	Word []int
+	// Steps is the input of a program over propositions: Steps[i] is the set
+	// of propositions true at position i, bit p%64 of Steps[i][p/64] for
+	// proposition p (nil for a word of symbols).
+	Steps [][]uint64
 	// Bits[v] is vector v as a bitset: bit i%64 of Bits[v][i/64] is position i.
 	Bits [][]uint64
 }
 
 // N returns the length of the input word.
-func (t *Trace) N() int { return len(t.Word) }
+func (t *Trace) N() int { return max(len(t.Word), len(t.Steps)) }
 
 // Value returns vector v at 0-based position i.
 func (t *Trace) Value(v, i int) bool { return t.Bits[v][i>>6]>>(uint(i)&63)&1 == 1 }
@@ -71,10 +75,10 @@ func (t *Trace) Transduce() ([]int, error) {
 	return out, nil
 }
 
-func newTrace(p *Program, w []int) *Trace {
-	words := (len(w) + 63) / 64
+func newTrace(p *Program, w []int, steps [][]uint64) *Trace {
+	words := (max(len(w), len(steps)) + 63) / 64
 	backing := make([]uint64, words*len(p.Vectors))
-	t := &Trace{Prog: p, Word: w, Bits: make([][]uint64, len(p.Vectors))}
+	t := &Trace{Prog: p, Word: w, Steps: steps, Bits: make([][]uint64, len(p.Vectors))}
 	for v := range t.Bits {
 		t.Bits[v] = backing[v*words : (v+1)*words : (v+1)*words]
 	}
@@ -91,9 +95,10 @@ func (t *Trace) set(v, i int, b bool) {
 // position i of each attention operation it scans every j. It is O(n²) per
 // attention operation and serves as the executable specification that the
 // fast interpreter is tested against. Symbols of w must be valid indices.
-func (p *Program) RunReference(w []int) *Trace {
-	t := newTrace(p, w)
-	n := len(w)
+func (p *Program) RunReference(w []int) *Trace { return p.runReference(newTrace(p, w, nil)) }
+
+func (p *Program) runReference(t *Trace) *Trace {
+	n := t.N()
 	for k, v := range p.Vectors {
 		for i := 0; i < n; i++ {
 			t.set(k, i, p.valueAt(t, v, i))
@@ -114,7 +119,9 @@ func (p *Program) valueAt(t *Trace, v *Vector, i int) bool {
 	}
 	switch v.Kind {
 	case SymbolVector:
-		return t.Word[i] == v.Symbol
+		return t.Word != nil && t.Word[i] == v.Symbol
+	case PropositionVector:
+		return t.Steps != nil && StepHas(t.Steps[i], v.Prop)
 	case PredicateVector:
 		return v.Pred.Holds(i+1, n)
 	case PositionwiseVector:

@@ -56,6 +56,10 @@ type Options struct {
 	Predicates bool
 	// Mid also declares the (non-regular) predicate Mid.
 	Mid bool
+	// Propositions, when positive, makes a program over that many
+	// propositions, named a, b, c, ... (at most 26), instead of one over
+	// symbols: it reads traces (RandomSteps), not words.
+	Propositions int
 }
 
 func (o Options) withDefaults() Options {
@@ -93,6 +97,9 @@ func Alphabet(k int) alphabet.Alphabet { return testkit.Letters(k) }
 func RandomProgram(rng *rand.Rand, opts Options) *brasp.Program {
 	o := opts.withDefaults()
 	b := brasp.NewBuilder(Alphabet(o.Alphabet))
+	if o.Propositions > 0 {
+		b = brasp.NewPropositionBuilder(Alphabet(min(o.Propositions, 26)))
+	}
 	if o.Predicates {
 		b.Predicate(brasp.Predicate{Kind: brasp.First})
 		b.Predicate(brasp.Predicate{Kind: brasp.Last})
@@ -178,6 +185,22 @@ func RandomWord(rng *rand.Rand, alpha, n int) []int {
 		w[i] = rng.IntN(max(alpha, 1))
 	}
 	return w
+}
+
+// RandomSteps returns a random trace of n steps over k propositions, each
+// true with probability 1/2, as bit sets (brasp.Program.RunSteps).
+func RandomSteps(rng *rand.Rand, k, n int) [][]uint64 {
+	steps := make([][]uint64, n)
+	for i := range steps {
+		s := make([]uint64, (k+63)/64)
+		for p := range k {
+			if rng.IntN(2) == 1 {
+				s[p/64] |= 1 << (p % 64)
+			}
+		}
+		steps[i] = s
+	}
+	return steps
 }
 
 // AllWords calls f on every word over the symbols 0, ..., alpha-1 of length

@@ -100,9 +100,17 @@ func runCmd(e *env, args []string) error {
 // the word in error messages. With traced (the transformer a holds) it
 // prints the word's exact trace instead (see writeTrace).
 func runWord(a artifact.Artifact, s, where string, table, asJSON bool, traced *transformer.Model, out *bufio.Writer) error {
-	if tr, ok := a.(artifact.TraceRunner); ok {
-		if table || asJSON {
+	if tr, ok := a.(artifact.TraceRunner); ok && tr.ReadsTraces() {
+		tt, canTable := a.(artifact.TraceTabler)
+		if asJSON || table && !canTable {
 			return fmt.Errorf("--table and --json are for words; %s inputs read traces", a.Kind())
+		}
+		if table {
+			t, err := tt.TraceTable(s)
+			if err != nil {
+				return fmt.Errorf("%s: %v", where, err)
+			}
+			out.WriteString(t)
 		}
 		acc, err := tr.RunTrace(s)
 		if err != nil {

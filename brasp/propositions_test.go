@@ -1,0 +1,155 @@
+package brasp_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
+)
+
+const untilProgram = `# a U b, read at the first position
+propositions a b "x.y"
+Later(i) := leftmost [i<j, !P_a(j) | P_b(j)] P_b(j) : 0
+Until(i) := P_b(i) | (P_a(i) & Later(i))
+Holds(i) := leftmost [1, 1] Until(j) : P_"x.y"(i)
+`
+
+func steps(t *testing.T, props []string, s string) [][]uint64 {
+	t.Helper()
+	var out [][]uint64
+	for _, step := range strings.Split(s, ";") {
+		bits := make([]uint64, 1)
+		for _, name := range strings.Split(step, ",") {
+			if name == "" {
+				continue
+			}
+			k := -1
+			for i, p := range props {
+				if p == name {
+					k = i
+				}
+			}
+			if k < 0 {
+				t.Fatalf("no proposition %q", name)
+			}
+			bits[0] |= 1 << k
+		}
+		out = append(out, bits)
+	}
+	return out
+}
+
+func TestPropositionsParseFormatRun(t *testing.T) {
+	p, err := brasp.Parse("until.brasp", []byte(untilProgram))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(p.Props, " "); got != "a b x.y" {
+		t.Fatalf("props %q", got)
+	}
+	if len(p.Alphabet) != 0 {
+		t.Fatalf("alphabet %v, want none", p.Alphabet)
+	}
+	printed := brasp.Format(p)
+	if !strings.HasPrefix(printed, "propositions a b \"x.y\"\nLater(i)") {
+		t.Errorf("printed:\n%s", printed)
+	}
+	again, err := brasp.Parse("printed.brasp", []byte(printed))
+	if err != nil || brasp.Format(again) != printed {
+		t.Fatalf("round trip: %v\n%s", err, printed)
+	}
+	for trace, want := range map[string]bool{
+		"b": true, "a;a;b": true, "a;;b": false, "a;a": false, "": false, "x.y": false, "a,b": true, ";b": false,
+	} {
+		st := steps(t, p.Props, trace)
+		if got := p.AcceptsSteps(st); got != want {
+			t.Errorf("%q: fast %v, want %v", trace, got, want)
+		}
+		if got := p.RunStepsReference(st).Accept(); got != want {
+			t.Errorf("%q: reference %v, want %v", trace, got, want)
+		}
+	}
+	table := brasp.FormatTable(p.RunSteps(steps(t, p.Props, "a,x.y;;b")))
+	if !strings.HasPrefix(table, "input   {a,\"x.y\"} {} {b}\n") {
+		t.Errorf("table:\n%s", table)
+	}
+}
+
+func TestPropositionsErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"Q_a(i)\npropositions a\n", "2:1: the propositions line must come before every declaration and operation"},
+		{"propositions a\npropositions b\n", "2:1: second propositions line (the first is at 1:1)"},
+		{"propositions a a\n", "1:16: proposition a declared twice (first at 1:14)"},
+		{"propositions a\nQ_b(i)\n", "2:1: Q_b(i): a program over propositions reads traces, not symbols"},
+		{"propositions a\nX(i) := P_b(i)\n", "2:9: undefined: P_b (add b to the propositions line)"},
+		{"propositions a\nP_a(i) := 1\n", "2:1: P_a redefined (first defined at 1:14)"},
+		{"propositions a (\n", "1:16: unexpected ( after statement"},
+	} {
+		_, err := brasp.Parse("f.brasp", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), "f.brasp:"+c.want) {
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		}
+	}
+	// No propositions at all: every step is empty.
+	p, err := brasp.Parse("f.brasp", []byte("propositions\nX(i) := 1\n"))
+	if err != nil || !p.AcceptsSteps([][]uint64{nil, nil}) || p.AcceptsSteps(nil) {
+		t.Errorf("empty propositions line: %v", err)
+	}
+}
+
+// TestPropositionsInterpreters checks, on random programs over
+// propositions, that the fast interpreter equals the reference on every
+// vector, and that the program over the valuations (ToValuationLetters)
+// computes the same vectors on the corresponding words.
+func TestPropositionsInterpreters(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 300; n++ {
+		k := 1 + rng.IntN(3)
+		p := brasptest.RandomProgram(rng, brasptest.Options{Propositions: k, Ops: 2 + rng.IntN(8), Predicates: n%3 == 0})
+		alpha := make(alphabet.Alphabet, 1<<k)
+		for v := range alpha {
+			alpha[v] = strings.Repeat("x", v+1)
+		}
+		q, err := brasp.ToValuationLetters(p, alpha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := 0; m < 10; m++ {
+			st := brasptest.RandomSteps(rng, k, 1+rng.IntN(150))
+			w := make([]int, len(st))
+			for i, s := range st {
+				w[i] = int(s[0])
+			}
+			fast, ref, letters := p.RunSteps(st), p.RunStepsReference(st), q.Run(w)
+			for v := range p.Vectors {
+				name := p.Vectors[v].Name
+				lv := q.Lookup(name)
+				for i := range st {
+					if fast.Value(v, i) != ref.Value(v, i) || fast.Value(v, i) != letters.Value(lv, i) {
+						t.Fatalf("vector %s at %d: fast %v reference %v letters %v\n%s", name, i+1,
+							fast.Value(v, i), ref.Value(v, i), letters.Value(lv, i), brasp.Format(p))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestToValuationLettersLimit(t *testing.T) {
+	props := make([]string, brasp.MaxValuationProps+1)
+	for i := range props {
+		props[i] = "p" + strings.Repeat("x", i)
+	}
+	b := brasp.NewPropositionBuilder(props)
+	b.SetAccept(0)
+	p, err := b.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := brasp.ToValuationLetters(p, nil); err == nil || !strings.Contains(err.Error(), "13 propositions") {
+		t.Errorf("got %v", err)
+	}
+}
