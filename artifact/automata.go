@@ -82,9 +82,9 @@ type Regex struct {
 }
 
 // NewRegex wraps a regular expression as an artifact, building its DFA
-// under the default state limit.
+// under the budget's regex-states.
 func NewRegex(b *budget.Budget, r *regex.Regex) (*Regex, error) {
-	d, err := regexToDFA(b, &Regex{R: r}, RegexOptions{})
+	d, err := regexToDFA(b, &Regex{R: r}, NoOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -116,13 +116,9 @@ func (r *Regex) Accepts(w []int) (bool, error) { return r.d.Accepts(w), nil }
 func (r *Regex) Format() ([]byte, error) { return []byte(regex.Format(r.R)), nil }
 
 // regexToDFA builds the DFA of a regular expression by Brzozowski
-// derivatives.
-func regexToDFA(_ *budget.Budget, r *Regex, opts RegexOptions) (*DFA, error) {
-	limit := opts.MaxStates
-	if limit <= 0 {
-		limit = automata.DefaultMaxStates
-	}
-	d, err := r.R.DFA(limit)
+// derivatives (under the budget's regex-states).
+func regexToDFA(b *budget.Budget, r *Regex, _ NoOptions) (*DFA, error) {
+	d, err := r.R.DFA(b)
 	if err != nil {
 		return nil, err
 	}
@@ -136,8 +132,8 @@ func regexToDFA(_ *budget.Budget, r *Regex, opts RegexOptions) (*DFA, error) {
 // transformer with rational sinusoidal position embeddings. A language not
 // in AC0 is refused with classify's witness. Either result uses only
 // rightmost strict future-masked attention.
-func dfaToBRASP(b *budget.Budget, d *DFA, opts CascadeOptions) (*Program, error) {
-	p, _, err := krohnrhodes.DFAToBRASP(d.D, opts)
+func dfaToBRASP(b *budget.Budget, d *DFA, _ NoOptions) (*Program, error) {
+	p, _, err := krohnrhodes.DFAToBRASP(b, d.D)
 	var notStarFree *krohnrhodes.NotCounterFreeError
 	if errors.As(err, &notStarFree) {
 		res, err := ac0.DFAToBRASP(b, d.D)
@@ -160,7 +156,7 @@ func Classify(b *budget.Budget, a Artifact, opts Options) (*automata.Classificat
 	if err != nil {
 		return nil, err
 	}
-	return automata.Classify(d, opts.Cascade)
+	return automata.Classify(b, d)
 }
 
 // Cascade returns the Krohn–Rhodes cascade of an artifact's minimal DFA, for
@@ -170,5 +166,5 @@ func Cascade(b *budget.Budget, a Artifact, opts Options) (*krohnrhodes.Cascade, 
 	if err != nil {
 		return nil, err
 	}
-	return krohnrhodes.Decompose(d, opts.Cascade)
+	return krohnrhodes.Decompose(b, d)
 }

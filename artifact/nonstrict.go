@@ -62,9 +62,8 @@ func convertMasked(b *budget.Budget, a Artifact, to Kind, opts Options) (Artifac
 // checked on a itself.
 func maskedFormula(b *budget.Budget, a Artifact, opts Options) (*ltl.Formula, error) {
 	o := nonstrict.Options{
-		Masks:    opts.Masks,
-		Automata: opts.Cascade,
-		Accepts:  a.Accepts,
+		Masks:   opts.Masks,
+		Accepts: a.Accepts,
 	}
 	plain := opts
 	plain.Masks = 0

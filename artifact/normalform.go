@@ -69,7 +69,7 @@ func finishProgram(b *budget.Budget, p *Program, opts Options) (Artifact, error)
 		if err != nil {
 			return nil, err
 		}
-		q, err := exact.FutureOnly(b, letters, opts.Cascade)
+		q, err := exact.FutureOnly(b, letters)
 		if err != nil {
 			return nil, err
 		}

@@ -1,10 +1,6 @@
 package artifact
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
@@ -18,13 +14,8 @@ type Options struct {
 	Compile CompileOptions
 	// Decompile: transformer → brasp (Thm 4.2).
 	Decompile DecompileOptions
-	// Regex: re → dfa.
-	Regex RegexOptions
 	// LTLf: ltlf → dfa.
 	LTLf LTLfOptions
-	// Cascade: dfa → brasp (Krohn–Rhodes), Classify, Cascade, and the
-	// cascade step of Theorem 5.1.
-	Cascade CascadeOptions
 	// BRASP: what every conversion to brasp does last.
 	BRASP BRASPOptions
 	// Masks, when set, asks conversions to ltl, brasp and transformer for
@@ -43,21 +34,12 @@ type DecompileOptions = decompile.Options
 
 // NoOptions is the options type of the constructions that have none but
 // the budget's named limits: brasp → ltl (unary-score-copies, ltl-nodes),
-// the exact semantics brasp → dfa and ltl → dfa (exact-*).
+// the exact semantics brasp → dfa and ltl → dfa (exact-*), re → dfa
+// (regex-states), dfa → brasp by Krohn–Rhodes and classification
+// (orbit-bytes, monoid-bytes, monoid-work, cascade-bytes).
 type NoOptions struct{}
 
 func noOptions(*Options) NoOptions { return NoOptions{} }
-
-// CascadeOptions are the limits of classification and of the Krohn–Rhodes
-// decomposition (package automata).
-type CascadeOptions = automata.Limits
-
-// RegexOptions are the limits of re → dfa.
-type RegexOptions struct {
-	// MaxStates bounds the states of the derivative automaton
-	// (automata.DefaultMaxStates if 0).
-	MaxStates int
-}
 
 // BRASPOptions say what Convert does to every B-RASP result, in this order.
 type BRASPOptions struct {
@@ -65,7 +47,7 @@ type BRASPOptions struct {
 	// future-masked attention (Thm 5.1): a past-only formula is compiled so
 	// directly (ltl.ToBRASPFutureOnly); any other program that is not
 	// already future-only goes through its minimal DFA and Krohn–Rhodes
-	// cascade (exact.FutureOnly, under the budget's exact-* limits and Options.Cascade).
+	// cascade (exact.FutureOnly, under the budget's exact-*, orbit-bytes and cascade-bytes).
 	FutureOnly bool
 	// NormalForm asks for a normal form of App. B (unary values, unary
 	// scores or both); empty for none. See brasp.UnaryValue and
@@ -77,25 +59,13 @@ type BRASPOptions struct {
 	Simplify bool
 }
 
-// SetLimit sets the principal limit of the constructions that still take
-// their limits as options to n (n ≤ 0 leaves the defaults): the states of
-// derivative automata and of cascades and the compiler's FFN inputs. With
-// PrincipalLimits, it is what the CLI's bare --limit N means; named limits
-// (--limit NAME=N) are budget settings instead.
-func (o *Options) SetLimit(n int) {
-	if n <= 0 {
-		return
-	}
-	o.Compile.MaxFFNInputs = n
-	o.Regex.MaxStates = n
-	o.Cascade = CascadeOptions{MaxImages: n, MaxMonoid: n, MaxCascade: n}
-}
-
 // PrincipalLimits are the budget settings a bare --limit N stands for: n
 // for the principal limit of every construction bounded by the budget (the
 // states of the exact semantics, the copies of the unary-score normal form,
 // the size of LTL output, the decompiler's activation classes, scaling its
-// combinations and work when n is above their defaults). Nil for n ≤ 0.
+// combinations and work when n is above their defaults, the states of
+// derivative automata and the inputs of a compiled FFN). Limits measured in
+// bytes are not among them. Nil for n ≤ 0.
 func PrincipalLimits(n int) budget.Settings {
 	if n <= 0 {
 		return nil
@@ -107,7 +77,7 @@ func PrincipalLimits(n int) budget.Settings {
 		}
 		s[name] = v
 	}
-	for _, name := range []string{"exact-states", "unary-score-copies", "ltl-nodes", "decompile-classes"} {
+	for _, name := range []string{"exact-states", "unary-score-copies", "ltl-nodes", "decompile-classes", "regex-states", "compile-ffn-inputs"} {
 		set(name, int64(n))
 	}
 	classes, _ := budget.Lookup("decompile-classes")
@@ -118,16 +88,4 @@ func PrincipalLimits(n int) budget.Settings {
 		}
 	}
 	return s
-}
-
-// limitHint adds how to raise the limit to err when err is one of the limits
-// Options.SetLimit sets (named by the sentinel errors of limits), and
-// returns err unchanged otherwise.
-func limitHint(err error, limits ...error) error {
-	for _, l := range limits {
-		if errors.Is(err, l) {
-			return fmt.Errorf("%w (raise it with --limit N)", err)
-		}
-	}
-	return err
 }

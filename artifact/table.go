@@ -42,11 +42,11 @@ var (
 	// (one initial vector P_p per proposition, any number of them).
 	ltlfToBRASPEdge = step(KindLTLf, KindBRASP, "Thm 3.2 (propositions)", ltlfToBRASP, "-", noOptions)
 	// Brzozowski derivatives: a regular expression's minimal DFA.
-	regexToDFAEdge = step(KindRegex, KindDFA, "derivatives", regexToDFA, "Regex", func(o *Options) RegexOptions { return o.Regex })
+	regexToDFAEdge = step(KindRegex, KindDFA, "derivatives", regexToDFA, "-", noOptions)
 	// Krohn–Rhodes (Lemmas B.6–B.8): a counter-free DFA as a program with
 	// only rightmost strict future-masked attention; a DFA in AC0 that is not
 	// star-free as a B-RASP[MOD] program (Cor. 5.4, package automata/ac0).
-	krohnRhodesEdge = step(KindDFA, KindBRASP, "App. B.4, Cor. 5.4", dfaToBRASP, "Cascade", func(o *Options) CascadeOptions { return o.Cascade })
+	krohnRhodesEdge = step(KindDFA, KindBRASP, "App. B.4, Cor. 5.4", dfaToBRASP, "-", noOptions)
 )
 
 // edges is the table Convert reads: the constructions above and the chains

@@ -87,7 +87,7 @@ func compileProgram(b *budget.Budget, p *Program, opts CompileOptions) (*Transfo
 	}
 	m, err := compile.Compile(b, prog, opts)
 	if err != nil {
-		return nil, limitHint(err, compile.ErrFFNInputs)
+		return nil, err
 	}
 	return NewTransformer(m), nil
 }

@@ -54,11 +54,11 @@ func BenchmarkClassify(b *testing.B) {
 			images := 0
 			for i := 0; b.Loop(); i++ {
 				d := dfas[i%len(dfas)]
-				if _, err := Classify(d, Limits{}); err != nil {
+				if _, err := Classify(nil, d); err != nil {
 					b.Fatal(err)
 				}
 				if i < len(dfas) {
-					o, _ := NewImageOrbit(d, DefaultMaxImages)
+					o, _ := NewImageOrbit(nil, d)
 					images += len(o.Sets)
 				}
 			}
@@ -72,7 +72,7 @@ func BenchmarkClassify(b *testing.B) {
 		b.Run(fmt.Sprintf("random/n=%d", n), func(b *testing.B) {
 			failed := 0
 			for i := 0; b.Loop(); i++ {
-				if _, err := Classify(random[i%len(random)], Limits{}); err != nil {
+				if _, err := Classify(nil, random[i%len(random)]); err != nil {
 					failed++
 				}
 			}

@@ -2,6 +2,7 @@ package automata
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,29 +10,8 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata/internal/transform"
+	"github.com/brasp-dev/brasp/budget"
 )
-
-// Limits bounds the exponential parts of classification and decomposition.
-// A zero field means its default.
-type Limits struct {
-	MaxImages  int // distinct images X·w (default DefaultMaxImages)
-	MaxMonoid  int // stable-semigroup elements (default DefaultMaxMonoid)
-	MaxCascade int // reachable cascade states (default DefaultMaxCascade)
-}
-
-// WithDefaults replaces every zero field by its default.
-func (l Limits) WithDefaults() Limits {
-	if l.MaxImages <= 0 {
-		l.MaxImages = DefaultMaxImages
-	}
-	if l.MaxMonoid <= 0 {
-		l.MaxMonoid = DefaultMaxMonoid
-	}
-	if l.MaxCascade <= 0 {
-		l.MaxCascade = DefaultMaxCascade
-	}
-	return l
-}
 
 // CountingWitness shows that a word w "counts modulo k": in the minimal DFA,
 // State·w^Period = State but State·w ≠ State. Prefix leads from the start to
@@ -71,24 +51,30 @@ type Classification struct {
 	NotStutterBy     *StutterWitness  // when !StutterInvariant
 	AC0              bool             // quasi-aperiodic: the stable semigroup is aperiodic
 	NotAC0By         *CountingWitness // when !AC0; Word has length StabilityIndex
-	// AC0Undecided is set when the stable semigroup exceeded Limits.MaxMonoid;
-	// then AC0 is false and NotAC0By nil, and the other answers still hold.
-	AC0Undecided   *LimitError
+	// AC0Undecided is set when the stable semigroup exceeded the budget's
+	// monoid-bytes or monoid-work limit; then AC0 is false and NotAC0By nil,
+	// and the other answers still hold.
+	AC0Undecided   *budget.Error
 	StabilityIndex int // s with T_s·T_s = T_s; 0 when not computed (star-free)
 }
 
 // Classify minimises d and decides whether its language is star-free,
-// stutter-invariant and in AC0, with witnesses. When only the AC0 question
-// exceeds its limit, the answer is marked AC0Undecided instead of failing. Star-freeness is decided on
+// stutter-invariant and in AC0, with witnesses. Star-freeness is decided on
 // the image orbit (every word that maps an image onto itself must fix it
 // pointwise); AC0 on the stable semigroup T_s = η(Σ^s) of
 // Barrington–Compton–Straubing–Thérien, computed only when the language is
-// not star-free.
-func Classify(d *DFA, limits Limits) (*Classification, error) {
-	limits = limits.WithDefaults()
+// not star-free. The orbit runs under the budget's orbit-bytes limit and the
+// stable semigroup under monoid-bytes and monoid-work; when only the AC0
+// question exceeds its limits, the answer is marked AC0Undecided instead of
+// failing. Any other budget error (a cancelled context, the work limit) is
+// returned.
+func Classify(b *budget.Budget, d *DFA) (*Classification, error) {
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
 	m := Minimize(d)
 	c := &Classification{Minimal: m, StutterInvariant: true}
-	o, err := NewImageOrbit(m, limits.MaxImages)
+	o, err := NewImageOrbit(b, m)
 	if err != nil {
 		return nil, err
 	}
@@ -100,8 +86,9 @@ func Classify(d *DFA, limits Limits) (*Classification, error) {
 		c.AC0 = true
 		return c, nil
 	}
-	s, elems, words, err := stableSemigroup(m, limits.MaxMonoid)
-	if le, ok := err.(*LimitError); ok {
+	s, elems, words, err := stableSemigroup(b, m)
+	var le *budget.Error
+	if errors.As(err, &le) && (le.Limit == MonoidBytes || le.Limit == MonoidWork) {
 		c.AC0Undecided = le
 		return c, nil
 	}
@@ -162,14 +149,20 @@ func stutterWitness(m *DFA) *StutterWitness {
 // the period that is at least the index where the repetition starts; then
 // T_s·T_s = T_s) with the elements of T_s and a word of length s for each.
 // Each T_k is remembered by a SHA-256 digest of its sorted elements; T_s is
-// recomputed at the end. maxElements bounds the size of each T_k, and
-// 64·maxElements the total work.
-func stableSemigroup(m *DFA, maxElements int) (int, [][]int, [][]int, error) {
+// recomputed at the end. The two levels it holds at a time (elements, keys
+// and words) are charged to monoid-bytes, and every composition to
+// monoid-work: the sequence can be long (its index and period are not
+// bounded by the size of one level).
+func stableSemigroup(b *budget.Budget, m *DFA) (int, [][]int, [][]int, error) {
+	n := m.NumStates()
 	letters := m.letterMaps()
 	type level struct {
 		elems [][]int
 		words [][]int
+		bytes int64
 	}
+	mem := b.Meter(MonoidBytes, "the stable semigroup")
+	work := b.Meter(MonoidWork, "the stable semigroup")
 	first := level{}
 	seen := map[string]bool{}
 	for a, l := range letters {
@@ -177,34 +170,38 @@ func stableSemigroup(m *DFA, maxElements int) (int, [][]int, [][]int, error) {
 			seen[k] = true
 			first.elems = append(first.elems, l)
 			first.words = append(first.words, []int{a})
+			first.bytes += elementBytes(n, 1)
 		}
 	}
-	step := func(cur level) level {
+	if err := mem.Add(first.bytes); err != nil {
+		return 0, nil, nil, err
+	}
+	step := func(cur level) (level, error) {
 		next := level{}
 		seen := map[string]bool{}
 		for i, e := range cur.elems {
 			for a, l := range letters {
+				if err := work.Add(int64(n)); err != nil {
+					return level{}, err
+				}
 				t := transform.Compose(e, l)
 				if key := transform.Key(t); !seen[key] {
 					seen[key] = true
+					eb := elementBytes(n, len(cur.words[i])+1)
+					if err := mem.Add(eb); err != nil {
+						return level{}, err
+					}
+					next.bytes += eb
 					next.elems = append(next.elems, t)
 					next.words = append(next.words, append(slices.Clone(cur.words[i]), a))
 				}
 			}
 		}
-		return next
+		return next, nil
 	}
-	limitErr := &LimitError{Name: "max-monoid", Limit: maxElements, What: "stable semigroup"}
 	seenLevel := map[[sha256.Size]byte]int{}
-	work := 0
 	cur := first
 	for k := 1; ; k++ {
-		if len(cur.elems) > maxElements {
-			return 0, nil, nil, limitErr
-		}
-		if work += len(cur.elems); work > 64*maxElements {
-			return 0, nil, nil, limitErr
-		}
 		keys := make([]string, len(cur.elems))
 		for i, e := range cur.elems {
 			keys[i] = transform.Key(e)
@@ -214,14 +211,29 @@ func stableSemigroup(m *DFA, maxElements int) (int, [][]int, [][]int, error) {
 		if start, ok := seenLevel[digest]; ok {
 			period := k - start
 			s := ((start + period - 1) / period) * period
+			mem.Release(cur.bytes)
 			ts := first
-			for range s - 1 {
-				ts = step(ts)
+			for i := range s - 1 {
+				next, err := step(ts)
+				if err != nil {
+					return 0, nil, nil, err
+				}
+				if i > 0 { // the first level stays charged
+					mem.Release(ts.bytes)
+				}
+				ts = next
 			}
 			return s, ts.elems, ts.words, nil
 		}
 		seenLevel[digest] = k
-		cur = step(cur)
+		next, err := step(cur)
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		if k > 1 {
+			mem.Release(cur.bytes)
+		}
+		cur = next
 	}
 }
 

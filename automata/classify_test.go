@@ -1,6 +1,7 @@
 package automata
 
 import (
+	"context"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata/internal/transform"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
@@ -89,7 +91,7 @@ func TestClassifyGolden(t *testing.T) {
 		{"first_a.dfa", true, true, true, 3},
 	} {
 		d := loadDFA(t, c.file)
-		cl, err := Classify(d, Limits{})
+		cl, err := Classify(nil, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +104,7 @@ func TestClassifyGolden(t *testing.T) {
 }
 
 func TestClassifyFormat(t *testing.T) {
-	cl, err := Classify(loadDFA(t, "aa_star.dfa"), Limits{})
+	cl, err := Classify(nil, loadDFA(t, "aa_star.dfa"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +119,7 @@ func TestClassifyFormat(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
-	cl, _ = Classify(loadDFA(t, "parity.dfa"), Limits{})
+	cl, _ = Classify(nil, loadDFA(t, "parity.dfa"))
 	if out := cl.Format(); !strings.Contains(out, "ac0: no\n  witness: w = \"b\" counts modulo 2 (|w| = 1") {
 		t.Errorf("parity:\n%s", out)
 	}
@@ -139,12 +141,12 @@ func TestAperiodicAgainstMonoid(t *testing.T) {
 			d = randomAperiodicish(rng, 1+rng.IntN(7), 1+rng.IntN(3))
 		}
 		m := Minimize(d)
-		mon, err := TransitionMonoid(m, 1<<20)
+		mon, err := TransitionMonoid(nil, m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want, _ := mon.Aperiodic()
-		cl, err := Classify(d, Limits{})
+		cl, err := Classify(nil, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,14 +251,14 @@ func layerOfMonoid(mon *Monoid, m *DFA, l int) map[int]bool {
 }
 
 func TestClassifyAC0Limit(t *testing.T) {
-	c, err := Classify(loadDFA(t, "tomita5.dfa"), Limits{MaxMonoid: 1})
+	c, err := Classify(budget.New(context.Background(), budget.Settings{"monoid-bytes": 1}), loadDFA(t, "tomita5.dfa"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.AC0Undecided == nil || c.AC0 || c.StarFree {
 		t.Fatalf("%+v", c)
 	}
-	if out := c.Format(); !strings.Contains(out, "ac0: unknown (stable semigroup exceeds the limit max-monoid=1)") {
+	if out := c.Format(); !strings.Contains(out, "ac0: unknown (the stable semigroup exceeds the limit monoid-bytes=1 bytes (needs ") || !strings.Contains(out, "--limit monoid-bytes=N") {
 		t.Errorf("Format:\n%s", out)
 	}
 }

@@ -1,13 +1,16 @@
 package automata
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/source"
 )
@@ -327,7 +330,7 @@ func TestDeterminize(t *testing.T) {
 				m.AddEpsilon(q, rng.IntN(n))
 			}
 		}
-		d, err := m.Determinize(DefaultMaxStates)
+		d, err := m.Determinize(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -350,10 +353,12 @@ func TestDeterminize(t *testing.T) {
 		m.AddTransition(q, 1, q+1)
 	}
 	m.Accept[n] = true
-	if _, err := m.Determinize(100); err == nil || !strings.Contains(err.Error(), "max-states=100") {
+	// Each subset of 11 states over 2 symbols costs 145 bytes.
+	small := budget.New(context.Background(), budget.Settings{"subset-bytes": 100 * 145})
+	if _, err := m.Determinize(small); !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "--limit subset-bytes=N") {
 		t.Errorf("limit not enforced: %v", err)
 	}
-	d, err := m.Determinize(5000)
+	d, err := m.Determinize(budget.New(context.Background(), budget.Settings{"subset-bytes": 1 << 10 * 145}))
 	if err != nil || Minimize(d).NumStates() != 1<<n {
 		t.Errorf("want %d states, got %v", 1<<n, err)
 	}

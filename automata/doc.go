@@ -21,6 +21,10 @@
 // # Limits
 //
 // Constructions that can blow up exponentially (subset construction, image
-// orbits, monoids, cascades) take explicit limits and fail with a *LimitError
-// naming the limit instead of exhausting memory.
+// orbits, monoids) take a *budget.Budget first and charge what they keep, in
+// bytes, to the limits of limit.go (SubsetBytes, OrbitBytes, MonoidBytes,
+// MonoidWork), and their work to b.Step; past a limit, or when the budget's
+// context is cancelled, they stop with the budget's error, which names the
+// limit and how to raise it (--limit NAME=N). Minimize needs no budget: it
+// is O(k·n·log n) in the automaton it is given.
 package automata

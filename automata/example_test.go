@@ -9,7 +9,7 @@ import (
 // Classify answers with witnesses: PARITY is neither star-free nor in AC0.
 func ExampleClassify() {
 	d, _ := automata.Parse("parity.dfa", []byte("alphabet a b\nstart e\naccept o\ne a e\ne b o\no a o\no b e\n"))
-	c, err := automata.Classify(d, automata.Limits{})
+	c, err := automata.Classify(nil, d)
 	if err != nil {
 		panic(err)
 	}

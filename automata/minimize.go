@@ -6,55 +6,45 @@ package automata
 // (symbols in alphabet order), so two automata for the same language minimise
 // to the same transition table; each merged state keeps the name of its
 // lowest-numbered member.
+//
+// It runs in O(k·n·log n) time and O(k·n) memory for n states and k symbols
+// (each split costs the states it moves, and a state moves into a block at
+// most half the size of its old one O(log n) times), so it needs no budget:
+// it is linear-logarithmic in the automaton it is given.
 func Minimize(d *DFA) *DFA {
 	reach := d.Reachable()
-	var live []int
-	for q, ok := range reach {
-		if ok {
-			live = append(live, q)
-		}
-	}
 	k := len(d.Alphabet)
+	p := newPartition(d.NumStates(), reach, d.Accept)
 
-	// Initial partition: accepting / rejecting live states.
-	block := make([]int, d.NumStates())
-	for q := range block {
-		block[q] = -1
+	// Inverse transitions restricted to live states.
+	inv := make([][][]int, k)
+	for a := range k {
+		inv[a] = make([][]int, d.NumStates())
 	}
-	var members [][]int
-	addBlock := func(qs []int) int {
-		id := len(members)
-		members = append(members, qs)
-		for _, q := range qs {
-			block[q] = id
+	for q, live := range reach {
+		if !live {
+			continue
 		}
-		return id
-	}
-	var acc, rej []int
-	for _, q := range live {
-		if d.Accept[q] {
-			acc = append(acc, q)
-		} else {
-			rej = append(rej, q)
+		for a, r := range d.Delta[q] {
+			inv[a][r] = append(inv[a][r], q)
 		}
 	}
-	inWork := map[[2]int]bool{}
+
+	// The splitters: (block, symbol) pairs still to process.
+	var inWork []bool // inWork[b*k+a]
 	var work [][2]int
 	push := func(b, a int) {
-		if !inWork[[2]int{b, a}] {
-			inWork[[2]int{b, a}] = true
+		for len(inWork) < (b+1)*k {
+			inWork = append(inWork, false)
+		}
+		if !inWork[b*k+a] {
+			inWork[b*k+a] = true
 			work = append(work, [2]int{b, a})
 		}
 	}
-	if len(acc) > 0 {
-		addBlock(acc)
-	}
-	if len(rej) > 0 {
-		addBlock(rej)
-	}
-	if len(members) == 2 {
+	if p.numBlocks() == 2 {
 		small := 0
-		if len(members[1]) < len(members[0]) {
+		if p.size(1) < p.size(0) {
 			small = 1
 		}
 		for a := range k {
@@ -62,94 +52,158 @@ func Minimize(d *DFA) *DFA {
 		}
 	}
 
-	// Inverse transitions restricted to live states.
-	inv := make([][][]int, k)
-	for a := range k {
-		inv[a] = make([][]int, d.NumStates())
-	}
-	for _, q := range live {
-		for a, r := range d.Delta[q] {
-			inv[a][r] = append(inv[a][r], q)
-		}
-	}
-
-	marked := make([]bool, d.NumStates())
+	var splitter []int
 	for len(work) > 0 {
 		ba := work[len(work)-1]
 		work = work[:len(work)-1]
-		delete(inWork, ba)
 		b, a := ba[0], ba[1]
-		var pre []int
-		for _, r := range members[b] {
+		inWork[b*k+a] = false
+		// Copy the splitter: splitting b itself reorders its members.
+		splitter = append(splitter[:0], p.members(b)...)
+		for _, r := range splitter {
 			for _, q := range inv[a][r] {
-				if !marked[q] {
-					marked[q] = true
-					pre = append(pre, q)
-				}
+				p.mark(q)
 			}
 		}
-		touched := map[int]bool{}
-		var order []int
-		for _, q := range pre {
-			if !touched[block[q]] {
-				touched[block[q]] = true
-				order = append(order, block[q])
+		for _, split := range p.split() {
+			y, z := split[0], split[1]
+			for len(inWork) < (z+1)*k {
+				inWork = append(inWork, false)
 			}
-		}
-		for _, y := range order {
-			var in, out []int
-			for _, q := range members[y] {
-				if marked[q] {
-					in = append(in, q)
-				} else {
-					out = append(out, q)
-				}
-			}
-			if len(out) == 0 {
-				continue
-			}
-			members[y] = in
-			z := addBlock(out)
 			for c := range k {
-				if inWork[[2]int{y, c}] || len(out) <= len(in) {
+				if inWork[y*k+c] || p.size(z) <= p.size(y) {
 					push(z, c)
 				} else {
 					push(y, c)
 				}
 			}
 		}
-		for _, q := range pre {
-			marked[q] = false
+	}
+	return p.quotient(d)
+}
+
+// partition is a refinable partition of the live states (Valmari and
+// Lehtinen's representation): each block is a contiguous range of elems,
+// whose marked members are kept at the front of the range.
+type partition struct {
+	elems   []int // the live states, block by block
+	loc     []int // loc[q]: the index of q in elems
+	block   []int // block[q], -1 for dead states
+	first   []int // first[b]: the start of b's range
+	end     []int // end[b]: the end of b's range
+	mid     []int // mid[b]: the end of b's marked members
+	touched []int // the blocks with marked members
+}
+
+// newPartition returns the partition of the live states into accepting and
+// rejecting ones (the accepting block first when there is one).
+func newPartition(n int, live, accept []bool) *partition {
+	p := &partition{loc: make([]int, n), block: make([]int, n)}
+	for _, acc := range []bool{true, false} {
+		start := len(p.elems)
+		for q := range n {
+			if live[q] && accept[q] == acc {
+				p.loc[q] = len(p.elems)
+				p.elems = append(p.elems, q)
+			}
+		}
+		if len(p.elems) == start {
+			continue
+		}
+		b := len(p.first)
+		for _, q := range p.elems[start:] {
+			p.block[q] = b
+		}
+		p.first = append(p.first, start)
+		p.end = append(p.end, len(p.elems))
+		p.mid = append(p.mid, start)
+	}
+	for q := range n {
+		if !live[q] {
+			p.block[q] = -1
 		}
 	}
+	return p
+}
 
-	// Renumber blocks breadth-first from the start.
-	newID := make([]int, len(members))
+func (p *partition) numBlocks() int      { return len(p.first) }
+func (p *partition) size(b int) int      { return p.end[b] - p.first[b] }
+func (p *partition) members(b int) []int { return p.elems[p.first[b]:p.end[b]] }
+
+// mark marks state q by moving it to the marked front of its block.
+func (p *partition) mark(q int) {
+	b := p.block[q]
+	i := p.loc[q]
+	if i < p.mid[b] {
+		return // already marked
+	}
+	if p.mid[b] == p.first[b] {
+		p.touched = append(p.touched, b)
+	}
+	j := p.mid[b]
+	r := p.elems[j]
+	p.elems[i], p.elems[j] = r, q
+	p.loc[q], p.loc[r] = j, i
+	p.mid[b]++
+}
+
+// split splits every touched block whose members are not all marked into
+// its marked part (a new block) and the rest, unmarks everything, and
+// returns the pairs (old block, new block).
+func (p *partition) split() [][2]int {
+	var out [][2]int
+	for _, b := range p.touched {
+		m := p.mid[b]
+		if m == p.end[b] {
+			p.mid[b] = p.first[b]
+			continue
+		}
+		z := len(p.first)
+		p.first = append(p.first, p.first[b])
+		p.end = append(p.end, m)
+		p.mid = append(p.mid, p.first[b])
+		for _, q := range p.elems[p.first[b]:m] {
+			p.block[q] = z
+		}
+		p.first[b], p.mid[b] = m, m
+		out = append(out, [2]int{b, z})
+	}
+	p.touched = p.touched[:0]
+	return out
+}
+
+// quotient returns the DFA of the blocks, numbered breadth-first from the
+// start, each named after its lowest-numbered member.
+func (p *partition) quotient(d *DFA) *DFA {
+	k := len(d.Alphabet)
+	newID := make([]int, p.numBlocks())
 	for i := range newID {
 		newID[i] = -1
 	}
-	order := []int{block[d.Start]}
-	newID[block[d.Start]] = 0
+	order := []int{p.block[d.Start]}
+	newID[p.block[d.Start]] = 0
 	for i := 0; i < len(order); i++ {
-		q := members[order[i]][0]
+		q := p.members(order[i])[0]
 		for _, r := range d.Delta[q] {
-			if newID[block[r]] < 0 {
-				newID[block[r]] = len(order)
-				order = append(order, block[r])
+			if newID[p.block[r]] < 0 {
+				newID[p.block[r]] = len(order)
+				order = append(order, p.block[r])
 			}
 		}
 	}
 	m := &DFA{Alphabet: d.Alphabet, States: make([]string, len(order)), Accept: make([]bool, len(order)), Delta: make([][]int, len(order))}
 	for i, b := range order {
-		rep := members[b][0]
-		for _, q := range members[b] {
-			rep = min(rep, q)
+		rep := -1
+		for _, q := range p.members(b) {
+			if rep < 0 || q < rep {
+				rep = q
+			}
 		}
 		m.States[i] = d.States[rep]
 		m.Accept[i] = d.Accept[rep]
 		m.Delta[i] = make([]int, k)
 		for a, r := range d.Delta[rep] {
-			m.Delta[i][a] = newID[block[r]]
+			m.Delta[i][a] = newID[p.block[r]]
 		}
 	}
 	m.Start = 0

@@ -2,6 +2,7 @@ package automata
 
 import (
 	"github.com/brasp-dev/brasp/automata/internal/transform"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // letterMaps returns the transformation of each symbol.
@@ -33,26 +34,37 @@ type Monoid struct {
 	Words    [][]int // Words[i] induces Elements[i]
 }
 
-// DefaultMaxMonoid is the default limit on the number of transition-monoid
-// (or stable-semigroup) elements a classification may enumerate.
-const DefaultMaxMonoid = 200000
+// elementBytes is what one monoid element of an n-state DFA costs with a
+// word of length w: the transformation, its map key and the word.
+func elementBytes(n, w int) int64 {
+	return int64(n)*(intBytes+keyBytes) + int64(w)*intBytes + 2*sliceBytes + mapEntryBytes
+}
 
 // TransitionMonoid enumerates the transition monoid of d breadth-first over
-// words in short-lex order. It fails with a *LimitError named "max-monoid"
-// when the monoid has more than maxElements elements.
-func TransitionMonoid(d *DFA, maxElements int) (*Monoid, error) {
+// words in short-lex order. Its elements are charged to the budget's
+// monoid-bytes limit and its compositions to b.Step; past either it stops
+// with the budget's error.
+func TransitionMonoid(b *budget.Budget, d *DFA) (*Monoid, error) {
+	n := d.NumStates()
 	letters := d.letterMaps()
-	m := &Monoid{Elements: [][]int{transform.Identity(d.NumStates())}, Words: [][]int{{}}}
+	meter := b.Meter(MonoidBytes, "the transition monoid")
+	if err := meter.Add(elementBytes(n, 0)); err != nil {
+		return nil, err
+	}
+	m := &Monoid{Elements: [][]int{transform.Identity(n)}, Words: [][]int{{}}}
 	seen := map[string]bool{transform.Key(m.Elements[0]): true}
 	for i := 0; i < len(m.Elements); i++ {
 		for a, l := range letters {
+			if err := b.Step(int64(n)); err != nil {
+				return nil, err
+			}
 			t := transform.Compose(m.Elements[i], l)
 			key := transform.Key(t)
 			if seen[key] {
 				continue
 			}
-			if len(m.Elements) >= maxElements {
-				return nil, &LimitError{Name: "max-monoid", Limit: maxElements, What: "transition monoid"}
+			if err := meter.Add(elementBytes(n, len(m.Words[i])+1)); err != nil {
+				return nil, err
 			}
 			seen[key] = true
 			m.Elements = append(m.Elements, t)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata/internal/transform"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // NFA is a nondeterministic finite automaton with ε-moves over a named
@@ -67,20 +68,22 @@ func (m *NFA) Accepts(w []int) bool {
 	return false
 }
 
-// DefaultMaxStates is the default limit on the number of DFA states the
-// subset construction and the regex compiler may create.
-const DefaultMaxStates = 100000
-
 // Determinize returns a complete DFA for m's language by the subset
 // construction over reachable subsets (the empty subset becomes a rejecting
-// sink). It fails with a *LimitError named "max-states" when more than
-// maxStates subsets are reachable. The result is not minimised; states are
-// named S0, S1, … in discovery order.
-func (m *NFA) Determinize(maxStates int) (*DFA, error) {
+// sink). The subsets are charged to the budget's subset-bytes limit (each
+// costs its bit set twice, as set and as map key, and its row) and the work
+// of computing successors to b.Step; past either it stops with the budget's
+// error. The result is not minimised; states are named S0, S1, … in
+// discovery order.
+func (m *NFA) Determinize(b *budget.Budget) (*DFA, error) {
 	if len(m.Alphabet) == 0 {
 		return nil, fmt.Errorf("automaton has an empty alphabet")
 	}
 	n := m.NumStates()
+	k := len(m.Alphabet)
+	words := int64((n + 63) / 64)
+	perSubset := 2*8*words + 2*sliceBytes + mapEntryBytes + int64(k)*intBytes + 16 + 1
+	meter := b.Meter(SubsetBytes, "the subset construction")
 	index := map[string]int{}
 	var sets []transform.Bitset
 	get := func(s transform.Bitset) (int, error) {
@@ -88,8 +91,8 @@ func (m *NFA) Determinize(maxStates int) (*DFA, error) {
 		if i, ok := index[key]; ok {
 			return i, nil
 		}
-		if len(sets) >= maxStates {
-			return 0, &LimitError{Name: "max-states", Limit: maxStates, What: "subset construction"}
+		if err := meter.Add(perSubset); err != nil {
+			return 0, err
 		}
 		index[key] = len(sets)
 		sets = append(sets, s)
@@ -100,17 +103,22 @@ func (m *NFA) Determinize(maxStates int) (*DFA, error) {
 	}
 	d := &DFA{Alphabet: m.Alphabet}
 	for i := 0; i < len(sets); i++ {
-		row := make([]int, len(m.Alphabet))
+		row := make([]int, k)
 		acc := false
 		for q := range sets[i].All() {
 			acc = acc || m.Accept[q]
 		}
 		for a := range m.Alphabet {
 			next := transform.NewBitset(n)
+			work := words
 			for q := range sets[i].All() {
 				for _, r := range m.Delta[q][a] {
 					next.Set(r)
 				}
+				work += int64(len(m.Delta[q][a]) + len(m.Eps[q]))
+			}
+			if err := b.Step(work); err != nil {
+				return nil, err
 			}
 			j, err := get(m.closure(next))
 			if err != nil {

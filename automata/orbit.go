@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/brasp-dev/brasp/automata/internal/transform"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // ImageOrbit is the orbit of the full state set X under the letters: every
@@ -27,23 +28,35 @@ type ImageOrbit struct {
 	ToW     [][]int // the word toRep
 }
 
-// DefaultMaxImages is the default limit on the number of distinct images X·w
-// the classification and the holonomy decomposition may explore.
-const DefaultMaxImages = 100000
-
-// NewImageOrbit computes the image orbit of d. It fails with a *LimitError
-// named "max-images" when there are more than maxImages images.
-func NewImageOrbit(d *DFA, maxImages int) (*ImageOrbit, error) {
+// NewImageOrbit computes the image orbit of d. Each image is charged to the
+// budget's orbit-bytes limit with everything the orbit keeps for it (its
+// states, key and successors, and the transformations fromRep and toRep of
+// n states each, which dominate for large automata), and the words fromRep
+// and toRep as they are built; the work goes to b.Step. Past either it stops
+// with the budget's error.
+func NewImageOrbit(b *budget.Budget, d *DFA) (*ImageOrbit, error) {
+	n, k := d.NumStates(), len(d.Alphabet)
+	meter := b.Meter(OrbitBytes, "the image orbit")
+	perImage := func(size int) int64 {
+		return int64(size)*(intBytes+keyBytes) + int64(k)*intBytes + 2*int64(n)*intBytes +
+			9*sliceBytes + mapEntryBytes + 6*intBytes
+	}
 	o := &ImageOrbit{d: d, Letters: d.letterMaps(), index: map[string]int{}}
-	o.add(transform.Identity(d.NumStates()))
+	if err := meter.Add(perImage(n)); err != nil {
+		return nil, err
+	}
+	o.add(transform.Identity(n))
 	for i := 0; i < len(o.Sets); i++ {
-		row := make([]int, len(o.Letters))
+		row := make([]int, k)
 		for a, l := range o.Letters {
+			if err := b.Step(int64(len(o.Sets[i]))); err != nil {
+				return nil, err
+			}
 			p := transform.Image(o.Sets[i], l)
 			j, ok := o.index[transform.Key(p)]
 			if !ok {
-				if len(o.Sets) >= maxImages {
-					return nil, &LimitError{Name: "max-images", Limit: maxImages, What: "image orbit"}
+				if err := meter.Add(perImage(len(p))); err != nil {
+					return nil, err
 				}
 				j = o.add(p)
 			}
@@ -52,7 +65,9 @@ func NewImageOrbit(d *DFA, maxImages int) (*ImageOrbit, error) {
 		o.Succ = append(o.Succ, row)
 	}
 	o.components()
-	o.representatives()
+	if err := o.representatives(b, meter); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -129,13 +144,21 @@ func (o *ImageOrbit) components() {
 // representatives picks the earliest-discovered image of each component as
 // its representative R and computes fromRep and toRep for every member by
 // breadth-first search inside the component.
-func (o *ImageOrbit) representatives() {
+func (o *ImageOrbit) representatives(b *budget.Budget, meter *budget.Meter) error {
 	n := len(o.Sets)
 	states := o.d.NumStates()
 	o.Rep = make([]int, n)
 	o.From, o.FromW = make([][]int, n), make([][]int, n)
 	o.To, o.ToW = make([][]int, n), make([][]int, n)
 	pred := make([][][2]int, n) // pred[j] = (i, a) with succ[i][a] = j inside a component
+	// charge accounts for one transformation (charged with its image) and a
+	// word of length w.
+	charge := func(w int) error {
+		if err := meter.Add(int64(w) * intBytes); err != nil {
+			return err
+		}
+		return b.Step(int64(states))
+	}
 	for i := range n {
 		for a, j := range o.Succ[i] {
 			if o.Comp[j] == o.Comp[i] {
@@ -155,6 +178,9 @@ func (o *ImageOrbit) representatives() {
 			queue = queue[1:]
 			for a, j := range o.Succ[i] {
 				if o.Comp[j] == o.Comp[r] && o.From[j] == nil {
+					if err := charge(len(o.FromW[i]) + 1); err != nil {
+						return err
+					}
 					o.From[j] = transform.Compose(o.From[i], o.Letters[a])
 					o.FromW[j] = append(slices.Clone(o.FromW[i]), a)
 					queue = append(queue, j)
@@ -169,6 +195,9 @@ func (o *ImageOrbit) representatives() {
 			for _, e := range pred[j] {
 				i, a := e[0], e[1]
 				if o.To[i] == nil {
+					if err := charge(len(o.ToW[j]) + 1); err != nil {
+						return err
+					}
 					o.To[i] = transform.Compose(o.Letters[a], o.To[j])
 					o.ToW[i] = append([]int{a}, o.ToW[j]...)
 					queue = append(queue, i)
@@ -176,6 +205,7 @@ func (o *ImageOrbit) representatives() {
 			}
 		}
 	}
+	return nil
 }
 
 // groupViolation finds a word w and an image R with R·w = R on which w is not

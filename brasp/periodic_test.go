@@ -41,7 +41,7 @@ func regexDFA(t *testing.T, alpha, re string) *automata.DFA {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := r.DFA(1 << 10)
+	d, err := r.DFA(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

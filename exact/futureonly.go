@@ -3,7 +3,6 @@ package exact
 import (
 	"fmt"
 
-	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
@@ -18,12 +17,12 @@ import (
 // operation per cascade state (krohnrhodes.DFAToBRASP, Lemma B.6). A program
 // whose language is not star-free (possible only with MOD predicates) has no
 // such program; the error carries automata's witness.
-func FutureOnly(bud *budget.Budget, p *brasp.Program, kr automata.Limits) (*brasp.Program, error) {
+func FutureOnly(bud *budget.Budget, p *brasp.Program) (*brasp.Program, error) {
 	d, err := ProgramDFA(bud, p)
 	if err != nil {
 		return nil, err
 	}
-	q, _, err := krohnrhodes.DFAToBRASP(d, kr)
+	q, _, err := krohnrhodes.DFAToBRASP(bud, d)
 	if err != nil {
 		return nil, fmt.Errorf("Krohn–Rhodes: %w", err)
 	}

@@ -20,7 +20,7 @@ import (
 // It returns the future-only program.
 func checkFutureOnly(t *testing.T, name string, p *brasp.Program, maxLen int) *brasp.Program {
 	t.Helper()
-	q, err := FutureOnly(nil, p, automata.Limits{})
+	q, err := FutureOnly(nil, p)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -65,7 +65,7 @@ func TestFutureOnlyRandom(t *testing.T) {
 // program, and a near miss (the program for A_3 against a one-state change).
 func TestA3KrohnRhodes(t *testing.T) {
 	a3 := loadDFA(t, filepath.Join("..", "automata", "testdata", "a3.dfa"))
-	p, _, err := krohnrhodes.DFAToBRASP(a3, automata.Limits{})
+	p, _, err := krohnrhodes.DFAToBRASP(nil, a3)
 	if err != nil {
 		t.Fatal(err)
 	}

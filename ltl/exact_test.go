@@ -31,7 +31,7 @@ func regexDFA(t *testing.T, alpha, expr string) *automata.DFA {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := r.DFA(1000)
+	d, err := r.DFA(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,10 +85,11 @@ type Config struct {
 	// decompile accept, in vectors (DefaultMaxCompileVectors); the CLI
 	// compiles larger ones.
 	MaxCompileVectors int
-	// MaxClassifyBytes bounds the memory of the classification and the
-	// Krohn–Rhodes cascade of a DFA with n states: each image, monoid
-	// element and cascade state it may hold counts as 8n bytes, and the
-	// construction's item limits are cut to fit (DefaultMaxClassifyBytes).
+	// MaxClassifyBytes bounds the memory of each construction on automata
+	// (DefaultMaxClassifyBytes): the budget limits measured in bytes of
+	// the subset construction, the image orbit, the monoids and the
+	// Krohn–Rhodes cascade (ClassifyLimits) are cut to it unless Limits
+	// sets them.
 	MaxClassifyBytes int64
 	// Concurrency bounds the number of expensive computations running at
 	// once (GOMAXPROCS-1, at least 1, by default); further expensive
@@ -153,6 +154,14 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MaxClassifyBytes <= 0 {
 		cfg.MaxClassifyBytes = DefaultMaxClassifyBytes
 	}
+	limits := budget.Settings{}
+	for _, l := range ClassifyLimits {
+		limits[l.Name] = min(l.Default, cfg.MaxClassifyBytes)
+	}
+	for name, v := range cfg.Limits {
+		limits[name] = v
+	}
+	cfg.Limits = limits
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = max(1, runtime.GOMAXPROCS(0)-1)
 	}

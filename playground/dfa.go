@@ -60,23 +60,28 @@ func (a *API) dfa(b *budget.Budget, req *DFARequest) (any, *apiError) {
 	if err != nil {
 		return nil, failed("program", "dfa", err)
 	}
-	cls, err := artifact.Classify(b, artifact.NewDFA(d), a.classifyOptions(d))
+	cls, err := artifact.Classify(b, artifact.NewDFA(d), artifact.Options{})
 	if err != nil {
 		return nil, failed("program", "classify", err)
 	}
 	return describeDFA(cls), nil
 }
 
-// classifyOptions cuts the item limits of classifying d, and of its
-// Krohn–Rhodes cascade, to Config.MaxClassifyBytes: each image, monoid
-// element or cascade state holds about one int per state of d.
-func (a *API) classifyOptions(d *automata.DFA) artifact.Options {
-	items := int(a.cfg.MaxClassifyBytes / (8*int64(d.NumStates()) + 64))
-	return artifact.Options{Cascade: automata.Limits{
-		MaxImages:  max(1, min(items, automata.DefaultMaxImages)),
-		MaxMonoid:  max(1, min(items, automata.DefaultMaxMonoid)),
-		MaxCascade: max(1, min(items, automata.DefaultMaxCascade)),
-	}}
+// ClassifyLimits are the budget limits in bytes of the constructions on
+// automata that Config.MaxClassifyBytes cuts: the subset construction, the
+// image orbit, the monoids and the Krohn–Rhodes cascade.
+var ClassifyLimits = lookupLimits("subset-bytes", "orbit-bytes", "monoid-bytes", "cascade-bytes")
+
+func lookupLimits(names ...string) []*budget.Limit {
+	var out []*budget.Limit
+	for _, name := range names {
+		l, ok := budget.Lookup(name)
+		if !ok {
+			panic("playground: no limit " + name)
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // describeDFA draws a classified minimal DFA.
@@ -145,7 +150,7 @@ func (a *API) automaton(b *budget.Budget, req *AutomatonRequest) (any, *apiError
 	if err != nil {
 		return nil, failed("source", "dfa", err)
 	}
-	opts := a.classifyOptions(d)
+	opts := artifact.Options{}
 	cls, err := artifact.Classify(b, artifact.NewDFA(d), opts)
 	if err != nil {
 		return nil, failed("source", "classify", err)
@@ -177,8 +182,12 @@ func (a *API) automaton(b *budget.Budget, req *AutomatonRequest) (any, *apiError
 		res.ProgramError = "Krohn–Rhodes: " + err.Error()
 		return res, nil
 	}
+	var text strings.Builder
+	if err := c.Format(b, &text); err != nil {
+		return nil, failed("source", "Krohn–Rhodes", err)
+	}
 	res.Program = brasp.Format(out.(*artifact.Program).Prog)
-	res.Cascade = c.Format()
+	res.Cascade = text.String()
 	return res, nil
 }
 

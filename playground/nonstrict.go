@@ -47,12 +47,7 @@ func (a *API) nonStrict(b *budget.Budget, req *NonStrictRequest) (any, *apiError
 	if err != nil {
 		return nil, sourceErrors("source", err)
 	}
-	d, err := artifact.ToDFA(b, in, artifact.Options{})
-	if err != nil {
-		return nil, failed("source", "dfa", err)
-	}
-	opts := a.classifyOptions(d) // the memory cuts of /api/dfa and /api/automaton
-	opts.Masks = m
+	opts := artifact.Options{Masks: m}
 	out, err := artifact.Convert(b, in, artifact.KindBRASP, opts)
 	if err != nil {
 		return nil, failed("source", "--masks "+m.String(), err)

@@ -750,7 +750,7 @@ func TestNonStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := r.DFA(automata.DefaultMaxStates)
+	d, err := r.DFA(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,7 @@ func DFAToBRASP(b *budget.Budget, d *automata.DFA) (*Result, error) {
 	ts := im.levels[im.s-1]
 	for _, t := range ts.elems {
 		if t.hasCycle() {
-			return nil, notAC0(m)
+			return nil, notAC0(b, m)
 		}
 	}
 	block, states, err := blockDFA(m, ts)
@@ -86,7 +86,7 @@ func DFAToBRASP(b *budget.Budget, d *automata.DFA) (*Result, error) {
 	var kr *brasp.Program
 	levels := 0
 	if block.NumStates() > 1 {
-		c, err := krohnrhodes.Decompose(block, automata.Limits{})
+		c, err := krohnrhodes.Decompose(b, block)
 		if err != nil {
 			return nil, fmt.Errorf("the block automaton over η(Σ^%d): %w", im.s, err)
 		}
@@ -110,8 +110,8 @@ func DFAToBRASP(b *budget.Budget, d *automata.DFA) (*Result, error) {
 }
 
 // notAC0 classifies m for the witness of the refusal.
-func notAC0(m *automata.DFA) error {
-	c, err := automata.Classify(m, automata.Limits{})
+func notAC0(b *budget.Budget, m *automata.DFA) error {
+	c, err := automata.Classify(b, m)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func regexDFA(t testing.TB, alpha, re string) *automata.DFA {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := r.DFA(1 << 12)
+	d, err := r.DFA(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestAC0Cases(t *testing.T) {
 	for _, tc := range ac0Cases {
 		t.Run(tc.name, func(t *testing.T) {
 			d := regexDFA(t, tc.alpha, tc.re)
-			c, err := automata.Classify(d, automata.Limits{})
+			c, err := automata.Classify(nil, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +246,7 @@ func TestRefusesExactlyNotAC0(t *testing.T) {
 
 func checkRefusal(t *testing.T, name string, d *automata.DFA) {
 	t.Helper()
-	c, err := automata.Classify(d, automata.Limits{})
+	c, err := automata.Classify(nil, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func randomAC0(t testing.TB, rng *rand.Rand, minStates, maxStates int, extensive
 			states = max(1, (minStates+rng.IntN(maxStates-minStates+1))/m)
 		}
 		d := randomPositional(rng, states, m, 2+rng.IntN(2), extensive)
-		c, err := automata.Classify(d, automata.Limits{})
+		c, err := automata.Classify(nil, d)
 		if err != nil {
 			continue
 		}
@@ -402,7 +402,7 @@ func TestRandom(t *testing.T) {
 func ExampleDFAToBRASP() {
 	a, _ := alphabet.New("a", "b")
 	r, _ := regex.ParseExpr(a, "(aa)*")
-	d, _ := r.DFA(100)
+	d, _ := r.DFA(nil)
 	res, _ := ac0.DFAToBRASP(nil, d)
 	fmt.Printf("stability index %d\n%s", res.StabilityIndex, brasp.Format(res.Program))
 	// Output:

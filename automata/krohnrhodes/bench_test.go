@@ -1,10 +1,12 @@
 package krohnrhodes
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
@@ -20,12 +22,6 @@ func chainDFA(n int) *automata.DFA {
 	return d
 }
 
-// benchMaxCascade is the limit on global states in BenchmarkDecompose. The
-// cascade and its program need no global states (only Decompose's check of
-// the first DecomposeCheck of them), so no DFA should reach it; the
-// benchmark counts those that do as "over-limit".
-const benchMaxCascade = 100000
-
 // BenchmarkDecompose measures the holonomy decomposition and the compilation
 // of the cascade into B-RASP (Decompose, then CascadeToBRASP), and reports,
 // averaged over the DFAs of each size: DFA states, levels, level states (the
@@ -38,8 +34,11 @@ func BenchmarkDecompose(b *testing.B) {
 		var states, levels, size, contexts, edges, vectors, over int
 		for i := 0; b.Loop(); i++ {
 			d := dfas[i%len(dfas)]
-			c, err := Decompose(d, automata.Limits{MaxCascade: benchMaxCascade})
-			if _, ok := err.(*automata.LimitError); ok {
+			// The cascade and its program need no global states (only
+			// Decompose's check of the first DecomposeCheck of them), so no
+			// DFA should reach a limit; those that do count as "over-limit".
+			c, err := Decompose(nil, d)
+			if errors.Is(err, budget.ErrLimit) {
 				over++
 				continue
 			}

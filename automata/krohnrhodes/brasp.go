@@ -6,6 +6,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // CascadeToBRASP compiles a cascade of identity–reset automata into a B-RASP
@@ -33,7 +34,7 @@ import (
 // Lemma B.7 with the tuples of states of the levels above grouped by the tile
 // chain they determine: the program's size is polynomial in the number of
 // holonomy sets and edges, whatever the number of global states, and no
-// global state is enumerated (Limits.MaxCascade does not bound it). A level
+// global state is enumerated (cascade-bytes bounds only the decomposition). A level
 // with a single reachable state needs no vector.
 func CascadeToBRASP(c *Cascade) (*brasp.Program, error) {
 	return contextProgram(c)
@@ -70,9 +71,10 @@ func stateVectorName(d *automata.DFA, x int) string {
 // into B-RASP (CascadeToBRASP). The program accepts exactly the non-empty
 // words d accepts; the empty word, which B-RASP never reads, is ignored. It
 // fails with a *NotCounterFreeError carrying the witness when the language is
-// not star-free, and with a *LimitError when a limit is exceeded.
-func DFAToBRASP(d *automata.DFA, limits automata.Limits) (*brasp.Program, *Cascade, error) {
-	c, err := Decompose(automata.Minimize(d), limits)
+// not star-free, and with the budget's error when a limit of Decompose is
+// exceeded or the budget's context is cancelled.
+func DFAToBRASP(b *budget.Budget, d *automata.DFA) (*brasp.Program, *Cascade, error) {
+	c, err := Decompose(b, automata.Minimize(d))
 	if err != nil {
 		return nil, nil, err
 	}

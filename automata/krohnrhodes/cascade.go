@@ -1,13 +1,16 @@
 package krohnrhodes
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/internal/transform"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // Cascade is a cascade product B_1 ∘ B_2 ∘ … ∘ B_k of identity–reset automata
@@ -20,14 +23,13 @@ import (
 // edge of that chain (see ChainEdge and context.go). This is polynomial in
 // the number of holonomy sets. The reachable global states (tuples of level
 // states) can be exponentially many; they are enumerated only on demand
-// (Global, Verify, Format), up to Limits.MaxCascade.
+// (Global, Verify, Format), within the budget's cascade-bytes.
 type Cascade struct {
 	Automaton *automata.DFA   // the DFA the cascade emulates
 	Levels    []*CascadeLevel // Levels[0] is level 1, which reads only the input
 	Start     []int           // the start state: one level state per level
 	Sets      [][]int         // the holonomy sets (sorted DFA states) that Edges refer to; Sets[0] is every state
 	Edges     []ChainEdge     // the chain edges of the reachable global states: the homomorphism, one tile at a time
-	limits    automata.Limits
 	h         *holonomy
 	cx        *contexts
 	global    *GlobalStates // the reachable global states, once enumerated
@@ -71,7 +73,7 @@ type GlobalStates struct {
 
 // DecomposeCheck is the number of reachable global states, in breadth-first
 // order from the start, on which Decompose checks the cascade by emulation
-// (at most Limits.MaxCascade). Verify checks all of them.
+// (within the budget's cascade-bytes). Verify checks all of them.
 const DecomposeCheck = 1 << 12
 
 // Decompose returns the holonomy decomposition of d into a cascade of
@@ -81,23 +83,24 @@ const DecomposeCheck = 1 << 12
 // checks them all). d must be counter-free (its transition monoid aperiodic;
 // minimise first to decompose a star-free language whose given DFA has
 // counters): otherwise Decompose returns a *NotCounterFreeError with the
-// witness. Limits.MaxImages bounds the image orbit (*LimitError);
-// Limits.MaxCascade bounds the enumeration of global states by Global,
-// Verify and Format.
-func Decompose(d *automata.DFA, limits automata.Limits) (*Cascade, error) {
-	limits = limits.WithDefaults()
+// witness. The image orbit runs under the budget's orbit-bytes; the
+// holonomy sets, tiles, rules and the checked global states under one meter
+// of cascade-bytes; the work under b.Step. Past a limit, or when the
+// budget's context is cancelled, it stops with the budget's error.
+func Decompose(b *budget.Budget, d *automata.DFA) (*Cascade, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	h, err := newHolonomy(d, limits)
+	meter := b.Meter(CascadeBytes, "the Krohn–Rhodes cascade")
+	h, err := newHolonomy(b, meter, d)
 	if err != nil {
 		return nil, err
 	}
-	cx, err := newContexts(h)
+	cx, err := newContexts(b, meter, h)
 	if err != nil {
 		return nil, err
 	}
-	c := &Cascade{Automaton: d, Start: cx.start, Sets: h.sets, Edges: cx.edges, limits: limits, h: h, cx: cx}
+	c := &Cascade{Automaton: d, Start: cx.start, Sets: h.sets, Edges: cx.edges, h: h, cx: cx}
 	for l := range h.levels {
 		lv := &CascadeLevel{Initial: cx.start[l], Keep: cx.keep[l], Rules: cx.rules[l]}
 		several := repsAtLevel(h, l) > 1
@@ -111,11 +114,11 @@ func Decompose(d *automata.DFA, limits automata.Limits) (*Cascade, error) {
 		}
 		c.Levels = append(c.Levels, lv)
 	}
-	g, complete, err := c.enumerate(min(limits.MaxCascade, DecomposeCheck), false)
+	g, complete, err := c.enumerate(b, meter, DecomposeCheck, false)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.check(g, complete); err != nil {
+	if err := c.check(b, g, complete); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -139,43 +142,51 @@ func (h *holonomy) setName(p int) string {
 
 // Global enumerates the reachable global states breadth-first from the
 // start (once; the result is kept, so a Cascade is not safe for concurrent
-// use by Global, Verify and Format; CascadeToBRASP does not call it). It
-// fails with a *LimitError when there are more than Limits.MaxCascade.
-func (c *Cascade) Global() (*GlobalStates, error) {
+// use by Global, Verify and Format; CascadeToBRASP does not call it). The
+// states, their transitions and the explicit resets are charged to the
+// budget's cascade-bytes: there can be exponentially many. Past it, or when
+// the budget's context is cancelled, it stops with the budget's error.
+func (c *Cascade) Global(b *budget.Budget) (*GlobalStates, error) {
 	if c.global != nil {
 		return c.global, nil
 	}
-	g, complete, err := c.enumerate(c.limits.MaxCascade, true)
+	g, _, err := c.enumerate(b, b.Meter(CascadeBytes, "the list of global states of the Krohn–Rhodes cascade"), -1, true)
 	if err != nil {
 		return nil, err
-	}
-	if !complete {
-		return nil, c.limitError()
 	}
 	c.global = g
 	return g, nil
 }
 
-func (c *Cascade) limitError() error {
-	return &automata.LimitError{Name: "max-cascade", Limit: c.limits.MaxCascade, What: "Krohn–Rhodes cascade"}
-}
-
 // enumerate lists the reachable global states breadth-first, at most limit
-// of them; complete reports whether that is all of them. Successors beyond
-// the limit have Delta -1. With explicit, it also lists the levels' resets
-// in explicit form (Resets, for Format), numbering the prefixes of the
-// states in a trie to merge equal resets.
-func (c *Cascade) enumerate(limit int, explicit bool) (*GlobalStates, bool, error) {
+// of them (all when limit < 0); complete reports whether that is all of
+// them. Successors beyond the limit have Delta -1. With explicit, it also
+// lists the levels' resets in explicit form (Resets, for Format), numbering
+// the prefixes of the states in a trie to merge equal resets. What it keeps
+// is charged to meter, its work to b.Step.
+func (c *Cascade) enumerate(b *budget.Budget, meter *budget.Meter, limit int, explicit bool) (*GlobalStates, bool, error) {
 	levels := len(c.Levels)
 	g := &GlobalStates{index: map[string]int{},
 		trie: make([]map[[2]int]int, levels), reset: make([]map[[2]int]int, levels), Resets: make([][]CascadeReset, levels)}
 	for l := range levels {
 		g.trie[l], g.reset[l] = map[[2]int]int{}, map[[2]int]int{}
 	}
-	g.add(c.Start, explicit)
-	complete := true
+	var err error
 	k := len(c.Automaton.Alphabet)
+	// What one global state costs: its tuple and key, its transitions and
+	// its image; the trie entries and resets are charged as they are added.
+	perState := int64(levels)*(intBytes+keyBytes) + 2*sliceBytes + mapEntryBytes + int64(k)*intBytes + sliceBytes + intBytes
+	if err := meter.Add(perState); err != nil {
+		return nil, false, err
+	}
+	if _, err := g.add(meter, c.Start, explicit); err != nil {
+		return nil, false, err
+	}
+	complete := true
 	for i := 0; i < len(g.States); i++ {
+		if err := b.Step(int64(k * (levels + 1))); err != nil {
+			return nil, false, err
+		}
 		tuple := g.States[i]
 		edges, ok := c.cx.chain(tuple)
 		if !ok {
@@ -207,16 +218,24 @@ func (c *Cascade) enumerate(limit int, explicit bool) (*GlobalStates, bool, erro
 					}
 					continue
 				}
+				if err := meter.Add(int64(l)*intBytes + sliceBytes + 2*intBytes + 3*intBytes + mapEntryBytes); err != nil {
+					return nil, false, err
+				}
 				g.reset[l][key] = len(g.Resets[l])
 				g.Resets[l] = append(g.Resets[l], CascadeReset{Above: slices.Clone(tuple[:l]), Symbol: a, Target: next[l]})
 			}
 			j, ok := g.index[transform.Key(next)]
 			if !ok {
-				if len(g.States) >= limit {
+				if limit >= 0 && len(g.States) >= limit {
 					complete = false
 					j = -1
 				} else {
-					j = g.add(next, explicit)
+					if err := meter.Add(perState); err != nil {
+						return nil, false, err
+					}
+					if j, err = g.add(meter, next, explicit); err != nil {
+						return nil, false, err
+					}
 				}
 			}
 			row[a] = j
@@ -226,7 +245,9 @@ func (c *Cascade) enumerate(limit int, explicit bool) (*GlobalStates, bool, erro
 	return g, complete, nil
 }
 
-func (g *GlobalStates) add(tuple []int, explicit bool) int {
+// add adds a global state (charged by the caller) and, with explicit, the
+// trie entries of its prefixes (charged to meter here).
+func (g *GlobalStates) add(meter *budget.Meter, tuple []int, explicit bool) (int, error) {
 	id := 0
 	for l, s := range tuple {
 		if !explicit {
@@ -234,6 +255,9 @@ func (g *GlobalStates) add(tuple []int, explicit bool) int {
 		}
 		next, ok := g.trie[l][[2]int{id, s}]
 		if !ok {
+			if err := meter.Add(3*intBytes + mapEntryBytes); err != nil {
+				return 0, err
+			}
 			next = len(g.trie[l])
 			g.trie[l][[2]int{id, s}] = next
 		}
@@ -241,7 +265,7 @@ func (g *GlobalStates) add(tuple []int, explicit bool) int {
 	}
 	g.index[transform.Key(tuple)] = len(g.States)
 	g.States = append(g.States, tuple)
-	return len(g.States) - 1
+	return len(g.States) - 1, nil
 }
 
 // prefixIDs returns the ids of the prefixes of tuple of lengths 0..len(tuple)
@@ -301,7 +325,7 @@ func (c *Cascade) Accepts(w []int) bool {
 }
 
 // Verify checks that the cascade emulates its automaton on all reachable
-// global states (Global; a *LimitError beyond Limits.MaxCascade): the start
+// global states (Global, within the budget's cascade-bytes): the start
 // maps to the DFA's start; on every reachable global state and symbol the
 // level rules (StepLevels) reset exactly the levels, to exactly the states,
 // that the holonomy decomposition's dominating chain does (holonomy.step),
@@ -310,22 +334,25 @@ func (c *Cascade) Accepts(w []int) bool {
 // identity–reset automaton on the explicit inputs (at most one reset target
 // per tuple of the levels above and symbol, checked by Global); and every
 // reachable DFA state is an image.
-func (c *Cascade) Verify() error {
-	g, err := c.Global()
+func (c *Cascade) Verify(b *budget.Budget) error {
+	g, err := c.Global(b)
 	if err != nil {
 		return err
 	}
-	return c.check(g, true)
+	return c.check(b, g, true)
 }
 
 // check verifies the states of g as Verify describes; the coverage of the
 // DFA's states only when g is complete.
-func (c *Cascade) check(g *GlobalStates, complete bool) error {
+func (c *Cascade) check(b *budget.Budget, g *GlobalStates, complete bool) error {
 	d := c.Automaton
 	if g.Phi[0] != d.Start {
 		return fmt.Errorf("cascade start maps to %s, not the start state", d.States[g.Phi[0]])
 	}
 	for i, tuple := range g.States {
+		if err := b.Step(int64(len(d.Alphabet) * (len(tuple) + 1))); err != nil {
+			return err
+		}
 		for a := range d.Alphabet {
 			next, reset, _ := c.cx.step(tuple, a)
 			want, wantReset, err := c.h.step(tuple, a)
@@ -376,68 +403,102 @@ func (c *Cascade) Contexts() int {
 	return len(seen)
 }
 
-// Format writes the cascade for people: each level with its states, initial
-// state and inputs, then the homomorphism. When the reachable global states
-// fit within Limits.MaxCascade, the level's resets are listed in the
-// explicit form of the paper's Figure, by states of the levels above (every
-// input not listed leaves the level unchanged), and the homomorphism by
-// global state; otherwise the levels are listed in context form (kept
-// inputs by chain set, resets by chain edge, every other input resetting to
-// state 0) and the homomorphism by its chain edges.
-func (c *Cascade) Format() string {
+// Format writes the cascade to w for people: each level with its states,
+// initial state and inputs, then the homomorphism. When the reachable global
+// states fit within the budget's cascade-bytes (Global), the level's resets
+// are listed in the explicit form of the paper's Figure, by states of the
+// levels above (every input not listed leaves the level unchanged), and the
+// homomorphism by global state; otherwise the levels are listed in context
+// form (kept inputs by chain set, resets by chain edge, every other input
+// resetting to state 0) and the homomorphism by its chain edges, which needs
+// no global state, and the first line says why. Either way memory stays
+// within cascade-bytes: the context form is written line by line as it is
+// produced. A cancelled budget stops it with the budget's error.
+func (c *Cascade) Format(b *budget.Budget, w io.Writer) error {
 	d := c.Automaton
-	var b strings.Builder
-	g, err := c.Global()
-	if err != nil {
-		fmt.Fprintf(&b, "cascade of %d identity-reset levels emulating a %d-state DFA (global states not listed: %v; levels in context form)\n",
-			len(c.Levels), d.NumStates(), err)
-	} else {
-		fmt.Fprintf(&b, "cascade of %d identity-reset levels emulating a %d-state DFA (%d reachable global states)\n",
+	out := &lineWriter{w: w, b: b}
+	g, err := c.Global(b)
+	var le *budget.Error
+	switch {
+	case err == nil:
+		out.printf("cascade of %d identity-reset levels emulating a %d-state DFA (%d reachable global states)\n",
 			len(c.Levels), d.NumStates(), len(g.States))
+	case errors.As(err, &le) && le.Limit == CascadeBytes:
+		out.printf("cascade of %d identity-reset levels emulating a %d-state DFA (global states not listed: %v; levels in context form)\n",
+			len(c.Levels), d.NumStates(), err)
+	default:
+		return err
 	}
 	for l, lv := range c.Levels {
-		fmt.Fprintf(&b, "level %d: %d states\n", l+1, len(lv.States))
+		out.printf("level %d: %d states\n", l+1, len(lv.States))
 		for s, name := range lv.States {
 			mark := ""
 			if s == lv.Initial {
 				mark = " (initial)"
 			}
-			fmt.Fprintf(&b, "  %s = %s%s\n", c.levelStateName(l, s), name, mark)
+			out.printf("  %s = %s%s\n", c.levelStateName(l, s), name, mark)
 		}
 		if g != nil {
 			for _, r := range g.Resets[l] {
-				fmt.Fprintf(&b, "  reset to %s on %s", c.levelStateName(l, r.Target), automata.QuoteState(d.Alphabet[r.Symbol]))
+				when := ""
 				if l > 0 {
-					b.WriteString(" when levels above are " + c.tupleName(r.Above))
+					when = " when levels above are " + c.tupleName(r.Above)
 				}
-				b.WriteByte('\n')
+				out.printf("  reset to %s on %s%s\n", c.levelStateName(l, r.Target), automata.QuoteState(d.Alphabet[r.Symbol]), when)
 			}
 			continue
 		}
 		for _, r := range lv.Keep {
-			fmt.Fprintf(&b, "  keep on %s when the chain passes %s\n", automata.QuoteState(d.Alphabet[r.Symbol]), c.h.setName(r.Set))
+			out.printf("  keep on %s when the chain passes %s\n", automata.QuoteState(d.Alphabet[r.Symbol]), c.h.setName(r.Set))
 		}
 		for _, r := range lv.Rules {
-			fmt.Fprintf(&b, "  reset to %s on %s", c.levelStateName(l, r.Target), automata.QuoteState(d.Alphabet[r.Symbol]))
+			when := ""
 			if r.Edge >= 0 {
-				b.WriteString(" when the chain passes " + c.edgeName(r.Edge))
+				when = " when the chain passes " + c.edgeName(r.Edge)
 			}
-			b.WriteByte('\n')
+			out.printf("  reset to %s on %s%s\n", c.levelStateName(l, r.Target), automata.QuoteState(d.Alphabet[r.Symbol]), when)
 		}
-		fmt.Fprintf(&b, "  reset to %s on every other input\n", c.levelStateName(l, 0))
+		out.printf("  reset to %s on every other input\n", c.levelStateName(l, 0))
 	}
-	b.WriteString("homomorphism:\n")
+	out.printf("homomorphism:\n")
 	if g != nil {
 		for i, tuple := range g.States {
-			fmt.Fprintf(&b, "  %s -> %s\n", c.tupleName(tuple), automata.QuoteState(d.States[g.Phi[i]]))
+			out.printf("  %s -> %s\n", c.tupleName(tuple), automata.QuoteState(d.States[g.Phi[i]]))
 		}
-		return b.String()
+		return out.err
 	}
-	b.WriteString("  the chain starts at " + c.h.setName(0) + "; a chain edge P --s--> T continues from P to T when level state s holds; a singleton {x} ends it in x\n")
+	out.printf("  the chain starts at %s; a chain edge P --s--> T continues from P to T when level state s holds; a singleton {x} ends it in x\n", c.h.setName(0))
 	for e := range c.Edges {
-		b.WriteString("  " + c.edgeName(e) + "\n")
+		out.printf("  %s\n", c.edgeName(e))
 	}
-	return b.String()
+	return out.err
+}
+
+// String returns the cascade as Format writes it under the default budget.
+func (c *Cascade) String() string {
+	var s strings.Builder
+	if err := c.Format(nil, &s); err != nil {
+		return "cascade: " + err.Error()
+	}
+	return s.String()
+}
+
+// lineWriter writes formatted lines to w until the first error (of w or of
+// the budget, checked once per line).
+type lineWriter struct {
+	w   io.Writer
+	b   *budget.Budget
+	err error
+}
+
+func (lw *lineWriter) printf(format string, args ...any) {
+	if lw.err != nil {
+		return
+	}
+	if lw.err = lw.b.Step(1); lw.err != nil {
+		return
+	}
+	_, lw.err = fmt.Fprintf(lw.w, format, args...)
 }
 
 func (c *Cascade) edgeName(e int) string {

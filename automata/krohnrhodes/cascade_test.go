@@ -1,6 +1,7 @@
 package krohnrhodes
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/position"
 )
@@ -18,16 +20,16 @@ import (
 // of part (c), with the homomorphism φ to A_3 written in parentheses there.
 func TestDecomposeA3(t *testing.T) {
 	d := loadDFA(t, "a3.dfa")
-	c, err := Decompose(d, automata.Limits{})
+	c, err := Decompose(nil, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := c.Global()
+	g, err := c.Global(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Levels) != 3 {
-		t.Fatalf("%d levels, want 3:\n%s", len(c.Levels), c.Format())
+		t.Fatalf("%d levels, want 3:\n%s", len(c.Levels), c)
 	}
 	for l, lv := range c.Levels {
 		if len(lv.States) != 2 {
@@ -98,7 +100,7 @@ func TestDecomposeA3(t *testing.T) {
 		t.Errorf("resets %v, want %v (the figure's non-self-loop transitions)", resets, want)
 	}
 	// Figure (b) and the reset list fully determine the printed cascade.
-	out := c.Format()
+	out := c.String()
 	for _, s := range []string{"cascade of 3 identity-reset levels emulating a 4-state DFA (8 reachable global states)",
 		"1.1 = {1,2,3}", "reset to 3.1 on R when levels above are (1.1,2.1)"} {
 		if !strings.Contains(out, s) {
@@ -111,7 +113,7 @@ func TestDecomposeA3(t *testing.T) {
 // rightmost strictly future-masked attention.
 func TestA3BRASP(t *testing.T) {
 	d := loadDFA(t, "a3.dfa")
-	p, _, err := DFAToBRASP(d, automata.Limits{})
+	p, _, err := DFAToBRASP(nil, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +199,7 @@ func programChecker(t *testing.T, d *automata.DFA, p *brasp.Program) func([]int)
 // test) against the DFA on all words up to maxLen, state by state.
 func checkCascade(t *testing.T, d *automata.DFA, c *Cascade, maxLen int) {
 	t.Helper()
-	if err := c.Verify(); err != nil {
+	if err := c.Verify(nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range testkit.Words(len(d.Alphabet), 0, maxLen) {
@@ -222,7 +224,7 @@ type edgeCases struct {
 }
 
 func edgeCasesOf(t *testing.T, d *automata.DFA) edgeCases {
-	h, err := newHolonomy(d, automata.Limits{}.WithDefaults())
+	h, err := newHolonomy(nil, budget.New(context.Background(), nil).Meter(CascadeBytes, "test"), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +281,7 @@ func TestEdgeCaseFiles(t *testing.T) {
 		t.Errorf("tall.dfa: %+v", e)
 	}
 	for _, d := range []*automata.DFA{fa, tall} {
-		c, err := Decompose(d, automata.Limits{})
+		c, err := Decompose(nil, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +345,7 @@ func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *automata.DFA {
 		if d.NumStates() < minStates || d.NumStates() > maxStates {
 			continue
 		}
-		if o, err := automata.NewImageOrbit(d, 1<<16); err == nil {
+		if o, err := automata.NewImageOrbit(nil, d); err == nil {
 			if o.CountingWitness() == nil {
 				return d
 			}
@@ -365,7 +367,7 @@ func TestKrohnRhodesRandom(t *testing.T) {
 		hi := 2 + i%11
 		d := randomCounterFree(rng, max(2, hi-2), hi)
 		sizes[d.NumStates()]++
-		c, err := Decompose(d, automata.Limits{})
+		c, err := Decompose(nil, d)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, automata.Format(d))
 		}
@@ -396,7 +398,7 @@ func TestKrohnRhodesRandom(t *testing.T) {
 func TestDecomposeRefusesCounters(t *testing.T) {
 	for _, name := range []string{"aa_star.dfa", "parity.dfa", "tomita3.dfa", "tomita5.dfa", "tomita6.dfa"} {
 		d := loadDFA(t, name)
-		_, err := Decompose(d, automata.Limits{})
+		_, err := Decompose(nil, d)
 		var nc *NotCounterFreeError
 		if !errors.As(err, &nc) {
 			t.Fatalf("%s: got %v, want NotCounterFreeError", name, err)
@@ -410,17 +412,17 @@ func TestDecomposeRefusesCounters(t *testing.T) {
 		if w.Period < 2 || tr[w.State] == w.State || x != w.State {
 			t.Errorf("%s: bad witness %+v", name, w)
 		}
-		if _, _, err := DFAToBRASP(d, automata.Limits{}); !errors.As(err, &nc) {
+		if _, _, err := DFAToBRASP(nil, d); !errors.As(err, &nc) {
 			t.Errorf("%s: DFAToBRASP: %v", name, err)
 		}
 	}
 	// A counter-free language whose given DFA has a counter is decomposed
 	// after minimisation: two copies of the "ends in a" automaton swapped by b.
 	d, _ := automata.Parse("x.dfa", []byte("alphabet a b\nstart p0\naccept p1 q1\np0 a p1\np1 a p1\np0 b q0\np1 b q0\nq0 a q1\nq1 a q1\nq0 b p0\nq1 b p0\n"))
-	if _, err := Decompose(d, automata.Limits{}); err == nil {
+	if _, err := Decompose(nil, d); err == nil {
 		t.Error("non-minimal DFA with a counter decomposed")
 	}
-	p, _, err := DFAToBRASP(d, automata.Limits{})
+	p, _, err := DFAToBRASP(nil, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,32 +431,42 @@ func TestDecomposeRefusesCounters(t *testing.T) {
 
 func TestDecomposeLimits(t *testing.T) {
 	d := loadDFA(t, "a3.dfa")
-	var le *automata.LimitError
+	var le *budget.Error
 	// The cascade and its program need no global states; enumerating them
-	// (Global, Verify) is what the limit bounds.
-	small, err := Decompose(d, automata.Limits{MaxCascade: 5})
+	// (Global, Verify, Format's explicit form) is what cascade-bytes bounds
+	// after Decompose.
+	small, err := Decompose(nil, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := small.Global(); !errors.As(err, &le) || le.Name != "max-cascade" {
+	tiny := budget.New(context.Background(), budget.Settings{"cascade-bytes": 500})
+	if _, err := small.Global(tiny); !errors.As(err, &le) || le.Limit != CascadeBytes {
 		t.Errorf("cascade limit: %v", err)
 	}
-	if err := small.Verify(); !errors.As(err, &le) || le.Name != "max-cascade" {
+	if err := small.Verify(tiny); !errors.As(err, &le) || le.Limit != CascadeBytes {
 		t.Errorf("cascade limit: %v", err)
 	}
-	if out := small.Format(); !strings.Contains(out, "max-cascade=5") || !strings.Contains(out, "when the chain passes") {
-		t.Errorf("Format over the limit:\n%s", out)
+	var out strings.Builder
+	if err := small.Format(tiny, &out); err != nil || !strings.Contains(out.String(), "--limit cascade-bytes=N") || !strings.Contains(out.String(), "when the chain passes") {
+		t.Errorf("Format over the limit (%v):\n%s", err, out.String())
+	}
+	// Within the limit, the explicit form.
+	if err := small.Verify(nil); err != nil {
+		t.Error(err)
+	}
+	if out := small.String(); !strings.Contains(out, "reachable global states)") || strings.Contains(out, "when the chain passes") {
+		t.Errorf("Format within the limit:\n%s", out)
 	}
 	if p, err := CascadeToBRASP(small); err != nil {
 		t.Error(err)
 	} else {
 		checkProgram(t, d, p, 8, 100, rand.New(rand.NewPCG(5, 6)))
 	}
-	if _, err := Decompose(d, automata.Limits{MaxImages: 3}); !errors.As(err, &le) || le.Name != "max-images" {
+	if _, err := Decompose(budget.New(context.Background(), budget.Settings{"orbit-bytes": 100}), d); !errors.As(err, &le) || le.Limit != automata.OrbitBytes {
 		t.Errorf("image limit: %v", err)
 	}
 	one, _ := automata.Parse("one.dfa", []byte("alphabet a\nstart s\naccept s\ns a s\n"))
-	c, err := Decompose(one, automata.Limits{})
+	c, err := Decompose(nil, one)
 	if err != nil || len(c.Levels) != 0 {
 		t.Fatalf("one-state DFA: %v", err)
 	}
@@ -478,15 +490,14 @@ func TestKrohnRhodesLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, n := range []int{20, 30} {
 		for _, d := range counterFreeOfSize(7, n, 4) {
-			limits := automata.Limits{MaxCascade: 1000}
-			c, err := Decompose(d, limits)
+			c, err := Decompose(nil, d)
 			if err != nil {
 				t.Fatalf("n=%d: %v", n, err)
 			}
 			if n == 30 {
-				var le *automata.LimitError
-				if _, err := c.Global(); !errors.As(err, &le) || le.Name != "max-cascade" {
-					t.Errorf("n=30: expected more than 1000 global states: %v", err)
+				var le *budget.Error
+				if _, err := c.Global(budget.New(context.Background(), budget.Settings{"cascade-bytes": 64 << 10})); !errors.As(err, &le) || le.Limit != CascadeBytes {
+					t.Errorf("n=30: expected more than 64 KiB of global states: %v", err)
 				}
 			}
 			p, err := CascadeToBRASP(c)
@@ -505,7 +516,7 @@ func TestKrohnRhodesLarge(t *testing.T) {
 					}
 				}
 			}
-			p2, _, err := DFAToBRASP(d, limits)
+			p2, _, err := DFAToBRASP(nil, d)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,10 @@
 package krohnrhodes
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/brasp-dev/brasp/budget"
+)
 
 // Contexts: the cascade's level transitions without global states.
 //
@@ -86,8 +90,9 @@ type contexts struct {
 // newContexts computes an over-approximation of the chain edges of the
 // reachable global states (a fixpoint: the start chain's edges, the walks
 // from X to X·a, and for every edge (P, P') and letter a with P·a ≠ P'·a the
-// walk from P·a down to P'·a) and the rules of every level.
-func newContexts(h *holonomy) (*contexts, error) {
+// walk from P·a down to P'·a) and the rules of every level. The edges and
+// rules are charged to meter, the walks to b.Step.
+func newContexts(b *budget.Budget, meter *budget.Meter, h *holonomy) (*contexts, error) {
 	k := len(h.d.Alphabet)
 	cx := &contexts{h: h, edgeIndex: map[[2]int]int{}, pairIndex: map[[2]int]int{}}
 	addEdge := func(p, t int) error {
@@ -98,6 +103,9 @@ func newContexts(h *holonomy) (*contexts, error) {
 		if err != nil {
 			return err
 		}
+		if err := meter.Add(4*intBytes + 2*(2*intBytes+intBytes+mapEntryBytes) + 2*(2*intBytes+2*intBytes+mapEntryBytes)); err != nil {
+			return err
+		}
 		cx.pairIndex[[2]int{p, t}] = len(cx.edges)
 		cx.edgeIndex[[2]int{p, v}] = len(cx.edges)
 		cx.edges = append(cx.edges, ChainEdge{Parent: p, Level: d, Value: v, Child: t})
@@ -105,6 +113,9 @@ func newContexts(h *holonomy) (*contexts, error) {
 	}
 	addPath := func(q, s int) error {
 		for q != s {
+			if err := b.Step(int64(len(h.tiles[q]) + 1)); err != nil {
+				return err
+			}
 			t := h.toward(q, s)
 			if t < 0 {
 				return fmt.Errorf("internal error: no tile on the way to a target")
@@ -147,7 +158,7 @@ func newContexts(h *holonomy) (*contexts, error) {
 			}
 		}
 	}
-	if err := cx.computeRules(); err != nil {
+	if err := cx.computeRules(b, meter); err != nil {
 		return nil, err
 	}
 	cx.computeKeep()
@@ -176,7 +187,7 @@ func (cx *contexts) target(d, q, s int) (int, bool, error) {
 	return 0, false, nil
 }
 
-func (cx *contexts) computeRules() error {
+func (cx *contexts) computeRules(b *budget.Budget, meter *budget.Meter) error {
 	h := cx.h
 	k := len(h.d.Alphabet)
 	cx.reachZero = make([]bool, h.levels)
@@ -207,6 +218,9 @@ func (cx *contexts) computeRules() error {
 			if pa == ca {
 				continue
 			}
+			if err := b.Step(int64(h.levels) * int64(h.levels)); err != nil {
+				return err
+			}
 			hi := min(h.heightOf(edge.Parent)-1, h.heightOf(pa))
 			lo := h.heightOf(ca)
 			for d := h.levels - hi; d < h.levels-lo; d++ {
@@ -217,6 +231,9 @@ func (cx *contexts) computeRules() error {
 				if !ok || v == 0 {
 					cx.reachZero[d] = true
 					continue
+				}
+				if err := meter.Add(3*intBytes + 2*intBytes); err != nil {
+					return err
 				}
 				cx.rules[d] = append(cx.rules[d], CascadeRule{Symbol: a, Edge: e, Target: v})
 				cx.byEdge[e*k+a] = append(cx.byEdge[e*k+a], levelRule{d, v})

@@ -30,7 +30,17 @@
 //     lazily from the start state's coordinates when needed, and Verify
 //     checks that the cascade emulates the DFA.
 //
+// Resources: Decompose, Global, Verify, Format and DFAToBRASP take a
+// *budget.Budget. The image orbit is bounded by automata.OrbitBytes; the
+// holonomy sets, tiles, chain edges, rules and enumerated global states by
+// CascadeBytes (limit.go), charged in bytes as they are built; the work goes
+// to b.Step, so a cancelled context stops every step. Global states are
+// exponentially many in general, and only the explicit listing needs them:
+// Format prints it when it fits within cascade-bytes and otherwise the
+// polynomial context form, line by line.
+//
 // Files: holonomy.go (steps 1–11), context.go (the levels' inputs read off
 // the tile chain), cascade.go (the Cascade type, its global states and
-// text form), program.go and brasp.go (cascade → B-RASP).
+// text form), program.go and brasp.go (cascade → B-RASP), limit.go (the
+// budget limit).
 package krohnrhodes

@@ -23,7 +23,7 @@ func TestKrohnRhodesExact(t *testing.T) {
 	for _, n := range []int{12, 20} {
 		for _, d := range krohnrhodes.CounterFreeOfSize(7, n, 4) {
 			// Few global states may be listed: the program does not need them.
-			c, err := krohnrhodes.Decompose(d, automata.Limits{MaxCascade: 1000})
+			c, err := krohnrhodes.Decompose(nil, d)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,11 +26,11 @@ accept 3
 	if err != nil {
 		panic(err)
 	}
-	c, err := krohnrhodes.Decompose(d, automata.Limits{})
+	c, err := krohnrhodes.Decompose(nil, d)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Print(c.Format())
+	fmt.Print(c)
 	p, err := krohnrhodes.CascadeToBRASP(c)
 	if err != nil {
 		panic(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/internal/transform"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // holonomy holds the steps 1–11 of the decomposition (see the package doc).
@@ -49,8 +50,11 @@ func (e *NotCounterFreeError) Error() string {
 	return msg
 }
 
-func newHolonomy(d *automata.DFA, limits automata.Limits) (*holonomy, error) {
-	o, err := automata.NewImageOrbit(d, limits.MaxImages)
+// newHolonomy computes the holonomy sets and tiles of d (steps 1–9),
+// charging them to meter (the sets' bit sets, keys and tiles) and their work
+// to b.Step; the image orbit is bounded by the budget's orbit-bytes.
+func newHolonomy(b *budget.Budget, meter *budget.Meter, d *automata.DFA) (*holonomy, error) {
+	o, err := automata.NewImageOrbit(b, d)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +81,18 @@ func newHolonomy(d *automata.DFA, limits automata.Limits) (*holonomy, error) {
 		h.class = append(h.class, nextClass)
 		nextClass++
 	}
+	words := int64((n + 63) / 64)
 	for _, s := range h.sets {
+		// The bit set, and for the sets that are not images the set, its
+		// key and class.
+		if err := meter.Add(8*words + sliceBytes + int64(len(s))*(keyBytes+intBytes) + mapEntryBytes + 2*intBytes); err != nil {
+			return nil, err
+		}
 		h.bits = append(h.bits, transform.NewBitset(n).With(s))
 	}
-	h.computeTiles()
+	if err := h.computeTiles(b, meter); err != nil {
+		return nil, err
+	}
 	h.computeHeights(nextClass)
 	h.computeLevels()
 	return h, nil
@@ -96,12 +108,19 @@ func (h *holonomy) subset(i, j int) bool {
 	return true
 }
 
-func (h *holonomy) computeTiles() {
+// computeTiles finds the tiles of every set: the maximal sets of E strictly
+// inside it. It compares every pair of sets (quadratic work, charged to
+// b.Step) and charges the tiles to meter.
+func (h *holonomy) computeTiles(b *budget.Budget, meter *budget.Meter) error {
 	h.tiles = make([][]int, len(h.sets))
 	h.tileOf = make([]map[int]int, len(h.sets))
+	words := int64(len(h.bits[0]))
 	for p, ps := range h.sets {
 		if len(ps) < 2 {
 			continue
+		}
+		if err := b.Step(int64(len(h.sets)) * words); err != nil {
+			return err
 		}
 		var inside []int
 		for t, ts := range h.sets {
@@ -125,12 +144,19 @@ func (h *holonomy) computeTiles() {
 			}
 		}
 		slices.Sort(tiles)
+		if err := b.Step(int64(len(inside)*len(tiles)) * words); err != nil {
+			return err
+		}
+		if err := meter.Add(int64(len(tiles))*(intBytes+mapEntryBytes) + sliceBytes + mapEntryBytes); err != nil {
+			return err
+		}
 		h.tiles[p] = tiles
 		h.tileOf[p] = map[int]int{}
 		for k, t := range tiles {
 			h.tileOf[p][t] = k
 		}
 	}
+	return nil
 }
 
 func (h *holonomy) computeHeights(numClasses int) {

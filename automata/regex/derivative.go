@@ -6,7 +6,13 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
 )
+
+// regexStates bounds the derivative automaton of DFA: its distinct
+// derivatives, each a state with a row of transitions.
+var regexStates = budget.Define("regex-states", 100000, "states",
+	"distinct derivatives of a regular expression (the states of its automaton before minimisation)")
 
 // Brzozowski derivatives on hash-consed terms. Terms are kept in a normal form
 // by smart constructors (the "similarity" rules that make the set of
@@ -228,10 +234,12 @@ func (t *terms) fromNode(n *Node) int {
 }
 
 // DFA compiles r to its minimal complete DFA by exploring the derivatives of
-// the expression breadth-first. It fails with an *automata.LimitError named
-// "max-states" when more than maxStates distinct derivatives are reachable.
+// the expression breadth-first. It stops with the budget's error when more
+// than the budget's regex-states distinct derivatives are reachable, or when
+// the budget's context is cancelled.
 // The DFA accepts ε iff the expression matches ε.
-func (r *Regex) DFA(maxStates int) (*automata.DFA, error) {
+func (r *Regex) DFA(b *budget.Budget) (*automata.DFA, error) {
+	maxStates := b.Max(regexStates)
 	t := newTerms(len(r.Alphabet))
 	start := t.fromNode(r.Root)
 	index := map[int]int{start: 0}
@@ -241,11 +249,14 @@ func (r *Regex) DFA(maxStates int) (*automata.DFA, error) {
 		x := order[i]
 		row := make([]int, len(r.Alphabet))
 		for a := range r.Alphabet {
+			if err := b.Step(1); err != nil {
+				return nil, err
+			}
 			y := t.derivative(x, a)
 			j, ok := index[y]
 			if !ok {
-				if len(order) >= maxStates {
-					return nil, &automata.LimitError{Name: "max-states", Limit: maxStates, What: "regular expression derivatives"}
+				if int64(len(order)) >= maxStates {
+					return nil, b.Check(regexStates, int64(len(order))+1, "the derivative automaton")
 				}
 				j = len(order)
 				index[y] = j

@@ -1,6 +1,8 @@
 package regex
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/source"
 )
@@ -155,7 +158,7 @@ func TestRandomRegexes(t *testing.T) {
 			if !r2.Root.Equal(r.Root) || Format(r2) != src {
 				t.Fatalf("round trip changed the tree:\n%s\n%s", src, Format(r2))
 			}
-			d, err := r.DFA(automata.DefaultMaxStates)
+			d, err := r.DFA(nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +193,7 @@ func TestGoldenFiles(t *testing.T) {
 		"dyck12.re":             {4, []string{"", "lr", "llrr", "llrrlr"}, []string{"l", "lllrrr", "rl"}},
 	} {
 		r := load(t, name)
-		d, err := r.DFA(1000)
+		d, err := r.DFA(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,9 +212,9 @@ func TestGoldenFiles(t *testing.T) {
 		}
 	}
 	// The paper's star-free expression denotes (ab)*.
-	sf, _ := load(t, "ab_star_starfree.re").DFA(1000)
+	sf, _ := load(t, "ab_star_starfree.re").DFA(nil)
 	ab, _ := ParseExpr(sf.Alphabet, "(ab)*")
-	abd, _ := ab.DFA(1000)
+	abd, _ := ab.DFA(nil)
 	if diff, _ := automata.Compare(sf, abd, automata.SigmaStar); diff != nil {
 		t.Errorf("star-free expression differs from (ab)* on %v", diff.Word)
 	}
@@ -291,10 +294,11 @@ func TestStateLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.DFA(100); err == nil || !strings.Contains(err.Error(), "max-states=100") {
+	// The derivatives before minimisation: 1,024 reachable ones.
+	if _, err := r.DFA(budget.New(context.Background(), budget.Settings{"regex-states": 100})); !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "regex-states=100") {
 		t.Errorf("limit not enforced: %v", err)
 	}
-	d, err := r.DFA(5000)
+	d, err := r.DFA(nil)
 	if err != nil || d.NumStates() != 1024 {
 		t.Errorf("got %v states, err %v", d, err)
 	}
@@ -323,8 +327,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil || !r2.Root.Equal(r.Root) || Format(r2) != out {
 			t.Fatalf("round trip failed: %v\n%s", err, out)
 		}
-		if _, err := r.DFA(200); err != nil {
-			if _, ok := err.(*automata.LimitError); !ok {
+		if _, err := r.DFA(budget.New(context.Background(), budget.Settings{"regex-states": 200})); err != nil {
+			if !errors.Is(err, budget.ErrLimit) {
 				t.Fatalf("compile error: %v", err)
 			}
 		}

@@ -28,7 +28,7 @@ func classifyCmd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := artifact.Classify(b, a, lim.options(artifact.Options{}))
+	c, err := artifact.Classify(b, a, artifact.Options{})
 	if err != nil {
 		return fmt.Errorf("%s: %v", pos[0], err)
 	}

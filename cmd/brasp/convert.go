@@ -76,7 +76,7 @@ func convertCmd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := artifact.Convert(b, a, kind, lim.options(o))
+	res, err := artifact.Convert(b, a, kind, o)
 	if err != nil {
 		return fmt.Errorf("%s: %v", pos[0], err)
 	}

@@ -98,7 +98,7 @@ func demoClassify(w io.Writer, p *brasp.Program) error {
 	if err != nil {
 		return err
 	}
-	c, err := automata.Classify(d, automata.Limits{})
+	c, err := automata.Classify(nil, d)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func depthCmd(e *env, args []string) error {
 		return &exitError{code: 2, msg: "depth: --fragment: " + err.Error()}
 	}
 	b := e.budget(lim)
-	opts := artifact.DepthOptions{Fragment: frag, MaxDepth: *maxDepth, Convert: lim.options(artifact.Options{})}
+	opts := artifact.DepthOptions{Fragment: frag, MaxDepth: *maxDepth, Convert: artifact.Options{}}
 	opts.Search.MaxWords = *words
 	if *check {
 		if len(pos) != 4 {

@@ -55,7 +55,7 @@ func equivCmd(e *env, args []string) error {
 		}
 		return notEquivalent(e, r, pos)
 	}
-	r, err := artifact.Equiv(bud, a, b, lim.options(artifact.Options{}))
+	r, err := artifact.Equiv(bud, a, b, artifact.Options{})
 	if errors.Is(err, exact.ErrNotRegular) {
 		return trouble(fmt.Errorf("equiv: %v (equiv --up-to N compares on every word up to length N instead: a bounded check)", err))
 	}

@@ -67,7 +67,7 @@ func parseFlags(e *env, fs *flag.FlagSet, usage string, args []string) ([]string
 // limitFlag is the --limit flag of the commands that run constructions. It
 // is repeatable: each --limit NAME=N sets one named limit (budget.Settings);
 // a bare --limit N, the flag's meaning before limits had names, sets every
-// construction's principal limit to N (artifact.Options.SetLimit).
+// construction's principal limit to N (artifact.PrincipalLimits).
 type limitFlag struct {
 	settings budget.Settings
 	legacy   int
@@ -112,13 +112,6 @@ func (l *limitFlag) Set(s string) error {
 	}
 	l.legacy = n
 	return nil
-}
-
-// options returns the options of the constructions with the limits a bare
-// --limit N sets.
-func (l *limitFlag) options(o artifact.Options) artifact.Options {
-	o.SetLimit(l.legacy)
-	return o
 }
 
 // printLimits lists the named limits (budget.All) for help texts.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 
 	"github.com/brasp-dev/brasp/artifact"
@@ -26,12 +27,18 @@ func inspectCmd(e *env, args []string) error {
 		return err
 	}
 	if *cascade {
-		c, err := artifact.Cascade(b, a, lim.options(artifact.Options{}))
+		c, err := artifact.Cascade(b, a, artifact.Options{})
 		if err != nil {
 			return fmt.Errorf("%s: %v", pos[0], err)
 		}
-		_, err = fmt.Fprint(e.stdout, c.Format())
-		return err
+		// Format writes as it goes: the explicit form only when the global
+		// states fit within cascade-bytes, the context form otherwise.
+		out := bufio.NewWriter(e.stdout)
+		if err := c.Format(b, out); err != nil {
+			out.Flush()
+			return fmt.Errorf("%s: %v", pos[0], err)
+		}
+		return out.Flush()
 	}
 	in, ok := a.(artifact.Inspector)
 	if !ok {

@@ -16,9 +16,8 @@ import (
 // Options configure the converters. The zero value asks for NonStrict output
 // under every default limit.
 type Options struct {
-	Masks    Masks                     // NonStrict (default) or Causal
-	Automata automata.Limits           // classification and the Krohn–Rhodes cascade
-	Accepts  func([]int) (bool, error) // the input itself, to check a refusal's witness on; nil: its DFA
+	Masks   Masks                     // NonStrict (default) or Causal
+	Accepts func([]int) (bool, error) // the input itself, to check a refusal's witness on; nil: its DFA
 	// NoSweep leaves out Sweep, which merges equal subformulas of the
 	// formulas rewritten and produced (for measuring what it saves).
 	NoSweep bool
@@ -59,9 +58,10 @@ func (e *NotApplicableError) Error() string {
 
 // Refuse classifies d and returns a *NotApplicableError when its language is
 // not stutter-invariant star-free, after checking the witness on accepts
-// (d's own run when nil); otherwise the classification.
-func Refuse(d *automata.DFA, opts Options) (*automata.Classification, error) {
-	c, err := automata.Classify(d, opts.Automata)
+// (d's own run when nil); otherwise the classification. The classification
+// runs under b (automata.Classify).
+func Refuse(b *budget.Budget, d *automata.DFA, opts Options) (*automata.Classification, error) {
+	c, err := automata.Classify(b, d)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func checkWitness(accepts func([]int) (bool, error), alpha alphabet.Alphabet, ye
 // future-only program (rightmost [j<i] attention only) → a past-only
 // formula (Theorem 3.3) → T. The result is causal whatever opts.Masks says.
 func FromDFA(b *budget.Budget, d *automata.DFA, opts Options) (*ltl.Formula, error) {
-	c, err := Refuse(d, opts)
+	c, err := Refuse(b, d, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func fromMinimal(b *budget.Budget, m *automata.DFA, opts Options) (*ltl.Formula,
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
-	p, _, err := krohnrhodes.DFAToBRASP(m, opts.Automata)
+	p, _, err := krohnrhodes.DFAToBRASP(b, m)
 	if err != nil {
 		return nil, fmt.Errorf("Krohn–Rhodes: %w", err)
 	}
@@ -159,7 +159,7 @@ func FromFormula(b *budget.Budget, f *ltl.Formula, opts Options) (*ltl.Formula, 
 		ev := ltl.NewEvaluator(f)
 		opts.Accepts = func(w []int) (bool, error) { return ev.Accepts(w), nil }
 	}
-	c, err := Refuse(d, opts)
+	c, err := Refuse(b, d, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +275,7 @@ func FromProgram(b *budget.Budget, p *brasp.Program, opts Options) (*ltl.Formula
 		r := brasp.NewRunner(p)
 		opts.Accepts = func(w []int) (bool, error) { return r.Run(w).Accept(), nil }
 	}
-	c, err := Refuse(d, opts)
+	c, err := Refuse(b, d, opts)
 	if err != nil {
 		return nil, err
 	}

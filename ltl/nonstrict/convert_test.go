@@ -61,7 +61,7 @@ func checkEquivalent(t *testing.T, what string, d, e *automata.DFA) {
 // language was accepted for conversion.
 func checkInput(t *testing.T, in input, models bool) bool {
 	t.Helper()
-	c, err := automata.Classify(in.dfa, automata.Limits{})
+	c, err := automata.Classify(nil, in.dfa)
 	if err != nil {
 		t.Fatalf("%s: classify: %v", in.name, err)
 	}
@@ -195,7 +195,7 @@ func loadExample(t *testing.T, name string) (input, bool) {
 	case ".re":
 		var r *regex.Regex
 		if r, err = regex.Parse(name, src); err == nil {
-			in.dfa, err = r.DFA(automata.DefaultMaxStates)
+			in.dfa, err = r.DFA(nil)
 		}
 	case ".dfa":
 		in.dfa, err = automata.Parse(name, src)
@@ -261,7 +261,7 @@ func TestLiterature(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := r.DFA(automata.DefaultMaxStates)
+		d, err := r.DFA(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -317,14 +317,14 @@ func TestRandomRegexes(t *testing.T) {
 		}
 		alpha := brasptest.Alphabet(2 + k%2)
 		r := &regex.Regex{Alphabet: alpha, Root: randomRegex(rng, len(alpha), 2+rng.IntN(7))}
-		d, err := r.DFA(automata.DefaultMaxStates)
+		d, err := r.DFA(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if automata.Minimize(d).NumStates() < 3 {
 			continue // trivial languages
 		}
-		c, err := automata.Classify(d, automata.Limits{})
+		c, err := automata.Classify(nil, d)
 		if err != nil {
 			t.Fatal(err)
 		}

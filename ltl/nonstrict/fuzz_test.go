@@ -59,7 +59,7 @@ func FuzzFromFormula(f *testing.F) {
 		if err != nil {
 			return // a limit
 		}
-		c, err := automata.Classify(d, automata.Limits{})
+		c, err := automata.Classify(nil, d)
 		if err != nil {
 			return
 		}

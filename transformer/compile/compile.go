@@ -1,7 +1,6 @@
 package compile
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 
@@ -11,20 +10,13 @@ import (
 	"github.com/brasp-dev/brasp/transformer"
 )
 
-// DefaultMaxFFNInputs is the default limit on the number of residual
-// coordinates one compiled Boolean function may read.
-const DefaultMaxFFNInputs = 20
-
-// ErrFFNInputs is wrapped by the error Compile returns when a Boolean
-// function it would tabulate reads more than Options.MaxFFNInputs
-// coordinates: the full-DNF FFN of Thm 4.1's proof is exponential in them.
-var ErrFFNInputs = errors.New("the FFN input limit (MaxFFNInputs) was exceeded")
-
-// ffnLimitError describes one function over the limit and wraps ErrFFNInputs.
-type ffnLimitError struct{ msg string }
-
-func (e *ffnLimitError) Error() string { return e.msg }
-func (e *ffnLimitError) Unwrap() error { return ErrFFNInputs }
+// maxFFNInputs bounds the residual coordinates one compiled Boolean function
+// may read: the compiler tabulates the function (2^n rows) and the full-DNF
+// FFN of Thm 4.1's proof may have as many hidden units, so both time and
+// memory are exponential in n. Past it Compile stops with a *budget.Error
+// naming the function.
+var maxFFNInputs = budget.Define("compile-ffn-inputs", 20, "coordinates",
+	"residual coordinates one compiled Boolean function (FFN) reads: its truth table has 2^N rows")
 
 // Options selects the construction used by Compile.
 type Options struct {
@@ -39,11 +31,6 @@ type Options struct {
 	// residual; the encoding keeps the mean and variance of every activation
 	// constant, so the norms are set to compute the identity.
 	LayerNorm bool
-	// MaxFFNInputs bounds the number of coordinates a Boolean function
-	// computed by an FFN may read: the compiler tabulates it (2^MaxFFNInputs
-	// rows) and its DNF may have as many hidden units (DefaultMaxFFNInputs
-	// if 0).
-	MaxFFNInputs int
 }
 
 // Variants lists the four constructions Compile offers: sequential or
@@ -56,7 +43,7 @@ var Variants = []Options{
 }
 
 // String names the construction: "sequential" or "multihead", with
-// "+layernorm" when LayerNorm is set (MaxFFNInputs is not part of the name).
+// "+layernorm" when LayerNorm is set.
 func (o Options) String() string {
 	s := "sequential"
 	if o.MultiHead {
@@ -88,11 +75,10 @@ func (o Options) String() string {
 // The model is built within the budget: its scalar parameters, counted on
 // the abstract layers before any matrix is allocated, must fit within
 // compile-params (a dense d×d score and value matrix per head make a long
-// chain of attention operations quadratic in its length).
+// chain of attention operations quadratic in its length), and every
+// Boolean function an FFN computes must read at most compile-ffn-inputs
+// coordinates.
 func Compile(b *budget.Budget, p *brasp.Program, opts Options) (*transformer.Model, error) {
-	if opts.MaxFFNInputs <= 0 {
-		opts.MaxFFNInputs = DefaultMaxFFNInputs
-	}
 	// Eventually periodic table predicates become MOD predicates and
 	// attention (brasp.LowerPeriodic), so their positions are read from
 	// rational sinusoids like MOD_r_m's.
@@ -100,7 +86,7 @@ func Compile(b *budget.Budget, p *brasp.Program, opts Options) (*transformer.Mod
 	if err != nil {
 		return nil, fmt.Errorf("compile: %w", err)
 	}
-	c := &compiler{p: p, opts: opts, avail: map[int]slot{}}
+	c := &compiler{p: p, opts: opts, avail: map[int]slot{}, maxFFN: b.Max(maxFFNInputs)}
 	if err := c.run(); err != nil {
 		return nil, fmt.Errorf("compile: %w", err)
 	}
@@ -193,9 +179,10 @@ type headInfo struct {
 }
 
 type compiler struct {
-	p     *brasp.Program
-	opts  Options
-	avail map[int]slot // vectors held in a slot and available to the current stage
+	p      *brasp.Program
+	opts   Options
+	maxFFN int64        // compile-ffn-inputs
+	avail  map[int]slot // vectors held in a slot and available to the current stage
 
 	labels    []string
 	symbolOf  map[int]int  // coord → symbol whose embedding sets it

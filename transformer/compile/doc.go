@@ -23,7 +23,7 @@
 //     one is unmasked, and it keeps the value linear in x_j.
 //   - FFNs compute Boolean functions as disjoint DNFs (Lemma 4.1): the full
 //     DNF with terms that differ only in irrelevant inputs merged (Shannon
-//     expansion); at most Options.MaxFFNInputs inputs per function.
+//     expansion); at most compile-ffn-inputs inputs per function (a budget limit).
 //   - Multi-head (Thm C.4): attention layers = attention depth of the
 //     output; position-wise operations are inlined into the FFN of their
 //     depth; only attention results, vectors read at j and outputs get

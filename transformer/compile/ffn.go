@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // The FFNs: Boolean functions of the residual stream (boolFn, read off B-RASP
@@ -126,8 +127,9 @@ func (c *compiler) truthTable(fn boolFn, name string) (string, []int, error) {
 
 // truthTableOver is truthTable with the inputs in the given order.
 func (c *compiler) truthTableOver(fn boolFn, sup []int, name string) (string, error) {
-	if len(sup) > c.opts.MaxFFNInputs {
-		return "", &ffnLimitError{fmt.Sprintf("%s reads %d coordinates, more than MaxFFNInputs = %d (its truth table has 2^%d rows)", name, len(sup), c.opts.MaxFFNInputs, len(sup))}
+	if int64(len(sup)) > c.maxFFN {
+		return "", &budget.Error{Limit: maxFFNInputs, Value: c.maxFFN, Need: int64(len(sup)),
+			What: fmt.Sprintf("%s (its truth table has 2^%d rows)", name, len(sup))}
 	}
 	idx := map[int]int{}
 	for x, coord := range sup {

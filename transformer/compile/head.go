@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 
@@ -44,8 +45,9 @@ func (c *compiler) prepareHead(k int) (absHead, *headInfo, []target, error) {
 			iVecs = append(iVecs, r.Vec)
 		}
 	}
-	if len(iVecs) > c.opts.MaxFFNInputs {
-		return head, nil, nil, &ffnLimitError{fmt.Sprintf("%s: the score reads %d vectors at i, more than MaxFFNInputs = %d", v.Name, len(iVecs), c.opts.MaxFFNInputs)}
+	if int64(len(iVecs)) > c.maxFFN {
+		return head, nil, nil, &budget.Error{Limit: maxFFNInputs, Value: c.maxFFN, Need: int64(len(iVecs)),
+			What: fmt.Sprintf("%s: the score's part at i", v.Name)}
 	}
 	var targets []target
 	type group struct {

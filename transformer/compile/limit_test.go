@@ -39,7 +39,7 @@ func TestParamsLimit(t *testing.T) {
 	for _, opts := range Variants {
 		p := chain(t, 6)
 		c := &compiler{p: p, opts: opts, avail: map[int]slot{}}
-		c.opts.MaxFFNInputs = DefaultMaxFFNInputs
+		c.maxFFN = maxFFNInputs.Default
 		if err := c.run(); err != nil {
 			t.Fatal(err)
 		}
@@ -55,5 +55,45 @@ func TestParamsLimit(t *testing.T) {
 		if _, err := Compile(exact, p, opts); err != nil {
 			t.Errorf("%v: at the limit: %v", opts, err)
 		}
+	}
+}
+
+// wide is a program whose output reads n attention vectors: its FFN's truth
+// table has 2^n rows.
+func wide(t *testing.T, n int) *brasp.Program {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("Q_a(i)\nQ_b(i)\n")
+	var conj []string
+	for k := 1; k <= n; k++ {
+		fmt.Fprintf(&b, "V%d(i) := rightmost [j<i, %s] Q_a(j) : 0\n", k, map[bool]string{true: "1", false: "!Q_b(j)"}[k%2 == 1])
+		conj = append(conj, fmt.Sprintf("V%d(i)", k))
+	}
+	b.WriteString("Y(i) := " + strings.Join(conj, " & ") + "\n")
+	p, err := brasp.Parse("wide.brasp", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFFNInputsLimit: a function over compile-ffn-inputs coordinates is
+// refused with the budget error naming it; the limit is exact and raisable.
+func TestFFNInputsLimit(t *testing.T) {
+	p := wide(t, 6)
+	for _, opts := range Variants {
+		var le *budget.Error
+		_, err := Compile(budget.New(context.Background(), budget.Settings{"compile-ffn-inputs": 5}), p, opts)
+		// The sequential FFN reads the 6 vectors; the fused FFNs of the
+		// multi-head construction read more.
+		if !errors.As(err, &le) || le.Limit.Name != "compile-ffn-inputs" || le.Need < 6 || (!opts.MultiHead && le.Need != 6) || !strings.Contains(err.Error(), "--limit compile-ffn-inputs=N") {
+			t.Fatalf("%v: got %v, want compile-ffn-inputs", opts, err)
+		}
+		if _, err := Compile(budget.New(context.Background(), budget.Settings{"compile-ffn-inputs": le.Need}), p, opts); err != nil {
+			t.Errorf("%v: at the limit: %v", opts, err)
+		}
+	}
+	if _, err := Compile(nil, wide(t, 21), Options{}); !errors.Is(err, budget.ErrLimit) {
+		t.Errorf("21 inputs under the default: %v", err)
 	}
 }
