@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/brasp-dev/brasp/internal/playgroundcmd"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -12,6 +13,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"brasp": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// serve and site run brasp-playground, found on the PATH.
+		"brasp-playground": func() { os.Exit(playgroundcmd.Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -1,23 +1,29 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"net"
-	"net/http"
+	"maps"
+	"slices"
+	"strconv"
 	"time"
-
-	"github.com/brasp-dev/brasp/playground"
 )
 
 const serveUsage = "serve [--addr HOST:PORT] [--timeout D] [--max-body N] [--limit NAME=N]..."
 
+// The playground's defaults (playground.DefaultTimeout and DefaultMaxBody;
+// a test checks they agree).
+const (
+	serveDefaultTimeout = 10 * time.Second
+	serveDefaultMaxBody = 1 << 20
+)
+
+// serveCmd checks the flags of serve and runs the playground server in
+// brasp-playground (playground.go).
 func serveCmd(e *env, args []string) error {
 	fs := newFlags(e, "serve", serveUsage)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (loopback by default; another host exposes the playground to the network)")
-	timeout := fs.Duration("timeout", playground.DefaultTimeout, "time limit per request")
-	maxBody := fs.Int64("max-body", playground.DefaultMaxBody, "largest request body in bytes")
+	timeout := fs.Duration("timeout", serveDefaultTimeout, "time limit per request")
+	maxBody := fs.Int64("max-body", serveDefaultMaxBody, "largest request body in bytes")
 	lim := addLimitFlag(fs)
 	pos, err := parseFlags(e, fs, serveUsage, args)
 	if err != nil {
@@ -32,38 +38,9 @@ func serveCmd(e *env, args []string) error {
 	if *timeout <= 0 || *maxBody <= 0 {
 		return &exitError{code: 2, msg: "serve: --timeout and --max-body must be positive"}
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("serve: %v", err)
+	pargs := []string{"serve", "--addr", *addr, "--timeout", timeout.String(), "--max-body", strconv.FormatInt(*maxBody, 10)}
+	for _, name := range slices.Sorted(maps.Keys(lim.settings)) {
+		pargs = append(pargs, "--limit", name+"="+strconv.FormatInt(lim.settings[name], 10))
 	}
-	// Bound to loopback, the playground answers only Host headers naming
-	// loopback (against DNS rebinding); bound elsewhere on purpose, any Host.
-	exposed := false
-	if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil {
-		if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() {
-			exposed = true
-		}
-	}
-	srv := &http.Server{
-		Handler:           playground.New(playground.Config{Timeout: *timeout, MaxBody: *maxBody, AllowAnyHost: exposed, Limits: lim.settings}),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		WriteTimeout:      *timeout + time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-	}
-	fmt.Fprintf(e.stdout, "brasp playground on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	if exposed {
-		fmt.Fprintf(e.stderr, "brasp: warning: listening on %s, which is reachable from other machines\n", ln.Addr())
-	}
-	go func() {
-		<-e.ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shut)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve: %v", err)
-	}
-	return nil
+	return runPlayground(e, pargs)
 }
