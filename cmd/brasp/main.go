@@ -43,6 +43,7 @@ import (
 )
 
 func main() {
+	relaxGCForShortRuns()
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
