@@ -34,9 +34,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
+	"time"
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/budget"
@@ -44,6 +43,7 @@ import (
 
 func main() {
 	relaxGCForShortRuns()
+	signalDelay = 20 * time.Millisecond
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -112,7 +112,8 @@ func (e *exitError) Error() string { return e.msg }
 // returns its exit status. Errors are printed to stderr as "brasp: msg";
 // internal failures are reported without a stack trace. The command runs
 // under a context that the first SIGINT or SIGTERM cancels (a second one
-// kills the process as usual), so long constructions stop and say so.
+// kills the process as usual), so long constructions stop and say so; the
+// brasp program catches signals from 20 ms into a command on (signals.go).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -139,12 +140,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		usage(stderr)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := catchSignals(signalDelay)
 	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
 	err := c.run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}, args[1:])
 	if err == nil {
 		return 0

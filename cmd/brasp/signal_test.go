@@ -51,3 +51,52 @@ func TestInterrupt(t *testing.T) {
 		t.Fatal("brasp run did not stop after SIGINT")
 	}
 }
+
+// TestInterruptDelayed: with the brasp program's delay, a SIGINT after the
+// delay still stops a long run, which says so; and stopping before the
+// delay cancels the context and catches nothing.
+func TestInterruptDelayed(t *testing.T) {
+	defer func(d time.Duration) { signalDelay = d }(signalDelay)
+	signalDelay = 20 * time.Millisecond
+	ctx, stop := catchSignals(signalDelay)
+	stop()
+	time.Sleep(2 * signalDelay)
+	if ctx.Err() == nil {
+		t.Fatal("stop did not cancel the context")
+	}
+
+	in, feed := io.Pipe()
+	go func() {
+		for {
+			if _, err := io.WriteString(feed, "lr\n"); err != nil {
+				return
+			}
+		}
+	}()
+	defer in.Close()
+	outR, outW := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		code := Main([]string{"run", "../../examples/dyck1_depth2.brasp", "--input-file", "-"}, in, outW, &stderr)
+		outW.Close()
+		done <- code
+	}()
+	lines := bufio.NewReader(outR)
+	if line, err := lines.ReadString('\n'); err != nil || line != "accept\n" {
+		t.Fatalf("first verdict %q, %v", line, err)
+	}
+	go io.Copy(io.Discard, lines)
+	time.Sleep(10 * signalDelay) // well after the signals are caught
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != 130 || !strings.Contains(stderr.String(), "brasp: interrupted") {
+			t.Errorf("after SIGINT: exit %d, stderr %q; want 130 and brasp: interrupted", code, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("brasp run did not stop after SIGINT")
+	}
+}
