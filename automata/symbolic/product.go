@@ -57,11 +57,10 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 		}
 		return min(d.M.Level(u), k)
 	}
-	memo := map[[2]bdd.Node]bdd.Node{}
+	var memo pairTable
 	var walk func(u, v bdd.Node) bdd.Node
 	walk = func(u, v bdd.Node) bdd.Node {
-		key := [2]bdd.Node{u, v}
-		if r, ok := memo[key]; ok {
+		if r, ok := memo.get(u, v); ok {
 			return r
 		}
 		lu, lv := level(da, u), level(db, v)
@@ -83,7 +82,7 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 			}
 			r = m.Mk(l, walk(ulo, vlo), walk(uhi, vhi))
 		}
-		memo[key] = r
+		memo.put(u, v, r)
 		return r
 	}
 	roots := func(t [2]int32) (bdd.Node, bdd.Node) {
@@ -112,7 +111,7 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 		if err := meter.Add(0); err != nil {
 			return nil, err
 		}
-		if err := b.Step(int64(len(memo))); err != nil {
+		if err := b.Step(int64(memo.n)); err != nil {
 			return nil, err
 		}
 		if err := m.Err(); err != nil {
