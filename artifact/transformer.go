@@ -8,7 +8,9 @@ import (
 	"sync"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/ltlf"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
@@ -49,17 +51,59 @@ func loadTransformer(_ *budget.Budget, filename string, data []byte) (Artifact, 
 // Kind implements Artifact.
 func (t *Transformer) Kind() Kind { return KindTransformer }
 
-// Alphabet implements Artifact.
-func (t *Transformer) Alphabet() alphabet.Alphabet { return t.M.Alphabet }
+// Alphabet implements Artifact: the model's symbols or, for a model over
+// propositions, their valuations as for LTLf (nil beyond 12 propositions).
+func (t *Transformer) Alphabet() alphabet.Alphabet {
+	if t.M.Props != nil {
+		return valuationAlphabet(t.M.Props)
+	}
+	return t.M.Alphabet
+}
 
 // Accepts implements Artifact with the fast forward pass (which falls back
-// to the dense pass if it meets too many distinct activation vectors).
+// to the dense pass if it meets too many distinct activation vectors). A
+// model over propositions reads the valuation letters of Alphabet.
 func (t *Transformer) Accepts(w []int) (bool, error) {
+	if t.M.Props != nil {
+		return t.acceptsSteps(valuationSteps(w))
+	}
 	t.once.Do(func() { t.runner, t.err = transformer.NewRunner(t.M) })
 	if t.err != nil {
 		return false, t.err
 	}
 	return t.runner.Accepts(w)
+}
+
+// ReadsTraces implements TraceRunner: a model over propositions reads
+// traces.
+func (t *Transformer) ReadsTraces() bool { return t.M.Props != nil }
+
+// RunTrace implements TraceRunner: s is a trace such as "a,b;;c", read
+// through the model's multi-hot embedding.
+func (t *Transformer) RunTrace(s string) (bool, error) {
+	tr, err := ltlf.ParseTrace(t.M.Props, s)
+	if err != nil {
+		return false, err
+	}
+	return t.acceptsSteps(tr.Steps())
+}
+
+// acceptsSteps runs a model over propositions on a trace: the model over
+// the trace's distinct steps (transformer.Model.OverSteps) on the word of
+// its steps.
+func (t *Transformer) acceptsSteps(steps [][]uint64) (bool, error) {
+	if len(steps) == 0 {
+		return false, nil
+	}
+	m, w, err := t.M.OverSteps(steps)
+	if err != nil {
+		return false, err
+	}
+	r, err := transformer.NewRunner(m)
+	if err != nil {
+		return false, err
+	}
+	return r.Accepts(w)
 }
 
 // Format implements Artifact: the JSON encoding.
@@ -81,11 +125,7 @@ func (t *Transformer) Inspect() string { return transformer.Describe(t.M) }
 // compileProgram is Thm 4.1 (sequential) or, with opts.MultiHead, Thm C.4;
 // with opts.LayerNorm, the layer-norm encoding of §4.3.
 func compileProgram(b *budget.Budget, p *Program, opts CompileOptions) (*Transformer, error) {
-	prog, err := p.letters()
-	if err != nil {
-		return nil, err
-	}
-	m, err := compile.Compile(b, prog, opts)
+	m, err := compile.Compile(b, p.Prog, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -94,10 +134,22 @@ func compileProgram(b *budget.Budget, p *Program, opts CompileOptions) (*Transfo
 
 // decompileModel is Thm 4.2: the depth-preserving translation, or the
 // smaller one with opts.Smaller.
+// A model over propositions is decompiled through its model over the
+// valuations (at most 12 propositions), and the program read back over the
+// propositions (brasp.FromValuationLetters).
 func decompileModel(b *budget.Budget, t *Transformer, opts DecompileOptions) (*Program, error) {
-	p, err := decompile.Decompile(b, t.M, opts)
+	m, err := t.M.OverValuations()
 	if err != nil {
 		return nil, err
+	}
+	p, err := decompile.Decompile(b, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	if t.M.Props != nil {
+		if p, err = brasp.FromValuationLetters(p, t.M.Props); err != nil {
+			return nil, err
+		}
 	}
 	return NewProgram(p), nil
 }
@@ -107,11 +159,24 @@ func (t *Transformer) IsTransducer() bool { return t.M.IsTransducer() }
 
 // Transduce implements Transducer: the output symbol at every position.
 func (t *Transformer) Transduce(w []int) ([]int, alphabet.Alphabet, error) {
-	t.once.Do(func() { t.runner, t.err = transformer.NewRunner(t.M) })
-	if t.err != nil {
-		return nil, nil, t.err
+	var runner *transformer.Runner
+	if t.M.Props != nil {
+		m, steps, err := t.M.OverSteps(valuationSteps(w))
+		if err != nil {
+			return nil, nil, err
+		}
+		if runner, err = transformer.NewRunner(m); err != nil {
+			return nil, nil, err
+		}
+		w = steps
+	} else {
+		t.once.Do(func() { t.runner, t.err = transformer.NewRunner(t.M) })
+		if t.err != nil {
+			return nil, nil, t.err
+		}
+		runner = t.runner
 	}
-	out, err := t.runner.Transduce(w)
+	out, err := runner.Transduce(w)
 	if err != nil {
 		return nil, nil, err
 	}

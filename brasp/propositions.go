@@ -100,32 +100,42 @@ func ToValuationLetters(p *Program, alpha alphabet.Alphabet) (*Program, error) {
 		return nil, fmt.Errorf("internal error: %d letters for the valuations of %d propositions", len(alpha), k)
 	}
 	b := NewBuilder(alpha)
+	return rebuildInputs(p, b, func(v *Vector) (*Vector, error) {
+		if v.Kind != PropositionVector {
+			return nil, fmt.Errorf("internal error: symbol vector %s in a program over propositions", v.Name)
+		}
+		var e Expr = Bool(false)
+		for l := range alpha {
+			if l>>uint(v.Prop)&1 == 1 {
+				e = Disjoin(e, b.I(b.SymbolVec(l)))
+			}
+		}
+		return &Vector{Name: v.Name, Kind: PositionwiseVector, Expr: e}, nil
+	})
+}
+
+// rebuildInputs copies p into b, which has declared the new inputs: each
+// initial symbol or proposition vector of p becomes what input makes of it
+// (a position-wise vector over the new inputs), every other vector is
+// copied with its name, and the output follows.
+func rebuildInputs(p *Program, b *Builder, input func(*Vector) (*Vector, error)) (*Program, error) {
 	remap := make([]int, len(p.Vectors))
 	for k, v := range p.Vectors {
-		var nv *Vector
+		nv := &Vector{Name: v.Name, Kind: v.Kind, Pred: v.Pred}
+		move := func(e Expr) Expr {
+			return MapRefs(e, func(x *Ref) Expr { return b.At(remap[x.Vec], x.Var) })
+		}
 		switch v.Kind {
-		case PropositionVector:
-			var e Expr = Bool(false)
-			for l := range alpha {
-				if l>>uint(v.Prop)&1 == 1 {
-					e = Disjoin(e, b.I(b.SymbolVec(l)))
-				}
+		case SymbolVector, PropositionVector:
+			var err error
+			if nv, err = input(v); err != nil {
+				return nil, err
 			}
-			nv = &Vector{Name: v.Name, Kind: PositionwiseVector, Expr: e}
-		case SymbolVector:
-			return nil, fmt.Errorf("internal error: symbol vector %s in a program over propositions", v.Name)
-		default:
-			nv = &Vector{Name: v.Name, Kind: v.Kind, Pred: v.Pred}
-			move := func(e Expr) Expr {
-				return MapRefs(e, func(x *Ref) Expr { return b.At(remap[x.Vec], x.Var) })
-			}
-			switch v.Kind {
-			case PositionwiseVector:
-				nv.Expr = move(v.Expr)
-			case AttentionVector:
-				a := v.Att
-				nv.Att = &Attention{Tiebreak: a.Tiebreak, Mask: a.Mask, Score: move(a.Score), Value: move(a.Value), Default: move(a.Default)}
-			}
+		case PositionwiseVector:
+			nv.Expr = move(v.Expr)
+		case AttentionVector:
+			a := v.Att
+			nv.Att = &Attention{Tiebreak: a.Tiebreak, Mask: a.Mask, Score: move(a.Score), Value: move(a.Value), Default: move(a.Default)}
 		}
 		remap[k] = b.add(nv)
 	}
@@ -140,8 +150,37 @@ func ToValuationLetters(p *Program, alpha alphabet.Alphabet) (*Program, error) {
 	}
 	q, err := b.Program()
 	if err != nil {
-		return nil, fmt.Errorf("internal error: spelling out the valuations: %w", err)
+		return nil, fmt.Errorf("internal error: changing the inputs of a program: %w", err)
 	}
 	q.File = p.File
 	return q, nil
+}
+
+// FromValuationLetters is the inverse of ToValuationLetters: a program over
+// the 2^k valuations of props (letter v makes proposition i true when bit i
+// of v is set) becomes a program over the propositions, each Q_v a
+// position-wise vector, the conjunction of P_p or !P_p for every p, named
+// Valuation_… after the propositions it makes true. The other vectors keep
+// their names and definitions.
+func FromValuationLetters(p *Program, props []string) (*Program, error) {
+	if len(props) > MaxValuationProps || len(p.Alphabet) != 1<<len(props) {
+		return nil, fmt.Errorf("internal error: %d letters for the valuations of %d propositions", len(p.Alphabet), len(props))
+	}
+	b := NewPropositionBuilder(props)
+	return rebuildInputs(p, b, func(v *Vector) (*Vector, error) {
+		if v.Kind != SymbolVector {
+			return nil, fmt.Errorf("internal error: proposition vector %s in a program over letters", v.Name)
+		}
+		var e Expr = Bool(true)
+		name := "Valuation"
+		for q := range props {
+			if v.Symbol>>uint(q)&1 == 1 {
+				e = Conjoin(e, b.I(q))
+				name += "_" + props[q]
+			} else {
+				e = Conjoin(e, Not(b.I(q)))
+			}
+		}
+		return &Vector{Name: b.Fresh(name), Kind: PositionwiseVector, Expr: e}, nil
+	})
 }

@@ -117,6 +117,10 @@ func TestPropositionsInterpreters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		back, err := brasp.FromValuationLetters(q, p.Props)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for m := 0; m < 10; m++ {
 			st := brasptest.RandomSteps(rng, k, 1+rng.IntN(150))
 			w := make([]int, len(st))
@@ -124,6 +128,9 @@ func TestPropositionsInterpreters(t *testing.T) {
 				w[i] = int(s[0])
 			}
 			fast, ref, letters := p.RunSteps(st), p.RunStepsReference(st), q.Run(w)
+			if b := back.AcceptsSteps(st); b != fast.Accept() {
+				t.Fatalf("read back from the valuations: %v, program %v\n%s", b, fast.Accept(), brasp.Format(back))
+			}
 			for v := range p.Vectors {
 				name := p.Vectors[v].Name
 				lv := q.Lookup(name)

@@ -93,6 +93,11 @@
 //   - "transduction" (optional): {"symbols": [Γ], "weight": [[|Γ|][d]],
 //     "bias": [|Γ|]} makes the model a transducer: at each position it
 //     outputs the one symbol whose score is ≥ 0. "output" may then be null.
+//   - A model over propositions (Model.Props; it reads traces of proposition
+//     sets, as LTLf does) has "propositions": [names] instead of
+//     "alphabet", "embedding" keyed by proposition, and "embedding_bias":
+//     [d]: the multi-hot embedding of a step is embedding_bias plus the
+//     rows of the propositions true there (propositions.go).
 //
 // Safetensors files carry the same tensors; EncodeSafetensors documents the
 // tensor names and the __metadata__ keys.

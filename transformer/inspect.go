@@ -22,12 +22,19 @@ func Describe(m *Model) string {
 			hidden += l.FFN.Hidden()
 		}
 	}
-	fmt.Fprintf(&b, "transformer: alphabet {%s}, width %d, %d layers (%d with attention), %d heads, %d FFN hidden units, %d parameters (%d with sparse heads)\n",
-		m.Alphabet, m.Width, len(m.Layers), m.AttentionLayers(), m.NumHeads(), hidden, m.NumParams(), m.NumStoredParams())
+	inputs := "alphabet {" + m.Alphabet.String() + "}"
+	if m.Props != nil {
+		inputs = "propositions {" + strings.Join(m.Props, " ") + "} (multi-hot embedding)"
+	}
+	fmt.Fprintf(&b, "transformer: %s, width %d, %d layers (%d with attention), %d heads, %d FFN hidden units, %d parameters (%d with sparse heads)\n",
+		inputs, m.Width, len(m.Layers), m.AttentionLayers(), m.NumHeads(), hidden, m.NumParams(), m.NumStoredParams())
 	label := func(k int) string { return m.Labels[k] }
 	b.WriteString("embedding:\n")
+	if m.Props != nil {
+		fmt.Fprintf(&b, "  bias: %s\n", nonzeros(m.EmbeddingBias, label))
+	}
 	for s, e := range m.Embedding {
-		fmt.Fprintf(&b, "  %s: %s\n", m.Alphabet[s], nonzeros(e, label))
+		fmt.Fprintf(&b, "  %s: %s\n", m.inputNames()[s], nonzeros(e, label))
 	}
 	if len(m.Position) > 0 {
 		b.WriteString("position embedding:\n")

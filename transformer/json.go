@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,11 @@ type jsonModel struct {
 	Output    *jsonOutput                  `json:"output"`
 	// Transduction is an extension: the output layer of a transducer.
 	Transduction *jsonTransduction `json:"transduction,omitempty"`
+	// Propositions and EmbeddingBias are an extension: a model over
+	// propositions (multi-hot embedding), whose embedding is keyed by
+	// proposition.
+	Propositions  []string          `json:"propositions,omitempty"`
+	EmbeddingBias []json.RawMessage `json:"embedding_bias,omitempty"`
 }
 
 type jsonTransduction struct {
@@ -133,7 +139,17 @@ func (jm *jsonModel) model() (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("alphabet: %v", err)
 	}
-	if len(alpha) == 0 {
+	inputs, what := []string(alpha), "symbol"
+	if jm.Propositions != nil {
+		if len(alpha) > 0 {
+			return nil, fmt.Errorf("alphabet: a model over propositions has no alphabet")
+		}
+		props, err := alphabet.New(jm.Propositions...)
+		if err != nil {
+			return nil, fmt.Errorf("propositions: %v", err)
+		}
+		inputs, what = props, "proposition"
+	} else if len(alpha) == 0 {
 		return nil, fmt.Errorf("alphabet: missing or empty")
 	}
 	d := jm.Width
@@ -144,15 +160,27 @@ func (jm *jsonModel) model() (*Model, error) {
 	if len(jm.Labels) != d {
 		return nil, fmt.Errorf("labels: %d labels for width %d", len(jm.Labels), d)
 	}
+	if jm.Propositions != nil {
+		m.Alphabet = nil
+		m.Props = append([]string{}, inputs...)
+		if jm.EmbeddingBias == nil {
+			return nil, fmt.Errorf("embedding_bias: missing (a model over propositions embeds the empty step as it)")
+		}
+		if m.EmbeddingBias, err = vecFromJSON(jm.EmbeddingBias, d, "embedding_bias"); err != nil {
+			return nil, err
+		}
+	} else if jm.EmbeddingBias != nil {
+		return nil, fmt.Errorf("embedding_bias: only a model over propositions has one")
+	}
 	for s := range jm.Embedding {
-		if alpha.Index(s) < 0 {
-			return nil, fmt.Errorf("embedding: symbol %q is not in the alphabet", s)
+		if !slices.Contains(inputs, s) {
+			return nil, fmt.Errorf("embedding: %s %q is not in the %s", what, s, map[string]string{"symbol": "alphabet", "proposition": "propositions"}[what])
 		}
 	}
-	for _, s := range alpha {
+	for _, s := range inputs {
 		raw, ok := jm.Embedding[s]
 		if !ok {
-			return nil, fmt.Errorf("embedding: no vector for symbol %q", s)
+			return nil, fmt.Errorf("embedding: no vector for %s %q", what, s)
 		}
 		v, err := vecFromJSON(raw, d, fmt.Sprintf("embedding[%q]", s))
 		if err != nil {
@@ -433,10 +461,17 @@ func encodeJSON(m *Model, sparse bool) []byte {
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
-	fmt.Fprintf(&b, "{\n  \"format\": %s,\n  \"alphabet\": %s,\n  \"width\": %d,\n  \"labels\": %s,\n",
-		str(FormatVersion), strs(m.Alphabet), m.Width, strs(m.Labels))
+	inputs, inputsKey := []string(m.Alphabet), "alphabet"
+	if m.Props != nil {
+		inputs, inputsKey = m.Props, "propositions"
+	}
+	fmt.Fprintf(&b, "{\n  \"format\": %s,\n  \"%s\": %s,\n  \"width\": %d,\n  \"labels\": %s,\n",
+		str(FormatVersion), inputsKey, strs(inputs), m.Width, strs(m.Labels))
+	if m.Props != nil {
+		fmt.Fprintf(&b, "  \"embedding_bias\": %s,\n", vecJSON(m.EmbeddingBias))
+	}
 	b.WriteString("  \"embedding\": {")
-	for k, s := range m.Alphabet {
+	for k, s := range inputs {
 		if k > 0 {
 			b.WriteString(",")
 		}

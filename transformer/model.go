@@ -29,8 +29,17 @@ type Model struct {
 	// models: the B-RASP vector it holds, or its role, such as
 	// "P_l.default_flag").
 	Labels []string
-	// Embedding[k] is the word embedding emb(Alphabet[k]), of length Width.
+	// Embedding[k] is the word embedding emb(Alphabet[k]), of length Width;
+	// in a model over propositions, the embedding of proposition Props[k].
 	Embedding []Vec
+	// Props, when not nil, makes the model read traces of proposition sets
+	// instead of words (Alphabet is then empty): the embedding of a step
+	// is the multi-hot one, EmbeddingBias + Σ Embedding[p] over the
+	// propositions p true at that step (see propositions.go).
+	Props []string
+	// EmbeddingBias is the embedding of a step where no proposition holds
+	// (models over propositions only).
+	EmbeddingBias Vec
 	// Position lists the terms of the position embedding θ_n(i), summed into
 	// the word embedding; empty for a model without position embedding.
 	Position []PositionTerm
@@ -136,7 +145,7 @@ type Output struct {
 // output layer (position embedding terms count their scale).
 func (m *Model) NumParams() int {
 	d := m.Width
-	n := len(m.Embedding)*d + len(m.Position)
+	n := len(m.Embedding)*d + len(m.EmbeddingBias) + len(m.Position)
 	if m.Output.Weight != nil {
 		n += d + 1
 	}

@@ -20,6 +20,8 @@ import (
 // are read, every value converted exactly):
 //
 //	embedding                      [|Σ|, d]  row k is emb(alphabet[k])
+//	                               (over propositions: [k, d], row p for
+//	                               proposition p, and embedding_bias [d])
 //	layers.L.attention.H.score     [d, d]
 //	layers.L.attention.H.value     [d, d]
 //	                               (or, sparse, NAME.indices [nnz, 2] with the
@@ -47,6 +49,8 @@ import (
 //	            "layernorm": {"attention": {"eps": E} | null, "ffn": {"eps": E} | null} | null}
 //	position   JSON array of position terms exactly as in the JSON format (or "null")
 //	transduction  JSON array of the output symbols (transducers only)
+//	propositions  JSON array of the propositions (models over propositions
+//	              only; alphabet is then [])
 
 // EncodeSafetensors writes m as a safetensors file. Every parameter must be
 // exactly representable as a float64 (true of all dyadic rationals of
@@ -77,6 +81,9 @@ func encodeSafetensors(m *Model, sparse bool) ([]byte, error) {
 	}
 	d := m.Width
 	ts = append(ts, tensor{"embedding", []int{len(m.Embedding), d}, flat(m.Embedding)})
+	if m.Props != nil {
+		ts = append(ts, tensor{"embedding_bias", []int{d}, m.EmbeddingBias})
+	}
 	type metaHead struct {
 		Mask     string `json:"mask"`
 		Tiebreak string `json:"tiebreak"`
@@ -165,6 +172,9 @@ func encodeSafetensors(m *Model, sparse bool) ([]byte, error) {
 	if transduction != "" {
 		meta["transduction"] = transduction
 	}
+	if m.Props != nil {
+		meta["propositions"] = js(m.Props)
+	}
 	header := map[string]any{"__metadata__": meta}
 	var data bytes.Buffer
 	for _, t := range ts {
@@ -252,12 +262,17 @@ func DecodeSafetensors(file []byte) (*Model, error) {
 	if meta["format"] != FormatVersion {
 		return nil, fmt.Errorf("safetensors: __metadata__.format is %q, want %q", meta["format"], FormatVersion)
 	}
-	var syms []string
+	var syms, props []string
 	if err := json.Unmarshal([]byte(meta["alphabet"]), &syms); err != nil {
 		return nil, fmt.Errorf("safetensors: __metadata__.alphabet: %v", err)
 	}
+	if raw, ok := meta["propositions"]; ok {
+		if err := json.Unmarshal([]byte(raw), &props); err != nil || props == nil {
+			return nil, fmt.Errorf("safetensors: __metadata__.propositions: %v", orEmpty(err))
+		}
+	}
 	alpha, err := alphabet.New(syms...)
-	if err != nil || len(alpha) == 0 {
+	if err != nil || len(alpha) == 0 && props == nil {
 		return nil, fmt.Errorf("safetensors: __metadata__.alphabet: %v", orEmpty(err))
 	}
 	d, err := strconv.Atoi(meta["width"])
@@ -330,11 +345,18 @@ func DecodeSafetensors(file []byte) (*Model, error) {
 		}
 		return out
 	}
-	emb, err := get("embedding", len(alpha), d)
+	inputs := len(alpha)
+	if props != nil {
+		m.Alphabet, m.Props, inputs = nil, props, len(props)
+		if m.EmbeddingBias, err = get("embedding_bias", d); err != nil {
+			return nil, err
+		}
+	}
+	emb, err := get("embedding", inputs, d)
 	if err != nil {
 		return nil, err
 	}
-	m.Embedding = rows(emb, len(alpha), d)
+	m.Embedding = rows(emb, inputs, d)
 	type metaLayer struct {
 		Attention []struct {
 			Mask     string `json:"mask"`

@@ -24,7 +24,11 @@ func (m *Model) Validate() error {
 	if d < 1 || d > MaxWidth {
 		return fmt.Errorf("width: %d is out of range 1..%d", d, MaxWidth)
 	}
-	if len(m.Alphabet) == 0 {
+	if m.Props != nil {
+		if err := m.validateProps(); err != nil {
+			return err
+		}
+	} else if len(m.Alphabet) == 0 {
 		return fmt.Errorf("alphabet: empty")
 	}
 	seen := map[string]bool{}
@@ -40,12 +44,13 @@ func (m *Model) Validate() error {
 	if len(m.Labels) != d {
 		return fmt.Errorf("labels: %d labels for width %d", len(m.Labels), d)
 	}
-	if len(m.Embedding) != len(m.Alphabet) {
-		return fmt.Errorf("embedding: %d vectors for %d symbols", len(m.Embedding), len(m.Alphabet))
+	inputs := m.inputNames()
+	if len(m.Embedding) != len(inputs) {
+		return fmt.Errorf("embedding: %d vectors for %d %s", len(m.Embedding), len(inputs), m.inputKind())
 	}
 	for k, e := range m.Embedding {
 		if err := checkVec(e, d); err != nil {
-			return fmt.Errorf("embedding[%q]: %v", m.Alphabet[k], err)
+			return fmt.Errorf("embedding[%q]: %v", inputs[k], err)
 		}
 	}
 	for k := range m.Position {

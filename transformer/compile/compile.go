@@ -105,6 +105,9 @@ var maxParams = budget.Define("compile-params", 1<<23, "parameters",
 func (c *compiler) params() int64 {
 	d := int64(len(c.labels))
 	n := int64(len(c.p.Alphabet))*d + int64(len(c.posTerms))
+	if c.p.Props != nil {
+		n += int64(len(c.p.Props)+1) * d
+	}
 	if c.p.IsTransducer() {
 		n += int64(len(c.p.Output.Symbols)) * (d + 1)
 	} else {
@@ -186,6 +189,7 @@ type compiler struct {
 
 	labels    []string
 	symbolOf  map[int]int  // coord → symbol whose embedding sets it
+	propOf    map[int]int  // coord → proposition whose multi-hot entry sets it
 	initTrue  map[int]bool // slots whose initial value is 1 for every symbol
 	posTerms  []transformer.PositionTerm
 	posCoords map[int]bool // coords written only by position terms
@@ -212,15 +216,21 @@ func (c *compiler) newSlot(label string) slot {
 func (c *compiler) run() error {
 	p := c.p
 	c.symbolOf = map[int]int{}
+	c.propOf = map[int]int{}
 	c.initTrue = map[int]bool{}
 	c.posCoords = map[int]bool{}
 	c.embedding = map[int][]bool{}
 	c.one = c.newSlot("one")
 	c.initTrue[c.one.pos] = true
 	for k, v := range p.Vectors {
-		if v.Kind == brasp.SymbolVector {
+		switch v.Kind {
+		case brasp.SymbolVector:
 			s := c.newSlot(v.Name)
 			c.symbolOf[s.pos] = v.Symbol
+			c.avail[k] = s
+		case brasp.PropositionVector:
+			s := c.newSlot(v.Name)
+			c.propOf[s.pos] = v.Prop
 			c.avail[k] = s
 		}
 	}
@@ -388,6 +398,9 @@ func (c *compiler) multiHead() error {
 // foldIntoEmbedding puts stage-0 targets that read only symbol slots into
 // the word embedding, and reports whether it could.
 func (c *compiler) foldIntoEmbedding(targets []target) bool {
+	if c.p.Props != nil {
+		return false // a multi-hot embedding is affine in the propositions: no functions of them
+	}
 	for _, t := range targets {
 		for _, coord := range support(t.fn) {
 			if _, ok := c.symbolOf[coord]; !ok && coord != c.one.pos {

@@ -131,40 +131,58 @@ func dyadicBetween(lo, hi *big.Rat) *big.Rat {
 	}
 }
 
+// embed is the embedding of one input: 1 on the input slots where on holds,
+// on the slots that are 1 for every input, and (for symbol sym ≥ 0) on the
+// stage-0 functions folded into the embedding; under layer norm, each
+// complement coordinate is 1 minus its slot.
+func (c *compiler) embed(on func(coord int) bool, sym int) transformer.Vec {
+	e := transformer.Zeros(len(c.labels))
+	for coord := range c.labels {
+		if c.posCoords[coord] {
+			continue
+		}
+		if on(coord) || c.initTrue[coord] {
+			e[coord].SetInt64(1)
+		}
+		if vals, ok := c.embedding[coord]; ok && sym >= 0 && vals[sym] {
+			e[coord].SetInt64(1)
+		}
+	}
+	if c.opts.LayerNorm {
+		for coord, label := range c.labels {
+			if len(label) > 0 && label[0] == '!' && !c.posCoords[coord] {
+				if e[coord-1].Sign() == 0 {
+					e[coord].SetInt64(1)
+				} else {
+					e[coord].SetInt64(0)
+				}
+			}
+		}
+	}
+	return e
+}
+
 // model assembles the Model from the compiler's abstract layers.
 func (c *compiler) model() *transformer.Model {
 	labels := append([]string(nil), c.labels...)
 	d := len(labels)
 	m := &transformer.Model{Alphabet: c.p.Alphabet, Width: d, Labels: labels, Position: c.posTerms}
+	if c.p.Props != nil {
+		// The multi-hot embedding: the empty step's embedding as the bias,
+		// and per proposition the difference its slot makes (1 on P_p's
+		// coordinate, -1 on its complement under layer norm).
+		m.Alphabet, m.Props = nil, append([]string{}, c.p.Props...)
+		m.EmbeddingBias = c.embed(func(int) bool { return false }, -1)
+		for p := range c.p.Props {
+			e := c.embed(func(coord int) bool { q, ok := c.propOf[coord]; return ok && q == p }, -1)
+			for k := range e {
+				e[k].Sub(e[k], m.EmbeddingBias[k])
+			}
+			m.Embedding = append(m.Embedding, e)
+		}
+	}
 	for sym := range c.p.Alphabet {
-		e := transformer.Zeros(d)
-		for coord := range c.labels {
-			if c.posCoords[coord] {
-				continue
-			}
-			if s, ok := c.symbolOf[coord]; ok && s == sym {
-				e[coord].SetInt64(1)
-			}
-			if c.initTrue[coord] {
-				e[coord].SetInt64(1)
-			}
-			if vals, ok := c.embedding[coord]; ok && vals[sym] {
-				e[coord].SetInt64(1)
-			}
-		}
-		if c.opts.LayerNorm {
-			// The complement coordinate of each slot is 1 minus its value.
-			for coord, label := range c.labels {
-				if len(label) > 0 && label[0] == '!' && !c.posCoords[coord] {
-					if e[coord-1].Sign() == 0 {
-						e[coord].SetInt64(1)
-					} else {
-						e[coord].SetInt64(0)
-					}
-				}
-			}
-		}
-		m.Embedding = append(m.Embedding, e)
+		m.Embedding = append(m.Embedding, c.embed(func(coord int) bool { s, ok := c.symbolOf[coord]; return ok && s == sym }, sym))
 	}
 	var norm func() *transformer.LayerNorm
 	if c.opts.LayerNorm {
