@@ -127,7 +127,8 @@ func ParseKind(s string) (Kind, error) {
 }
 
 // Load parses data as kind; an empty kind is taken from the file extension.
-// Loading a regular expression builds its minimal DFA under b.
+// Data larger than the kind's size limit (InputLimit) is refused. Loading a
+// regular expression builds its minimal DFA under b.
 func Load(b *budget.Budget, filename string, data []byte, kind Kind) (Artifact, error) {
 	if kind == "" {
 		var err error
@@ -138,6 +139,9 @@ func Load(b *budget.Budget, filename string, data []byte, kind Kind) (Artifact, 
 	info, ok := kindInfo(kind)
 	if !ok {
 		_, err := ParseKind(string(kind))
+		return nil, err
+	}
+	if err := CheckSize(b, InputLimit(kind), int64(len(data)), "input file "+filename); err != nil {
 		return nil, err
 	}
 	return info.Load(b, filename, data)

@@ -233,10 +233,13 @@ func completeWithSink(d *DFA) {
 func tokenizeDFA(filename string, src []byte, errs *source.ErrorList) [][]dfaToken {
 	var lines [][]dfaToken
 	for lineNo, text := range strings.Split(string(src), "\n") {
+		if errs.Full() {
+			break // nothing more would be shown
+		}
 		var line []dfaToken
 		pos := func(off int) source.Pos { return source.Pos{Line: lineNo + 1, Col: off + 1} }
 		add := func(p source.Pos, msg string) { errs.Add(filename, p, "%s", msg) }
-		for i := 0; i < len(text); {
+		for i := 0; i < len(text) && !errs.Full(); {
 			r, size := utf8.DecodeRuneInString(text[i:])
 			switch {
 			case r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v':

@@ -147,7 +147,8 @@ var parseErrorCases = []struct {
 	{"invalid UTF-8", "Q_a(i)\nP(i) := Q_a(i) \xff\n",
 		"t.brasp:2:16: invalid UTF-8 encoding"},
 
-	// Several errors in one file are all reported, in order of position.
+	// Several errors in one file are all reported, in order of position:
+	// the first ten, then how many more.
 	{"several errors", `Q_a(i)
 P(i) := 1
 Y(i) := Z(i) & P(j) | first(i) | Q_b(i)
@@ -166,7 +167,7 @@ t.brasp:4:35: Q_a(j) in the default of an attention operation: only (i) is allow
 t.brasp:5:19: expected a mask (1, j<i, i<j, j<=i or i<=j), found "x"
 t.brasp:6:1: P redefined (first defined at 2:1)
 t.brasp:7:16: unexpected character '$'
-t.brasp:8:8: output vector Nope is not defined`},
+and 1 more error`},
 }
 
 func TestParseErrors(t *testing.T) {

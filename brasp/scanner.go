@@ -87,7 +87,7 @@ func (s *scanner) next() (token, Pos, string) {
 	pos := Pos{Line: s.line, Col: s.col}
 	r, size := s.peekRune()
 	switch {
-	case r < 0:
+	case r < 0 || s.errs.Full(): // the end, or too many errors to show more
 		return tEOF, pos, ""
 	case r == '\n':
 		s.off++

@@ -54,7 +54,7 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 	var toks []token
 	line, lineStart := 1, 0
 	i := 0
-	for i < len(src) {
+	for i < len(src) && !errs.Full() {
 		c := src[i]
 		pos := Pos{Line: line, Col: i - lineStart + 1}
 		switch {

@@ -4,14 +4,16 @@
 // go/scanner.ErrorList.
 //
 // It exists so that every parser locates and reports problems the same way:
-// each problem prints as file:line:col: message, a parser collects all of its
+// each problem prints as file:line:col: message, a parser collects its
 // problems rather than stopping at the first, and the list comes back sorted
-// by position, one problem per line. Packages brasp and ltl re-export these
+// by position, one problem per line, capped like go/scanner's: the first
+// ten, then "and N more errors". Packages brasp and ltl re-export these
 // types under their own names (brasp.Pos, ltl.ErrorList, ...) as aliases, so
 // that errors.As with either package's types matches errors of both.
 package source
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -61,11 +63,17 @@ type Error struct {
 	Pos  Pos
 	Msg  string
 	Err  error // a named error that e wraps, or nil
+
+	more   int  // in the closing entry of a capped ErrorList: the problems it counts
+	gaveUp bool // ... and whether the scanner stopped looking (Full)
 }
 
 // Error writes the problem as file:line:col: msg. Without a file it writes
 // line:col: msg; without a valid position, file: msg; without either, msg.
 func (e *Error) Error() string {
+	if e.more > 0 {
+		return e.Msg
+	}
 	switch {
 	case e.File != "" && e.Pos.IsValid():
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
@@ -81,11 +89,29 @@ func (e *Error) Error() string {
 // errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
-// ErrorList collects every problem found in a source, so that a user sees all
-// of them at once rather than one per run. Its Err method returns the list
-// sorted by position, and it prints one problem per line. It collects
-// without a cap: the parsers that use it bound their input instead.
+// ErrorList collects the problems found in a source, so that a user sees
+// all of them at once rather than one per run. Its Err method returns the
+// list sorted by position, and it prints one problem per line.
+//
+// Hostile input can have a problem at every byte, so the list is capped, as
+// go/scanner's is: it keeps the first MaxKept problems added, counts the rest
+// in one closing entry, and prints the first MaxPrinted of them (sorted)
+// followed by "and N more errors". A scanner can ask Full to stop looking
+// once nothing more would be kept; the list then ends "too many errors".
 type ErrorList []*Error
+
+const (
+	// MaxPrinted is how many problems ErrorList.Error prints before the
+	// closing "and N more errors" line.
+	MaxPrinted = 10
+	// MaxKept is how many problems an ErrorList holds; every further one is
+	// only counted.
+	MaxKept = 100
+)
+
+// ErrTooMany is the named error of the closing entry of a capped ErrorList,
+// the one that counts the problems it did not keep.
+var ErrTooMany = errors.New("too many errors")
 
 // Add appends a problem at file:pos with the message fmt.Sprintf(format,
 // args...).
@@ -94,16 +120,57 @@ func (l *ErrorList) Add(file string, pos Pos, format string, args ...any) {
 }
 
 // AddErr is Add for a problem of a named kind: the appended Error unwraps to
-// err, so that errors.Is(list, err) holds.
+// err, so that errors.Is(list, err) holds. Past MaxKept problems it only
+// counts the problem (without formatting it).
 func (l *ErrorList) AddErr(file string, pos Pos, err error, format string, args ...any) {
+	if len(*l) >= MaxKept {
+		if last := (*l)[len(*l)-1]; last.more > 0 {
+			last.more++
+			return
+		}
+		*l = append(*l, &Error{File: file, Msg: ErrTooMany.Error(), Err: ErrTooMany, more: 1})
+		return
+	}
 	*l = append(*l, &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...), Err: err})
+}
+
+// Full reports whether l has stopped keeping problems, so that a scanner of
+// hostile input may stop early: nothing it finds from now on would be shown.
+// The list then no longer knows how many problems there are, so it ends
+// with "too many errors" (as the Go compiler does) instead of a count: call
+// Full only where the scanner stops when it returns true.
+func (l ErrorList) Full() bool {
+	if len(l) <= MaxKept {
+		return false
+	}
+	l[len(l)-1].gaveUp = true
+	return true
+}
+
+// split separates the kept problems from the closing entry that counts the
+// others (nil when nothing was dropped).
+func (l ErrorList) split() (kept ErrorList, dropped *Error) {
+	if n := len(l); n > 0 && l[n-1].more > 0 {
+		return l[:n-1], l[n-1]
+	}
+	return l, nil
+}
+
+// Len is the number of problems found, kept or only counted.
+func (l ErrorList) Len() int {
+	kept, dropped := l.split()
+	if dropped != nil {
+		return len(kept) + dropped.more
+	}
+	return len(kept)
 }
 
 // Sort orders the problems by position, keeping the order in which they
 // were added among problems at the same position. Problems without a
-// position come first.
+// position come first; the closing count of a capped list stays last.
 func (l ErrorList) Sort() {
-	sort.SliceStable(l, func(i, j int) bool { return l[i].Pos.Before(l[j].Pos) })
+	kept, _ := l.split()
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Pos.Before(kept[j].Pos) })
 }
 
 // Err returns l, sorted, as an error, or nil when l is empty, so that a
@@ -113,22 +180,45 @@ func (l ErrorList) Err() error {
 		return nil
 	}
 	l.Sort()
+	if _, dropped := l.split(); dropped != nil {
+		dropped.Msg = fmt.Sprintf("and %d more error%s", dropped.more, plural(dropped.more))
+		if dropped.gaveUp {
+			dropped.Msg = ErrTooMany.Error()
+		}
+	}
 	return l
 }
 
-// Error writes one problem per line, or "no errors" for an empty list.
+// Error writes one problem per line, at most MaxPrinted of them, then
+// "and N more errors" if there are others; "no errors" for an empty list.
 func (l ErrorList) Error() string {
 	if len(l) == 0 {
 		return "no errors"
 	}
+	kept, _ := l.split()
 	var b strings.Builder
-	for i, e := range l {
+	for i, e := range kept {
+		if i == MaxPrinted {
+			break
+		}
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(e.Error())
 	}
+	if _, dropped := l.split(); dropped != nil && dropped.gaveUp {
+		b.WriteString("\n" + ErrTooMany.Error())
+	} else if more := l.Len() - min(len(kept), MaxPrinted); more > 0 {
+		fmt.Fprintf(&b, "\nand %d more error%s", more, plural(more))
+	}
 	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // Unwrap returns the problems of the list, so that errors.Is and errors.As

@@ -130,3 +130,58 @@ func TestSortAndError(t *testing.T) {
 		t.Errorf("one-error list prints %q, want %q", got, want)
 	}
 }
+
+// TestCap checks that a list of many problems keeps MaxKept of them, counts
+// the rest, and prints MaxPrinted then "and N more errors".
+func TestCap(t *testing.T) {
+	var l ErrorList
+	const n = 1300
+	for i := n; i > 0; i-- { // added last position first: printing sorts
+		l.AddErr("f", Pos{Line: i, Col: 1}, errNamed, "problem %d", i)
+	}
+	if len(l) != MaxKept+1 || l.Len() != n {
+		t.Fatalf("len = %d, Len() = %d; want %d kept and %d found", len(l), l.Len(), MaxKept+1, n)
+	}
+	err := l.Err()
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != MaxPrinted+1 {
+		t.Fatalf("printed %d lines, want %d:\n%v", len(lines), MaxPrinted+1, err)
+	}
+	// The kept problems are the first added (lines n down to n-99), sorted.
+	if got, want := lines[0], fmt.Sprintf("f:%d:1: problem %d", n-MaxKept+1, n-MaxKept+1); got != want {
+		t.Errorf("first line %q, want %q", got, want)
+	}
+	if got, want := lines[MaxPrinted], fmt.Sprintf("and %d more errors", n-MaxPrinted); got != want {
+		t.Errorf("last line %q, want %q", got, want)
+	}
+	if last := l[len(l)-1]; !errors.Is(last, ErrTooMany) || last.Msg != fmt.Sprintf("and %d more errors", n-MaxKept) {
+		t.Errorf("closing entry %q does not count the %d dropped problems", last.Msg, n-MaxKept)
+	}
+	if !errors.Is(err, errNamed) || !errors.Is(err, ErrTooMany) {
+		t.Error("errors.Is does not see the kept problems' and the cap's named errors")
+	}
+
+	var small ErrorList
+	for i := 1; i <= MaxPrinted+1; i++ {
+		small.Add("f", Pos{Line: i, Col: 1}, "p")
+	}
+	if got := strings.Split(small.Err().Error(), "\n"); len(got) != MaxPrinted+1 || got[MaxPrinted] != "and 1 more error" {
+		t.Errorf("11 problems print %q, want 10 then \"and 1 more error\"", got)
+	}
+}
+
+// TestGiveUp checks that a list whose scanner stopped at Full ends with
+// "too many errors", not a count it does not know.
+func TestGiveUp(t *testing.T) {
+	var l ErrorList
+	for i := 1; !l.Full(); i++ {
+		l.Add("f", Pos{Line: 1, Col: i}, "bad")
+	}
+	lines := strings.Split(l.Err().Error(), "\n")
+	if len(lines) != MaxPrinted+1 || lines[MaxPrinted] != "too many errors" {
+		t.Errorf("a list given up on prints %q, want ten problems and \"too many errors\"", lines)
+	}
+	if last := l[len(l)-1]; last.Msg != "too many errors" {
+		t.Errorf("closing entry %q, want \"too many errors\"", last.Msg)
+	}
+}

@@ -85,7 +85,7 @@ func Parse(filename string, src []byte) (*Regex, error) {
 	}
 	single := alpha.SingleChar()
 	var toks []tok
-	for i := alphaLine + 1; i < len(lines); i++ {
+	for i := alphaLine + 1; i < len(lines) && !errs.Full(); i++ {
 		toks = append(toks, lexLine(filename, i, lines[i], false, single, &errs)...)
 	}
 	// End of input is reported just after the last token.
@@ -136,7 +136,7 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 	if alphaLine {
 		bare = alphabet.IsNameRune
 	}
-	for i := 0; i < len(text); {
+	for i := 0; i < len(text) && !errs.Full(); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case unicode.IsSpace(r):

@@ -138,7 +138,8 @@ func amount(n int64) string {
 }
 
 // loadFile reads and loads an input file; from overrides the kind given by
-// the extension.
+// the extension. A file over its kind's size limit (input-bytes or
+// model-bytes) is refused before it is read.
 func loadFile(b *budget.Budget, path, from string) (artifact.Artifact, error) {
 	var kind artifact.Kind
 	if from != "" {
@@ -150,11 +151,20 @@ func loadFile(b *budget.Budget, path, from string) (artifact.Artifact, error) {
 	} else if _, err := artifact.KindOf(path); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	if kind == "" {
+		kind, _ = artifact.KindOf(path)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return artifact.Load(b, path, data, kind)
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		if err := artifact.CheckSize(b, artifact.InputLimit(kind), info.Size(), "input file "+path); err != nil {
+			return nil, err
+		}
+	}
+	return artifact.LoadReader(b, path, f, kind)
 }
 
 // kindList is the known kinds for help texts.

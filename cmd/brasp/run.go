@@ -59,34 +59,31 @@ func runCmd(e *env, args []string) error {
 			defer f.Close()
 			r = f
 		}
-		br := bufio.NewReaderSize(r, 1<<20)
-		line := 0
+		lines := artifact.NewLineReader(b, r, *inputFile)
 		for {
-			s, err := br.ReadString('\n')
-			if s != "" || err == nil {
-				line++
-				s = strings.TrimRight(s, "\r\n")
-				if err := b.Err(); err != nil {
-					return err
-				}
-				if err := runWord(a, s, fmt.Sprintf("%s:%d", *inputFile, line), *table, *asJSON, traced, out); err != nil {
-					return err
-				}
-			}
+			s, where, err := lines.Next()
 			if err == io.EOF {
-				break
+				return nil
 			}
 			if err != nil {
 				return err
 			}
+			if err := b.Err(); err != nil {
+				return err
+			}
+			if err := runWord(a, string(s), where, *table, *asJSON, traced, out); err != nil {
+				return err
+			}
 		}
-		return nil
 	}
 	if len(words) == 0 {
 		return &exitError{code: 2, msg: "run: no words given (give WORD arguments or --input-file F)"}
 	}
 	for n, s := range words {
 		if err := b.Err(); err != nil {
+			return err
+		}
+		if err := artifact.CheckSize(b, artifact.WordLimit(), int64(len(s)), fmt.Sprintf("word %d", n+1)); err != nil {
 			return err
 		}
 		if err := runWord(a, s, fmt.Sprintf("word %d", n+1), *table, *asJSON, traced, out); err != nil {
