@@ -50,6 +50,25 @@ func (a Alphabet) Index(s string) int {
 	return -1
 }
 
+// Indexer returns a function that finds the index of a symbol, or -1: Index
+// for small alphabets, a map built once for large ones, so that reading n
+// symbols of a k-symbol alphabet costs O(n), not O(nk).
+func (a Alphabet) Indexer() func(string) int {
+	if len(a) <= 16 {
+		return a.Index
+	}
+	m := make(map[string]int, len(a))
+	for i, s := range a {
+		m[s] = i
+	}
+	return func(s string) int {
+		if i, ok := m[s]; ok {
+			return i
+		}
+		return -1
+	}
+}
+
 // Equal reports whether a and b list the same symbols in the same order.
 func (a Alphabet) Equal(b Alphabet) bool {
 	if len(a) != len(b) {
@@ -81,10 +100,11 @@ func (a Alphabet) ParseWord(s string) ([]int, error) {
 	if w, ok := a.parseASCII(s); ok {
 		return w, nil
 	}
+	index := a.Indexer()
 	if a.SingleChar() && !strings.ContainsAny(s, " \t\"") {
 		w := make([]int, 0, len(s))
 		for off, r := range s {
-			k := a.Index(string(r))
+			k := index(string(r))
 			if k < 0 {
 				return nil, fmt.Errorf("symbol %s at offset %d is not in the alphabet {%s}", Quote(string(r)), off, a)
 			}
@@ -98,7 +118,7 @@ func (a Alphabet) ParseWord(s string) ([]int, error) {
 	}
 	w := make([]int, 0, len(fields))
 	for n, f := range fields {
-		k := a.Index(f)
+		k := index(f)
 		if k < 0 {
 			return nil, fmt.Errorf("symbol %d (%s) is not in the alphabet {%s}", n+1, Quote(f), a)
 		}

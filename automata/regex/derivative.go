@@ -21,13 +21,25 @@ var regexStates = budget.Define("regex-states", 100000, "states",
 // concatenation is right-nested with ε neutral and ∅ absorbing, r** = r*,
 // ()* = []* = (), and ~~r = r. Two terms are the same iff they have the same
 // id.
+//
+// Symbols are sets: a term of kind kSet matches one symbol of a sorted list,
+// or (neg) any symbol not in it, and the symbol sets of a union or an
+// intersection merge into one set term. So "." over a 10,000-symbol
+// alphabet is one term (the complement of the empty list), not a union of
+// 10,000 symbols whose every derivative would visit each of them. The
+// derivatives of a term by two symbols that no set of the term lists are the
+// same term (each membership test answers the same for both), so a state's
+// row of transitions takes one derivative per listed symbol and one for all
+// the others (see row): the alphabet classes of Owens, Reppy and Turon,
+// "Regular-expression derivatives re-examined" (2009), in their simplest
+// form.
 
 type termKind uint8
 
 const (
 	kEmpty termKind = iota
 	kEps
-	kSym
+	kSet
 	kCat
 	kStar
 	kUnion
@@ -37,8 +49,8 @@ const (
 
 type term struct {
 	kind     termKind
-	sym      int
-	sub      []int // child ids: kCat (2), kStar/kCompl (1), kUnion/kInter (≥ 2, sorted)
+	sub      []int // child ids: kCat (2), kStar/kCompl (1), kUnion/kInter (≥ 2, sorted); kSet: its symbols, sorted
+	neg      bool  // kSet: the symbols not in sub
 	nullable bool
 }
 
@@ -64,7 +76,9 @@ func newTerms(k int) *terms {
 func (t *terms) intern(x term) int {
 	var b strings.Builder
 	b.WriteByte(byte('0' + x.kind))
-	b.WriteString(strconv.Itoa(x.sym))
+	if x.neg {
+		b.WriteByte('^')
+	}
 	for _, s := range x.sub {
 		b.WriteByte(',')
 		b.WriteString(strconv.Itoa(s))
@@ -78,7 +92,91 @@ func (t *terms) intern(x term) int {
 	return len(t.list) - 1
 }
 
-func (t *terms) sym(a int) int { return t.intern(term{kind: kSym, sym: a}) }
+func (t *terms) sym(a int) int { return t.set([]int{a}, false) }
+
+// set returns the term matching one symbol of syms (sorted, without
+// duplicates), or with neg one symbol not in syms.
+func (t *terms) set(syms []int, neg bool) int {
+	switch {
+	case !neg && len(syms) == 0, neg && len(syms) == t.k:
+		return t.empty
+	case !neg && len(syms) == t.k:
+		syms, neg = nil, true
+	}
+	return t.intern(term{kind: kSet, sub: syms, neg: neg})
+}
+
+// mergeSets combines set terms into one by union (or intersection, inter).
+// With P the listed sets and ~N the complemented ones, a union is ∪P, or
+// ~(∩N ∖ ∪P) when some are complemented; an intersection is ∩P ∖ ∪N, or
+// ~(∪N) when all are complemented. Lists are gathered before they are
+// sorted once, so merging n singletons costs O(n log n), not O(n²).
+func (t *terms) mergeSets(ids []int, inter bool) int {
+	var listed, negs [][]int
+	for _, id := range ids {
+		if x := t.list[id]; x.neg {
+			negs = append(negs, x.sub)
+		} else {
+			listed = append(listed, x.sub)
+		}
+	}
+	all := func(lists [][]int) []int { // their union
+		var out []int
+		for _, l := range lists {
+			out = append(out, l...)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	common := func(lists [][]int) []int { // their intersection
+		out := lists[0]
+		for _, l := range lists[1:] {
+			out = intersect(out, l)
+		}
+		return out
+	}
+	switch {
+	case !inter && len(negs) == 0:
+		return t.set(all(listed), false)
+	case !inter:
+		return t.set(subtract(common(negs), all(listed)), true)
+	case len(listed) == 0:
+		return t.set(all(negs), true)
+	}
+	return t.set(subtract(common(listed), all(negs)), false)
+}
+
+func intersect(x, y []int) []int {
+	var out []int
+	for i, j := 0, 0; i < len(x) && j < len(y); {
+		switch {
+		case x[i] < y[j]:
+			i++
+		case y[j] < x[i]:
+			j++
+		default:
+			out = append(out, x[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// subtract is x∖y.
+func subtract(x, y []int) []int {
+	var out []int
+	j := 0
+	for _, a := range x {
+		for j < len(y) && y[j] < a {
+			j++
+		}
+		if j == len(y) || y[j] != a {
+			out = append(out, a)
+		}
+	}
+	return out
+}
 
 func (t *terms) cat(x, y int) int {
 	switch {
@@ -121,13 +219,25 @@ func (t *terms) setOp(kind termKind, xs []int) int {
 	if kind == kInter {
 		neutral, absorbing = t.all, t.empty
 	}
-	var flat []int
-	for _, x := range xs {
-		if t.list[x].kind == kind {
-			flat = append(flat, t.list[x].sub...)
+	var flat, sets []int
+	add := func(x int) {
+		if t.list[x].kind == kSet {
+			sets = append(sets, x)
 		} else {
 			flat = append(flat, x)
 		}
+	}
+	for _, x := range xs {
+		if t.list[x].kind == kind {
+			for _, y := range t.list[x].sub {
+				add(y)
+			}
+		} else {
+			add(x)
+		}
+	}
+	if len(sets) > 0 {
+		flat = append(flat, t.mergeSets(sets, kind == kInter))
 	}
 	slices.Sort(flat)
 	flat = slices.Compact(flat)
@@ -167,9 +277,9 @@ func (t *terms) derivative(x, a int) int {
 	switch tx.kind {
 	case kEmpty, kEps:
 		d = t.empty
-	case kSym:
+	case kSet:
 		d = t.empty
-		if tx.sym == a {
+		if _, in := slices.BinarySearch(tx.sub, a); in != tx.neg {
 			d = t.eps
 		}
 	case kCat:
@@ -206,11 +316,7 @@ func (t *terms) fromNode(n *Node) int {
 	case OpSymbol:
 		return t.sym(n.Symbol)
 	case OpAny:
-		syms := make([]int, t.k)
-		for a := range syms {
-			syms[a] = t.sym(a)
-		}
-		return t.union(syms...)
+		return t.set(nil, true)
 	case OpConcat:
 		x := subs[len(subs)-1]
 		for i := len(subs) - 2; i >= 0; i-- {
@@ -233,6 +339,50 @@ func (t *terms) fromNode(n *Node) int {
 	panic("regex: unknown operator " + strconv.Itoa(int(n.Op)))
 }
 
+// row returns the derivatives of x by every symbol: one derivative per
+// symbol that a set of x lists, and one shared by all the others.
+func (t *terms) row(x int) []int {
+	listed := t.listed(x)
+	row := make([]int, t.k)
+	other := -1
+	j := 0
+	for a := range row {
+		if j < len(listed) && listed[j] == a {
+			row[a] = t.derivative(x, a)
+			j++
+			continue
+		}
+		if other < 0 {
+			other = t.derivative(x, a)
+		}
+		row[a] = other
+	}
+	return row
+}
+
+// listed returns the symbols listed by the set terms under x, sorted.
+func (t *terms) listed(x int) []int {
+	seen := map[int]bool{}
+	var syms []int
+	var visit func(int)
+	visit = func(y int) {
+		if seen[y] {
+			return
+		}
+		seen[y] = true
+		if ty := t.list[y]; ty.kind == kSet {
+			syms = append(syms, ty.sub...)
+		} else {
+			for _, z := range ty.sub {
+				visit(z)
+			}
+		}
+	}
+	visit(x)
+	slices.Sort(syms)
+	return slices.Compact(syms)
+}
+
 // DFA compiles r to its minimal complete DFA by exploring the derivatives of
 // the expression breadth-first. It stops with the budget's error when more
 // than the budget's regex-states distinct derivatives are reachable, or when
@@ -247,12 +397,11 @@ func (r *Regex) DFA(b *budget.Budget) (*automata.DFA, error) {
 	d := &automata.DFA{Alphabet: r.Alphabet}
 	for i := 0; i < len(order); i++ {
 		x := order[i]
-		row := make([]int, len(r.Alphabet))
-		for a := range r.Alphabet {
+		row := t.row(x)
+		for a, y := range row {
 			if err := b.Step(1); err != nil {
 				return nil, err
 			}
-			y := t.derivative(x, a)
 			j, ok := index[y]
 			if !ok {
 				if int64(len(order)) >= maxStates {

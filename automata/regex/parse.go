@@ -96,7 +96,7 @@ func Parse(filename string, src []byte) (*Regex, error) {
 		eof.Col += last.width
 	}
 	toks = append(toks, tok{kind: tEOF, pos: eof})
-	p := &parser{toks: toks, alpha: alpha, errs: &errs, file: filename}
+	p := &parser{toks: toks, alpha: alpha, index: alpha.Indexer(), errs: &errs, file: filename}
 	if toks[0].kind == tEOF {
 		errs.Add(filename, toks[0].pos, "missing expression after the alphabet line")
 		return nil, errs.Err()
@@ -190,6 +190,7 @@ type parser struct {
 	toks  []tok
 	i     int
 	alpha alphabet.Alphabet
+	index func(string) int // alpha.Indexer()
 	errs  *source.ErrorList
 	file  string
 	depth int
@@ -329,7 +330,7 @@ func (p *parser) atom() *Node {
 	t := p.next()
 	switch {
 	case t.kind == tSym:
-		a := p.alpha.Index(t.text)
+		a := p.index(t.text)
 		if a < 0 {
 			p.errs.Add(p.file, t.pos, "%s", "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.String()+"}")
 			return EmptySet()
