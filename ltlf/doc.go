@@ -46,7 +46,14 @@
 // letters, digits, '_' and '.', not starting with a digit, or any text in
 // double quotes. Operators, in Spot's spellings: true 1, false 0, ! ~,
 // & && /\, | || \/, -> => -->, <-> <=> <-->, xor ^, X, X[!], F <>, G [],
-// U, R V, W, M, and the past operators Y, Z (WY), O, H, S. A leading run of
+// U, R V, W, M, and the past operators Y, Z (WY), O, H, S. Spot's bounded
+// operators are read as the formulas Spot defines them to be: X[n] φ is n
+// nexts, F[n:m] φ is X[n](φ | X(φ | … X φ)) and G[n:m] φ the same with &,
+// F[n:] φ (also F[n:$], F[n:inf]) is X[n] F φ and G[n:] φ is X[n] G φ; a !
+// in the bracket (X[n!], F[n:m!], G[!n:m]) makes every next in the
+// unfolding strong. With Spot's weak X, F[n:m] φ also holds when the trace
+// ends before step m; F[n:m!] is "φ at some step in n..m". The printer
+// writes a run of k nexts as X[k] (X[k!] if strong). A leading run of
 // F, G and X letters is split off an identifier, as Spot does: GFa is G F a.
 // Precedence (Spot's), loosest first: -> and <-> (right-associative), |,
 // xor, &, the binary temporal operators U R W M S (right-associative), the

@@ -25,6 +25,7 @@ const (
 	tBox             // []: G
 	tDiamond         // <>: F
 	tStrong          // [!] after X: strong next
+	tBound           // [n], [n:m], [n:], [!n], [n!], [n:m!] after X, F, G: Spot's bounded operators
 	tNewline         // end of a line (only the directive lines care)
 	tBad             // a character that starts no token
 )
@@ -32,6 +33,8 @@ const (
 var tokNames = map[tokKind]string{tEOF: "end of input", tLParen: "'('", tRParen: "')'", tNot: "'!'",
 	tAnd: "'&'", tOr: "'|'", tImplies: "'->'", tEquiv: "'<->'", tXor: "'^'", tBox: "'[]'", tDiamond: "'<>'",
 	tStrong: "'[!]'", tNewline: "end of line"}
+
+// tBound's text is what is between the brackets, spaces removed.
 
 type token struct {
 	kind tokKind
@@ -114,6 +117,13 @@ func lex(src []byte, max int) []token {
 			i = j + 1
 			continue
 		}
+		if c == '[' {
+			if text, n := boundAt(src[i:]); n > 0 {
+				emit(tBound, i, text)
+				i += n
+				continue
+			}
+		}
 		rest := string(src[i:min(len(src), i+4)])
 		k, n := tBad, 0
 		for _, op := range operators {
@@ -149,4 +159,24 @@ var operators = []struct {
 	{"!", tNot}, {"~", tNot}, {"^", tXor},
 	{"(", tLParen}, {")", tRParen},
 	{"[!]", tStrong}, {"[]", tBox},
+}
+
+// boundAt recognises a bracketed bound at the start of src, "[" then "!"
+// or digits (X[!3], F[2:5], G[2:], F[1:$], X[3!]), up to the "]" on the
+// same line. It returns the text between the brackets without spaces and
+// the length of the whole token, or 0 when src does not start one ("[!]"
+// and "[]" are other tokens; the parser checks the text's form).
+func boundAt(src []byte) (string, int) {
+	end := 1
+	for end < len(src) && src[end] != ']' && src[end] != '\n' && src[end] != '[' && end < 64 {
+		end++
+	}
+	if end >= len(src) || src[end] != ']' {
+		return "", 0
+	}
+	text := strings.Join(strings.Fields(string(src[1:end])), "")
+	if text == "!" || text == "" || !(text[0] == '!' || text[0] >= '0' && text[0] <= '9') {
+		return "", 0
+	}
+	return text, end + 1
 }

@@ -482,11 +482,20 @@ func (p *parser) unary() int32 {
 				p.next()
 				strong = true
 			}
+			if b := p.peek(); b.kind == tBound {
+				p.next()
+				return p.bounded(t, b, strong)
+			}
 			op := WeakNext
 			if strong {
 				op = Next
 			}
 			return p.f.Mk(op, p.unary(), 0)
+		case "F", "G":
+			if b := p.peek(); b.kind == tBound {
+				p.next()
+				return p.bounded(t, b, p.dialect != Spot)
+			}
 		case "last":
 			if p.dialect == LTLf2DFA || p.dialect == PPLTL {
 				return p.f.Mk(WeakNext, p.f.Mk(False, 0, 0), 0)
@@ -501,6 +510,8 @@ func (p *parser) unary() int32 {
 		return p.prop(t)
 	case tStrong:
 		p.fail(t.pos, "[!] must follow X")
+	case tBound:
+		p.fail(t.pos, "[%s] must follow X, F or G", t.text)
 	case tBad:
 		p.fail(t.pos, "%s", t)
 	}

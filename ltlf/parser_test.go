@@ -145,7 +145,8 @@ func TestRoundTrip(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"G(a -> X b)", "GFa & X[!]b", "propositions a b\na U b", "dialect ltlf2dfa\nXGXFWX a",
-		`"x y" R (b W c) M d`, "a xor b <-> c", "Y a S O b", "dialect ppltl\nH(a -> Y b)", "((a", "a & [!]"} {
+		`"x y" R (b W c) M d`, "a xor b <-> c", "Y a S O b", "dialect ppltl\nH(a -> Y b)", "((a", "a & [!]",
+		"X[3] a & F[1:2] b", "G[2:!] a | F[!0:$] b", "X[2!] a", "G[1:x] a"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -1,6 +1,7 @@
 package ltlf
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -104,7 +105,23 @@ func (f *Formula) write(b *strings.Builder, i int32, ctx int) {
 	case Not:
 		b.WriteByte('!')
 		f.write(b, n.A, precUnary)
-	case Next, WeakNext, Finally, Globally, Yesterday, WeakYesterday, Once, Historically:
+	case Next, WeakNext:
+		// A run of k ≥ 2 equal nexts is Spot's X[k] (X[k!] if strong).
+		k, x := 1, n.A
+		for f.Nodes[x].Op == n.Op {
+			k, x = k+1, f.Nodes[x].A
+		}
+		switch {
+		case k == 1:
+			b.WriteString(n.Op.String())
+		case n.Op == Next:
+			fmt.Fprintf(b, "X[%d!]", k)
+		default:
+			fmt.Fprintf(b, "X[%d]", k)
+		}
+		b.WriteByte(' ')
+		f.write(b, x, precUnary)
+	case Finally, Globally, Yesterday, WeakYesterday, Once, Historically:
 		b.WriteString(n.Op.String())
 		b.WriteByte(' ')
 		f.write(b, n.A, precUnary)
