@@ -84,6 +84,9 @@ func (f *LTLf) Accepts(w []int) (bool, error) {
 
 // RunTrace implements TraceRunner: s is a trace such as "a,b;;c".
 func (f *LTLf) RunTrace(s string) (bool, error) {
+	if f.F.EmptyTrace && strings.TrimSpace(s) == "" {
+		return f.F.Eval(nil), nil // the empty trace, under the empty-trace semantics
+	}
 	t, err := ltlf.ParseTrace(f.F.Props, s)
 	if err != nil {
 		return false, err
@@ -195,6 +198,9 @@ func ltlfToDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*SymbolicDFA, error
 	var err error
 	if opts.Unminimized {
 		d, err = ltlf.ToDFAUnminimized(b, f.F)
+		if err == nil && f.F.EmptyTrace {
+			d = ltlf.WithEmptyTrace(f.F, d)
+		}
 	} else {
 		d, err = ltlf.ToDFA(b, f.F)
 	}
@@ -251,10 +257,14 @@ func equivLTLf(b *budget.Budget, x, y *LTLf) (*EquivResult, error) {
 			}
 		}
 	}
-	if len(t) == 0 || fx.Eval(t) != cex.AcceptA || fy.Eval(t) == cex.AcceptA {
+	if fx.Eval(t) != cex.AcceptA || fy.Eval(t) == cex.AcceptA {
 		return nil, fmt.Errorf("%w: %s", ErrUnconfirmed, ltlf.FormatTrace(props, t))
 	}
-	return &EquivResult{Trace: ltlf.FormatTrace(props, t), FirstAccepts: cex.AcceptA}, nil
+	shown := ltlf.FormatTrace(props, t)
+	if len(t) == 0 {
+		shown = "the empty trace"
+	}
+	return &EquivResult{Trace: shown, FirstAccepts: cex.AcceptA}, nil
 }
 
 func containsString(xs []string, s string) bool {

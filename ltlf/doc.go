@@ -33,8 +33,10 @@
 //
 // # Syntax
 //
-// An .ltlf source is `#` comments, optional `propositions p q …` and
-// `dialect NAME` lines, then one formula, which may span lines:
+// An .ltlf source is `#` comments, optional `propositions p q …`,
+// `dialect NAME` and `semantics empty_trace` lines (the last one reads
+// every finite trace, the empty one included, as LTLf2DFA does: see
+// EvalEmpty), then one formula, which may span lines:
 //
 //	# every request is eventually granted
 //	propositions req grant

@@ -1,10 +1,16 @@
 package ltlf
 
-// Eval reports whether the non-empty trace satisfies the formula at its
-// first step (the LTLf convention). It is the brute-force evaluator the
-// automaton constructions are checked against: a truth table of every
-// subformula at every step, O(size × length). It panics on an empty trace.
-func (f *Formula) Eval(t Trace) bool { return f.EvalAll(t)[f.Root][0] }
+// Eval reports whether the trace satisfies the formula at its first step
+// (the LTLf convention). It is the brute-force evaluator the automaton
+// constructions are checked against: a truth table of every subformula at
+// every step, O(size × length). The empty trace satisfies no formula, or,
+// under the empty-trace semantics (EmptyTrace), those EvalEmpty says.
+func (f *Formula) Eval(t Trace) bool {
+	if len(t) == 0 {
+		return f.EmptyTrace && f.EvalEmpty()
+	}
+	return f.EvalAll(t)[f.Root][0]
+}
 
 // EvalAll returns the truth value of every node at every step of a
 // non-empty trace: EvalAll(t)[node][step].

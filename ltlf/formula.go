@@ -79,6 +79,10 @@ type Formula struct {
 	Nodes []Node
 	// Root is the index in Nodes of the whole formula.
 	Root int32
+	// EmptyTrace selects the semantics over all finite traces, the empty
+	// one included (LTLf2DFA's convention; see EvalEmpty), instead of the
+	// non-empty traces only. A `semantics empty_trace` line sets it.
+	EmptyTrace bool
 
 	index map[Node]int32
 }
@@ -152,6 +156,7 @@ func (f *Formula) WithProps(props []string) (*Formula, error) {
 		index[p] = int32(i)
 	}
 	g := NewFormula(props)
+	g.EmptyTrace = f.EmptyTrace
 	remap := make([]int32, len(f.Nodes))
 	for i, n := range f.Nodes {
 		switch n.Op.Arity() {

@@ -128,7 +128,7 @@ func (p *parser) directives() {
 			p.i++
 		}
 		t := p.toks[p.i]
-		if t.kind != tIdent || (t.text != "propositions" && t.text != "dialect") {
+		if t.kind != tIdent || (t.text != "propositions" && t.text != "dialect" && t.text != "semantics") {
 			return
 		}
 		// A directive is the keyword followed by names to the end of the line.
@@ -157,6 +157,12 @@ func (p *parser) directives() {
 				}
 				p.propIndex[a.text] = int32(len(p.f.Props))
 				p.f.Props = append(p.f.Props, a.text)
+			}
+		case "semantics":
+			if len(args) != 1 || args[0].text != "empty_trace" && args[0].text != "nonempty_traces" {
+				p.errs.Add(p.file, t.pos, "semantics wants empty_trace (every finite trace, the empty one included) or nonempty_traces (the default)")
+			} else {
+				p.f.EmptyTrace = args[0].text == "empty_trace"
 			}
 		case "dialect":
 			if len(args) != 1 || args[0].kind != tIdent {

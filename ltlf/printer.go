@@ -54,6 +54,9 @@ func (f *Formula) Format() string {
 		b.WriteString(QuoteProp(p))
 	}
 	b.WriteByte('\n')
+	if f.EmptyTrace {
+		b.WriteString("semantics empty_trace\n")
+	}
 	f.write(&b, f.Root, 0)
 	b.WriteByte('\n')
 	return b.String()

@@ -60,7 +60,11 @@ var ErrPastOverFuture = fmt.Errorf("past operator over a future formula")
 // never builds the product of their unminimised automata.
 func ToDFA(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
 	c := &connectives{b: b, f: f, done: map[int32]*symbolic.DFA{}}
-	return c.dfa(f.Root)
+	d, err := c.dfa(f.Root)
+	if err != nil || !f.EmptyTrace {
+		return d, err
+	}
+	return symbolic.Minimize(b, WithEmptyTrace(f, d))
 }
 
 // connectives builds the minimal DFAs of the Boolean combinations at the
