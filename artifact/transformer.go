@@ -18,10 +18,12 @@ import (
 
 // Transformer is a masked hard-attention transformer (package transformer)
 // as an artifact. It runs words with the fast forward pass, through a
-// runner prepared once.
+// runner prepared once, within the budget it was loaded or built with (its
+// exact passes stop at rational-bits and when its context is cancelled).
 type Transformer struct {
 	M *transformer.Model
 
+	bud    *budget.Budget
 	once   sync.Once
 	runner *transformer.Runner
 	err    error
@@ -33,7 +35,7 @@ func NewTransformer(m *transformer.Model) *Transformer { return &Transformer{M: 
 // loadTransformer reads a .safetensors file by its extension, a .json file
 // otherwise; with --from transformer and another extension, a file whose
 // first non-blank byte is '{' is read as JSON.
-func loadTransformer(_ *budget.Budget, filename string, data []byte) (Artifact, error) {
+func loadTransformer(b *budget.Budget, filename string, data []byte) (Artifact, error) {
 	var m *transformer.Model
 	var err error
 	ext := strings.ToLower(filepath.Ext(filename))
@@ -45,7 +47,17 @@ func loadTransformer(_ *budget.Budget, filename string, data []byte) (Artifact, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", filename, err)
 	}
-	return NewTransformer(m), nil
+	return &Transformer{M: m, bud: b}, nil
+}
+
+// prepare makes the runner, once.
+func (t *Transformer) prepare() error {
+	t.once.Do(func() {
+		if t.runner, t.err = transformer.NewRunner(t.M); t.err == nil {
+			t.runner.SetBudget(t.bud)
+		}
+	})
+	return t.err
 }
 
 // Kind implements Artifact.
@@ -67,9 +79,8 @@ func (t *Transformer) Accepts(w []int) (bool, error) {
 	if t.M.Props != nil {
 		return t.acceptsSteps(valuationSteps(w))
 	}
-	t.once.Do(func() { t.runner, t.err = transformer.NewRunner(t.M) })
-	if t.err != nil {
-		return false, t.err
+	if err := t.prepare(); err != nil {
+		return false, err
 	}
 	return t.runner.Accepts(w)
 }
@@ -103,6 +114,7 @@ func (t *Transformer) acceptsSteps(steps [][]uint64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	r.SetBudget(t.bud)
 	return r.Accepts(w)
 }
 
@@ -129,7 +141,7 @@ func compileProgram(b *budget.Budget, p *Program, opts CompileOptions) (*Transfo
 	if err != nil {
 		return nil, err
 	}
-	return NewTransformer(m), nil
+	return &Transformer{M: m, bud: b}, nil
 }
 
 // decompileModel is Thm 4.2: the depth-preserving translation, or the
@@ -168,11 +180,11 @@ func (t *Transformer) Transduce(w []int) ([]int, alphabet.Alphabet, error) {
 		if runner, err = transformer.NewRunner(m); err != nil {
 			return nil, nil, err
 		}
+		runner.SetBudget(t.bud)
 		w = steps
 	} else {
-		t.once.Do(func() { t.runner, t.err = transformer.NewRunner(t.M) })
-		if t.err != nil {
-			return nil, nil, t.err
+		if err := t.prepare(); err != nil {
+			return nil, nil, err
 		}
 		runner = t.runner
 	}

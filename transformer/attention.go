@@ -46,7 +46,7 @@ func (r *Runner) AttentionPattern(w []int) (pattern [][][]int, a *Activations, e
 		}
 	}
 	// The exact pass overwrites every entry the float pass recorded.
-	if a, err = r.m.denseExactPattern(w, pattern, nil); err != nil {
+	if a, err = r.m.denseExactPattern(r.bud, w, pattern, nil); err != nil {
 		return nil, nil, err
 	}
 	return pattern, a, nil

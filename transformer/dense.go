@@ -3,6 +3,7 @@ package transformer
 import (
 	"math/big"
 
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 
@@ -114,22 +115,44 @@ func (r *Runner) denseFloatPattern(w []int, pattern [][][]int) ([][]float64, err
 }
 
 // denseExact is the dense pass in exact rational arithmetic.
-func (m *Model) denseExact(w []int) (*Activations, error) { return m.denseExactPattern(w, nil, nil) }
+func (m *Model) denseExact(b *budget.Budget, w []int) (*Activations, error) {
+	return m.denseExactPattern(b, w, nil, nil)
+}
 
 // denseExactPattern is denseExact, recording the attended positions in
 // pattern as denseFloatPattern does, and, when trace is not nil, every
-// intermediate value (Model.Trace).
-func (m *Model) denseExactPattern(w []int, pattern [][][]int, trace *Trace) (*Activations, error) {
+// intermediate value (Model.Trace). It runs within the budget's
+// rational-bits (checked on every activation vector) and its work and
+// context (checked at every position of every layer).
+func (m *Model) denseExactPattern(b *budget.Budget, w []int, pattern [][][]int, trace *Trace) (*Activations, error) {
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
 	n := len(w)
-	var a Arith
+	a := Arith{MaxBits: b.Max(RationalBits)}
+	var charged int64
+	// step charges the work done since the last step to the budget and
+	// returns the first rational-bits error or the budget's.
+	step := func() error {
+		if err := a.Err(); err != nil {
+			return err
+		}
+		err := b.Step(a.Work - charged + 1)
+		charged = a.Work
+		return err
+	}
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
 	xs := make([]Vec, n)
 	for i, s := range w {
 		xs[i] = copyVec(m.Embedding[s])
 		if len(m.Position) > 0 {
 			addInto(xs[i], m.positionVector(i+1, n))
+		}
+		a.checkBits(xs[i])
+		if err := step(); err != nil {
+			return nil, err
 		}
 	}
 	if trace != nil {
@@ -155,6 +178,9 @@ func (m *Model) denseExactPattern(w []int, pattern [][][]int, trace *Trace) (*Ac
 				keys[j] = a.MatVec(hd.Score, xs[j])
 			}
 			for i := range n {
+				if err := step(); err != nil {
+					return nil, err
+				}
 				best := -1
 				var bestScore *big.Rat
 				for j := range n {
@@ -190,6 +216,9 @@ func (m *Model) denseExactPattern(w []int, pattern [][][]int, trace *Trace) (*Ac
 				lt.Mid[i] = copyVec(mid)
 			}
 			xs[i] = a.postLayer(layer, mid)
+			if err := step(); err != nil {
+				return nil, err
+			}
 		}
 		if trace != nil {
 			lt.Post = copyVecs(xs)

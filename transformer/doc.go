@@ -22,7 +22,10 @@
 // Both compute in float64 while every operation is provably free of rounding
 // (each product and sum is checked error-free with FMA and TwoSum), and
 // otherwise in exact rational arithmetic; a Runner prepares the float64
-// parameters once for many words.
+// parameters once for many words. The exact passes run within the
+// Runner's budget (Runner.SetBudget; the defaults otherwise): every
+// activation vector they produce must have entries of at most rational-bits
+// bits, and their work is charged to it, so a cancelled context stops them.
 //
 // # Arithmetic kernel
 //

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // DefaultMaxClasses is the default limit on the number of distinct
@@ -76,14 +78,30 @@ func (m *Model) Forward(w []int, opts FastOptions) (*Activations, error) {
 	return r.Forward(w, opts)
 }
 
-// forwardExact is the fast pass in exact rational arithmetic.
-func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
+// forwardExact is the fast pass in exact rational arithmetic, within the
+// budget's rational-bits (checked on every activation vector) and its work
+// and context (checked once per class and layer).
+func (m *Model) forwardExact(b *budget.Budget, w []int, opts FastOptions) (*Activations, error) {
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
 	limit := opts.maxClasses()
 	n := len(w)
-	var a Arith
+	a := Arith{MaxBits: b.Max(RationalBits)}
+	var charged int64
+	// step charges the work done since the last step to the budget and
+	// returns the first rational-bits error or the budget's.
+	step := func() error {
+		if err := a.Err(); err != nil {
+			return err
+		}
+		err := b.Step(a.Work - charged + 1)
+		charged = a.Work
+		return err
+	}
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
 	period, err := positionPeriod(m.Position)
 	if err != nil {
 		return nil, err
@@ -108,6 +126,10 @@ func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 			x := copyVec(m.Embedding[w[i]])
 			if len(m.Position) > 0 {
 				addInto(x, m.positionVector(i+1, n))
+			}
+			a.checkBits(x)
+			if err := step(); err != nil {
+				return nil, err
 			}
 			if c, err = table.intern(x); err != nil {
 				return nil, err
@@ -145,6 +167,9 @@ func (m *Model) forwardExact(w []int, opts FastOptions) (*Activations, error) {
 				}
 			}
 			y := a.FinishLayer(layer, c)
+			if err := step(); err != nil {
+				return nil, err
+			}
 			id, err := next.intern(y)
 			if err != nil {
 				return nil, err

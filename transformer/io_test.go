@@ -163,7 +163,7 @@ func fastDenseAgree(t *testing.T, name string, m *transformer.Model, maxLen int,
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		e, err := transformer.ForwardExact(m, w, transformer.FastOptions{})
+		e, err := transformer.ForwardExact(m, nil, w, transformer.FastOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

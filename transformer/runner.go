@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // Runner runs one model many times: it converts the parameters to float64
@@ -14,6 +16,7 @@ import (
 // safe for concurrent use.
 type Runner struct {
 	m       *Model
+	bud     *budget.Budget // of the exact passes (SetBudget)
 	floatOK bool
 	emb     [][]float64
 	layers  []floatLayer
@@ -72,6 +75,13 @@ func NewRunner(m *Model) (*Runner, error) {
 	return r, nil
 }
 
+// SetBudget makes the runner's exact passes run within b: its context
+// stops them, and its rational-bits bounds every exact activation (a
+// hostile model can otherwise grow its rationals without bound on a short
+// word). Without it they run under the default limits, never cancelled.
+// Call it before the runner is used.
+func (r *Runner) SetBudget(b *budget.Budget) { r.bud = b }
+
 // Model returns the model the runner runs.
 func (r *Runner) Model() *Model { return r.m }
 
@@ -84,7 +94,7 @@ func (r *Runner) Forward(w []int, opts FastOptions) (*Activations, error) {
 			return a, err
 		}
 	}
-	return r.m.forwardExact(w, opts)
+	return r.m.forwardExact(r.bud, w, opts)
 }
 
 // ForwardDense is Model.ForwardDense.
@@ -102,7 +112,7 @@ func (r *Runner) ForwardDense(w []int) (*Activations, error) {
 			return nil, err
 		}
 	}
-	return r.m.denseExact(w)
+	return r.m.denseExact(r.bud, w)
 }
 
 // Accepts runs the fast pass and the output layer, falling back to the
@@ -137,7 +147,7 @@ func (r *Runner) AcceptsDense(w []int) (bool, error) {
 			return false, err
 		}
 	}
-	a, err := r.m.denseExact(w)
+	a, err := r.m.denseExact(r.bud, w)
 	if err != nil {
 		return false, err
 	}

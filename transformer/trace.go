@@ -33,7 +33,7 @@ type LayerTrace struct {
 // words.
 func (m *Model) Trace(w []int) (*Trace, error) {
 	t := &Trace{}
-	if _, err := m.denseExactPattern(w, nil, t); err != nil {
+	if _, err := m.denseExactPattern(nil, w, nil, t); err != nil {
 		return nil, err
 	}
 	return t, nil
