@@ -106,7 +106,7 @@ func (a Alphabet) ParseWord(s string) ([]int, error) {
 		for off, r := range s {
 			k := index(string(r))
 			if k < 0 {
-				return nil, fmt.Errorf("symbol %s at offset %d is not in the alphabet {%s}", Quote(string(r)), off, a)
+				return nil, fmt.Errorf("symbol %s at offset %d is not in the alphabet {%s}", Quote(string(r)), off, a.Brief())
 			}
 			w = append(w, k)
 		}
@@ -120,7 +120,7 @@ func (a Alphabet) ParseWord(s string) ([]int, error) {
 	for n, f := range fields {
 		k := index(f)
 		if k < 0 {
-			return nil, fmt.Errorf("symbol %d (%s) is not in the alphabet {%s}", n+1, Quote(f), a)
+			return nil, fmt.Errorf("symbol %d (%s) is not in the alphabet {%s}", n+1, Quote(f), a.Brief())
 		}
 		w = append(w, k)
 	}
@@ -213,6 +213,19 @@ func (a Alphabet) String() string {
 		q[i] = Quote(s)
 	}
 	return strings.Join(q, " ")
+}
+
+// briefSymbols is how many symbols Brief lists.
+const briefSymbols = 20
+
+// Brief is String for messages: at most the first 20 symbols, then how many
+// more there are, so that an error about a 10,000-symbol alphabet stays one
+// short line.
+func (a Alphabet) Brief() string {
+	if len(a) <= briefSymbols {
+		return a.String()
+	}
+	return a[:briefSymbols].String() + fmt.Sprintf(" … and %d more", len(a)-briefSymbols)
 }
 
 // IsBare reports whether symbol s can be written without quotes: it consists

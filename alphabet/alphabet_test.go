@@ -1,6 +1,7 @@
 package alphabet
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -62,5 +63,25 @@ func BenchmarkParseWordASCII(b *testing.B) {
 		if _, err := a.ParseWord(string(s)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestBrief checks that messages list at most 20 symbols of an alphabet.
+func TestBrief(t *testing.T) {
+	syms := make([]string, 10000)
+	for i := range syms {
+		syms[i] = fmt.Sprintf("s%d", i)
+	}
+	a, err := New(syms...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.ParseWord("s1 x s2")
+	want := "symbol 2 (x) is not in the alphabet {s0 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14 s15 s16 s17 s18 s19 … and 9980 more}"
+	if err == nil || err.Error() != want {
+		t.Errorf("ParseWord error %q, want %q", err, want)
+	}
+	if got := a[:3].Brief(); got != "s0 s1 s2" {
+		t.Errorf("Brief of a small alphabet = %q, want every symbol", got)
 	}
 }

@@ -173,7 +173,7 @@ func Parse(filename string, src []byte) (*DFA, error) {
 		from, to := index[t[0].text], index[t[2].text]
 		a := alpha.Index(t[1].text)
 		if a < 0 {
-			add(t[1].pos, "symbol "+alphabet.Quote(t[1].text)+" is not in the alphabet {"+alpha.String()+"}")
+			add(t[1].pos, "symbol "+alphabet.Quote(t[1].text)+" is not in the alphabet {"+alpha.Brief()+"}")
 			continue
 		}
 		if old := d.Delta[from][a]; old >= 0 {

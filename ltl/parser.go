@@ -439,6 +439,6 @@ func (p *parser) symbol(t token) *Formula {
 		p.pool.alpha.Index(t.text[1:]) >= 0 {
 		hint = fmt.Sprintf(" (write operators apart from their operand: %c %s)", t.text[0], t.text[1:])
 	}
-	p.errs.Add(p.file, t.pos, "unknown symbol %s: not in the alphabet {%s}%s", alphabet.Quote(t.text), p.pool.alpha, hint)
+	p.errs.Add(p.file, t.pos, "unknown symbol %s: not in the alphabet {%s}%s", alphabet.Quote(t.text), p.pool.alpha.Brief(), hint)
 	return p.pool.False()
 }

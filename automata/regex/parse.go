@@ -332,7 +332,7 @@ func (p *parser) atom() *Node {
 	case t.kind == tSym:
 		a := p.index(t.text)
 		if a < 0 {
-			p.errs.Add(p.file, t.pos, "%s", "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.String()+"}")
+			p.errs.Add(p.file, t.pos, "%s", "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.Brief()+"}")
 			return EmptySet()
 		}
 		return &Node{Op: OpSymbol, Symbol: a, Pos: t.pos}

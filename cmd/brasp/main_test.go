@@ -11,6 +11,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(hostileChildEnv) != "" {
+		os.Exit(hostileChild())
+	}
 	testscript.Main(m, map[string]func(){
 		"brasp": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		// serve and site run brasp-playground, found on the PATH.
