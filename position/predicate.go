@@ -62,3 +62,23 @@ func ParsePeriodic(name string) (p Periodic, ok bool, err string) {
 	}
 	return Periodic{Prefix: prefix, Period: period}, true, ""
 }
+
+// Normal returns the shortest table defining the same predicate: the
+// period reduced to its primitive root, then the prefix shortened while its
+// last entry equals the period's last (rotating the period). Two tables
+// define the same predicate exactly when their normal forms are equal.
+func (p Periodic) Normal() Periodic {
+	n := len(p.Period)
+	for d := 1; d < n; d++ {
+		if n%d == 0 && p.Period == strings.Repeat(p.Period[:d], n/d) {
+			p.Period = p.Period[:d]
+			break
+		}
+	}
+	for len(p.Prefix) > 0 && p.Prefix[len(p.Prefix)-1] == p.Period[len(p.Period)-1] {
+		last := len(p.Period) - 1
+		p.Period = p.Period[last:] + p.Period[:last]
+		p.Prefix = p.Prefix[:len(p.Prefix)-1]
+	}
+	return p
+}

@@ -91,8 +91,17 @@
 //     K is "sin"/"cos" (with "frequency": f; value sin/cos(2π·f·i) as defined
 //     on PositionTerm), or a position predicate "first", "last", "mid",
 //     "mod" (with "r", "m"), value 1 where it holds and 0 elsewhere, or the
-//     reverse with "negated": true. "scale" defaults to 1. Positions i are
-//     1-based, as in the paper.
+//     reverse with "negated": true, or "table": an eventually periodic table
+//     of numbers, {"kind": "table", "coord": c, "prefix": [v1, ..., vk],
+//     "period": [w1, ..., wp]} with value v_i at positions i ≤ k and
+//     w_((i−k−1) mod p + 1) after them ("prefix" may be left out; "period"
+//     is not empty). A table is a position embedding with finite image that
+//     does not depend on n (Thm 5.3, Cor 5.5); a table over several
+//     coordinates is one term per coordinate. The compiler writes
+//     PERIODIC_<prefix>_<period> predicates as 0/1 tables when asked
+//     (compile.Options.PositionTables), and the decompiler reads every
+//     table back as PERIODIC predicates, one per value it takes.
+//     "scale" defaults to 1. Positions i are 1-based, as in the paper.
 //   - "transduction" (optional): {"symbols": [Γ], "weight": [[|Γ|][d]],
 //     "bias": [|Γ|]} makes the model a transducer: at each position it
 //     outputs the one symbol whose score is ≥ 0. "output" may then be null.

@@ -51,6 +51,8 @@ func Describe(m *Model) string {
 				what = "[i = n]"
 			case PosMid:
 				what = "[i = (n+1)/2, n odd]"
+			case PosTable:
+				what = "table" + tableString(t.Prefix, t.Period)
 			}
 			if t.Negated {
 				what = "1 − " + what
@@ -187,4 +189,18 @@ func affine(w Vec, bias *big.Rat, label func(int) string) string {
 		s += op + FormatRat(b)
 	}
 	return s
+}
+
+// tableString writes a table term's entries as (prefix | period), the
+// period repeated forever.
+func tableString(prefix, period []*big.Rat) string {
+	parts := make([]string, 0, len(prefix)+len(period)+1)
+	for _, x := range prefix {
+		parts = append(parts, x.RatString())
+	}
+	parts = append(parts, "|")
+	for _, x := range period {
+		parts = append(parts, x.RatString())
+	}
+	return "(" + strings.Join(parts, " ") + ")"
 }

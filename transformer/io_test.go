@@ -279,6 +279,70 @@ func TestLoadErrors(t *testing.T) {
 			t.Errorf("with %s: got error %v, want one containing %q", c.to, err, c.want)
 		}
 	}
+	// Table terms.
+	tm, err := compile.Compile(nil, mustParse(t, tableProgram), compile.Options{PositionTables: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js = string(transformer.EncodeJSON(tm))
+	for _, c := range []struct{ from, to, want string }{
+		{`"period": [0, 1]`, `"period": []`, "position[0]: period: a table term needs a non-empty period"},
+		{`"prefix": [1, 0], "period": [0, 1]`, `"prefix": [1, 0]`, "position[0].period: missing"},
+		{`"prefix": [1, 0]`, `"prefix": [1, "x"]`, `position[0].prefix[1]: "x" is not a number`},
+		{`"period": [0, 1]`, `"period": [0, null]`, "position[0].period[1]: missing number"},
+		{`"kind": "table"`, `"kind": "mod", "r": 0, "m": 2`, "position[0]: only table terms have a prefix and a period"},
+		{`"kind": "table"`, `"kind": "table", "negated": true`, "position[0]: negated: only predicate terms can be negated"},
+		{`"period": [0, 1]`, `"period": [0, 1], "frequency": 1`, "position[0].frequency: only sin and cos terms have one"},
+	} {
+		src := strings.Replace(js, c.from, c.to, 1)
+		if src == js {
+			t.Fatalf("case %q does not apply to\n%s", c.from, js)
+		}
+		_, err := transformer.DecodeJSON([]byte(src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("with %s: got error %v, want one containing %q", c.to, err, c.want)
+		}
+	}
+}
+
+// tableProgram reads an eventually periodic table (1 0 then 0 1 0 1 …),
+// compiled to a table position term with PositionTables.
+const tableProgram = "Q_a(i)\nQ_b(i)\nPERIODIC_10_01(i)\nA(i) := rightmost [j<i, PERIODIC_10_01(j)] Q_a(j) : 0\nY(i) := A(i) | PERIODIC_10_01(i)\n"
+
+// TestTableRoundTrip: models with table position terms survive both file
+// formats, and the terms' values are the tables'.
+func TestTableRoundTrip(t *testing.T) {
+	for _, o := range compile.Variants {
+		o.PositionTables = true
+		m, err := compile.Compile(nil, mustParse(t, tableProgram), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, "table "+o.String(), m)
+		found := false
+		for _, term := range m.Position {
+			if term.Kind != transformer.PosTable {
+				continue
+			}
+			found = true
+			want := []int64{1, 0, 0, 1, 0, 1, 0, 1}
+			for i, w := range want {
+				if term.Negated {
+					t.Fatal("a negated table")
+				}
+				v := term.Value(i+1, 8)
+				if term.Scale.Sign() > 0 && v.Cmp(big.NewRat(w, 1)) != 0 && v.Cmp(big.NewRat(1-w, 1)) != 0 {
+					t.Fatalf("%s: position %d has %s", o, i+1, v.RatString())
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no table term", o)
+		}
+		if !strings.Contains(transformer.Describe(m), "table(1 0 | 0 1)") {
+			t.Errorf("%s: Describe does not show the table:\n%s", o, transformer.Describe(m))
+		}
+	}
 }
 
 func TestSafetensorsErrors(t *testing.T) {
@@ -334,6 +398,11 @@ func FuzzDecodeJSON(f *testing.F) {
 		f.Add(transformer.EncodeJSON(m))
 		f.Add(transformer.EncodeJSONSparse(m))
 	}
+	tm, err := compile.Compile(nil, mustParse(f, tableProgram), compile.Options{PositionTables: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(transformer.EncodeJSON(tm))
 	f.Add([]byte(`{"format": "brasp-transformer/1", "width": 0}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -365,8 +434,9 @@ func FuzzDecodeSafetensors(f *testing.F) {
 	for _, src := range []string{
 		"Q_a(i)\nQ_b(i)\nY(i) := rightmost [j<i, 1] Q_a(j) : 0\n",
 		"Q_a(i)\nMOD_0_2(i)\nY(i) := MOD_0_2(i)\n",
+		"Q_a(i)\nPERIODIC_1_01(i)\nY(i) := PERIODIC_1_01(i)\n",
 	} {
-		m, err := compile.Compile(nil, mustParse(f, src), compile.Options{MultiHead: true})
+		m, err := compile.Compile(nil, mustParse(f, src), compile.Options{MultiHead: true, PositionTables: true})
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -80,13 +80,15 @@ type jsonOutput struct {
 }
 
 type jsonTerm struct {
-	Kind      string          `json:"kind"`
-	Frequency json.RawMessage `json:"frequency,omitempty"`
-	R         *int            `json:"r,omitempty"`
-	M         *int            `json:"m,omitempty"`
-	Negated   bool            `json:"negated,omitempty"`
-	Coord     *int            `json:"coord"`
-	Scale     json.RawMessage `json:"scale,omitempty"`
+	Kind      string            `json:"kind"`
+	Frequency json.RawMessage   `json:"frequency,omitempty"`
+	R         *int              `json:"r,omitempty"`
+	M         *int              `json:"m,omitempty"`
+	Negated   bool              `json:"negated,omitempty"`
+	Prefix    []json.RawMessage `json:"prefix,omitempty"`
+	Period    []json.RawMessage `json:"period,omitempty"`
+	Coord     *int              `json:"coord"`
+	Scale     json.RawMessage   `json:"scale,omitempty"`
 }
 
 // jsonSinusoidal is the short form of a rational sinusoidal
@@ -376,6 +378,23 @@ func positionFromJSON(raw json.RawMessage) ([]PositionTerm, error) {
 				return nil, fmt.Errorf("%s: a mod term needs r and m", p)
 			}
 			t.R, t.M = *jt.R, *jt.M
+		case PosTable:
+			if jt.Period == nil {
+				return nil, fmt.Errorf("%s.period: missing (a table term needs \"period\", and may have \"prefix\")", p)
+			}
+			if len(jt.Prefix) > MaxPositionPeriod || len(jt.Period) > MaxPositionPeriod {
+				return nil, fmt.Errorf("%s: the table has a prefix of %d and a period of %d entries, above MaxPositionPeriod = %d", p, len(jt.Prefix), len(jt.Period), MaxPositionPeriod)
+			}
+			var err error
+			if t.Prefix, err = ratsFromJSON(jt.Prefix, p+".prefix"); err != nil {
+				return nil, err
+			}
+			if t.Period, err = ratsFromJSON(jt.Period, p+".period"); err != nil {
+				return nil, err
+			}
+		}
+		if kind != PosTable && (jt.Prefix != nil || jt.Period != nil) {
+			return nil, fmt.Errorf("%s: only table terms have a prefix and a period", p)
 		}
 		if kind != PosSin && kind != PosCos && len(jt.Frequency) > 0 {
 			return nil, fmt.Errorf("%s.frequency: only sin and cos terms have one", p)
@@ -389,6 +408,22 @@ func positionFromJSON(raw json.RawMessage) ([]PositionTerm, error) {
 		terms = append(terms, t)
 	}
 	return terms, nil
+}
+
+// ratsFromJSON reads a list of numbers of any length.
+func ratsFromJSON(raw []json.RawMessage, path string) ([]*big.Rat, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	v := make([]*big.Rat, len(raw))
+	for k, x := range raw {
+		r, err := ratFromJSON(x, fmt.Sprintf("%s[%d]", path, k))
+		if err != nil {
+			return nil, err
+		}
+		v[k] = r
+	}
+	return v, nil
 }
 
 func ratFromJSON(raw json.RawMessage, path string) (*big.Rat, error) {
@@ -515,6 +550,11 @@ func positionJSON(terms []PositionTerm) string {
 			s += ", \"frequency\": " + numJSON(t.Frequency)
 		case PosMod:
 			s += fmt.Sprintf(", \"r\": %d, \"m\": %d", t.R, t.M)
+		case PosTable:
+			if len(t.Prefix) > 0 {
+				s += ", \"prefix\": " + vecJSON(t.Prefix)
+			}
+			s += ", \"period\": " + vecJSON(t.Period)
 		}
 		if t.Negated {
 			s += ", \"negated\": true"

@@ -142,10 +142,14 @@ type Output struct {
 
 // NumParams returns the number of scalar parameters: embeddings, attention
 // matrices, FFN weights and biases, layer-norm gains and biases, and the
-// output layer (position embedding terms count their scale).
+// output layer (position embedding terms count their scale, tables also
+// their entries).
 func (m *Model) NumParams() int {
 	d := m.Width
 	n := len(m.Embedding)*d + len(m.EmbeddingBias) + len(m.Position)
+	for k := range m.Position {
+		n += len(m.Position[k].Prefix) + len(m.Position[k].Period)
+	}
 	if m.Output.Weight != nil {
 		n += d + 1
 	}

@@ -21,9 +21,10 @@ const (
 	PosLast                      // [i = n]
 	PosMid                       // [n odd and i = (n+1)/2]
 	PosMod                       // [i ≡ R (mod M)]
+	PosTable                     // an eventually periodic table of values (Prefix, then Period repeated)
 )
 
-var positionKindNames = [...]string{"sin", "cos", "first", "last", "mid", "mod"}
+var positionKindNames = [...]string{"sin", "cos", "first", "last", "mid", "mod", "table"}
 
 // String is the kind's name in model files.
 func (k PositionKind) String() string {
@@ -45,8 +46,9 @@ func parsePositionKind(s string) (PositionKind, bool) {
 
 // MaxPositionPeriod bounds the least common multiple of the periods of a
 // model's periodic position terms (the denominators of the sinusoid
-// frequencies and the moduli), which is the number of distinct position
-// embedding values the forward passes tabulate.
+// frequencies, the moduli and the lengths of the tables' periods), which is
+// the number of distinct position embedding values the forward passes
+// tabulate, and the length of a table's prefix.
 const MaxPositionPeriod = 1 << 20
 
 // PositionTerm adds Scale·t(i,n) to coordinate Coord of the embedding of
@@ -66,6 +68,13 @@ type PositionTerm struct {
 	Frequency *big.Rat
 	// R and M define Mod: i ≡ R (mod M), 0 ≤ R < M.
 	R, M int
+	// Prefix and Period define Table: the value at 1-based position i is
+	// Prefix[i−1] for i ≤ len(Prefix) and Period[(i−len(Prefix)−1) mod
+	// len(Period)] after that (Period is not empty). Such a table is any
+	// position embedding with finite image that does not depend on the word
+	// length (Thm 5.3, Cor 5.5), in the same eventually periodic form as the
+	// PERIODIC_<prefix>_<period> predicates of programs.
+	Prefix, Period []*big.Rat
 	// Negated makes a predicate term contribute 1 − [pred] instead of [pred]
 	// (used by the layer-norm encoding, where every truth value is a pair).
 	Negated bool
@@ -85,8 +94,19 @@ func (t *PositionTerm) period() int64 {
 		return math.MaxInt64
 	case PosMod:
 		return int64(t.M)
+	case PosTable:
+		return int64(len(t.Period))
 	}
 	return 0
+}
+
+// TableValue returns a table term's entry for 1-based position i ≥ 1 (not
+// a copy).
+func (t *PositionTerm) TableValue(i int) *big.Rat {
+	if i <= len(t.Prefix) {
+		return t.Prefix[i-1]
+	}
+	return t.Period[(i-len(t.Prefix)-1)%len(t.Period)]
 }
 
 // rationalTwelfths[k] is sin(2πk/12) when rational.
@@ -143,6 +163,8 @@ func (t *PositionTerm) Value(i, n int) *big.Rat {
 	switch t.Kind {
 	case PosSin, PosCos:
 		return Sinusoid(t.Frequency, i, t.Kind == PosCos)
+	case PosTable:
+		return new(big.Rat).Set(t.TableValue(i))
 	}
 	if t.holds(i, n) {
 		return big.NewRat(1, 1)
@@ -150,9 +172,31 @@ func (t *PositionTerm) Value(i, n int) *big.Rat {
 	return new(big.Rat)
 }
 
-// positionPeriod returns the lcm of the periods of the model's periodic
-// terms (1 if there are none), or an error if it exceeds MaxPositionPeriod.
-func positionPeriod(terms []PositionTerm) (int, error) {
+// positionClasses says which positions of a word have the same position
+// embedding apart from the length-dependent predicates: positions up to
+// prefix (the longest table prefix) each have their own, and after that
+// positions with the same residue modulo period (the lcm of the periods of
+// the periodic terms).
+type positionClasses struct {
+	period, prefix int
+}
+
+// positionPeriod returns the position classes of the terms, or an error if
+// the lcm of their periods exceeds MaxPositionPeriod.
+func positionPeriod(terms []PositionTerm) (positionClasses, error) {
+	pc, err := positionLCM(terms)
+	if err != nil {
+		return positionClasses{}, err
+	}
+	for k := range terms {
+		pc.prefix = max(pc.prefix, len(terms[k].Prefix))
+	}
+	return pc, nil
+}
+
+// positionLCM returns the lcm of the periods of the terms (1 if there are
+// none), or an error if it exceeds MaxPositionPeriod.
+func positionLCM(terms []PositionTerm) (positionClasses, error) {
 	l := int64(1)
 	for k := range terms {
 		p := terms[k].period()
@@ -161,14 +205,14 @@ func positionPeriod(terms []PositionTerm) (int, error) {
 		}
 		g := gcd(l, p)
 		if l/g > MaxPositionPeriod/p+1 {
-			return 0, fmt.Errorf("position embedding: the periods of its terms have a least common multiple above MaxPositionPeriod = %d", MaxPositionPeriod)
+			return positionClasses{}, fmt.Errorf("position embedding: the periods of its terms have a least common multiple above MaxPositionPeriod = %d", MaxPositionPeriod)
 		}
 		l = l / g * p
 		if l > MaxPositionPeriod {
-			return 0, fmt.Errorf("position embedding: the periods of its terms have least common multiple %d, above MaxPositionPeriod = %d", l, MaxPositionPeriod)
+			return positionClasses{}, fmt.Errorf("position embedding: the periods of its terms have least common multiple %d, above MaxPositionPeriod = %d", l, MaxPositionPeriod)
 		}
 	}
-	return int(l), nil
+	return positionClasses{period: int(l)}, nil
 }
 
 func gcd(a, b int64) int64 {
@@ -179,16 +223,21 @@ func gcd(a, b int64) int64 {
 }
 
 // positionKey identifies the positions whose embedding is the same in a
-// word of length n: the residue of i modulo the period, and the
-// length-dependent predicates that hold at i.
+// word of length n: the residue of i modulo the period, i itself within the
+// tables' prefix (0 after it), and the length-dependent predicates that
+// hold at i.
 type positionKey struct {
-	residue          int
+	residue, prefix  int
 	first, last, mid bool
 }
 
 // keyOf returns the position key of 1-based position i in a word of length n.
-func keyOf(i, n, period int) positionKey {
-	return positionKey{residue: i % period, first: i == 1, last: i == n, mid: n%2 == 1 && i == (n+1)/2}
+func keyOf(i, n int, pc positionClasses) positionKey {
+	k := positionKey{residue: i % pc.period, first: i == 1, last: i == n, mid: n%2 == 1 && i == (n+1)/2}
+	if i <= pc.prefix {
+		k.prefix = i
+	}
+	return k
 }
 
 // positionVector returns θ_n(i) as a Width-long exact vector.

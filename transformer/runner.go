@@ -20,7 +20,7 @@ type Runner struct {
 	floatOK bool
 	emb     [][]float64
 	layers  []floatLayer
-	period  int
+	period  positionClasses
 
 	mu       sync.Mutex
 	posCache map[positionKey][]float64 // float θ_n(i) by position key; nil entry: inexact

@@ -118,6 +118,26 @@ func (t *PositionTerm) check(d int) error {
 			return fmt.Errorf("frequency %s: denominator above MaxPositionPeriod = %d", t.Frequency.RatString(), MaxPositionPeriod)
 		}
 	case PosFirst, PosLast, PosMid:
+	case PosTable:
+		if t.Negated {
+			return fmt.Errorf("negated: only predicate terms can be negated")
+		}
+		if len(t.Period) == 0 {
+			return fmt.Errorf("period: a table term needs a non-empty period")
+		}
+		if len(t.Prefix) > MaxPositionPeriod || len(t.Period) > MaxPositionPeriod {
+			return fmt.Errorf("the table has a prefix of %d and a period of %d entries, above MaxPositionPeriod = %d", len(t.Prefix), len(t.Period), MaxPositionPeriod)
+		}
+		for k, x := range t.Prefix {
+			if x == nil {
+				return fmt.Errorf("prefix[%d]: missing", k)
+			}
+		}
+		for k, x := range t.Period {
+			if x == nil {
+				return fmt.Errorf("period[%d]: missing", k)
+			}
+		}
 	case PosMod:
 		if t.M < 1 || t.M > MaxPositionPeriod {
 			return fmt.Errorf("m = %d is out of range 1..%d", t.M, MaxPositionPeriod)
@@ -130,6 +150,9 @@ func (t *PositionTerm) check(d int) error {
 	}
 	if t.Kind != PosSin && t.Kind != PosCos && t.Frequency != nil {
 		return fmt.Errorf("frequency: only sin and cos terms have one")
+	}
+	if t.Kind != PosTable && (t.Prefix != nil || t.Period != nil) {
+		return fmt.Errorf("prefix, period: only table terms have them")
 	}
 	return nil
 }

@@ -31,6 +31,13 @@ type Options struct {
 	// residual; the encoding keeps the mean and variance of every activation
 	// constant, so the norms are set to compute the identity.
 	LayerNorm bool
+	// PositionTables makes every PERIODIC_<prefix>_<period> predicate a
+	// table position term (a finite-image position embedding, Thm 5.3):
+	// its coordinate holds the table's 0/1 value at each position.
+	// Otherwise the predicates are lowered to MOD_r_m predicates and
+	// attention (brasp.LowerPeriodic), read from rational sinusoids as in
+	// Cor. 5.4, so the model's position terms stay sinusoids.
+	PositionTables bool
 }
 
 // Variants lists the four constructions Compile offers: sequential or
@@ -51,6 +58,9 @@ func (o Options) String() string {
 	}
 	if o.LayerNorm {
 		s += "+layernorm"
+	}
+	if o.PositionTables {
+		s += "+tables"
 	}
 	return s
 }
@@ -79,12 +89,14 @@ func (o Options) String() string {
 // Boolean function an FFN computes must read at most compile-ffn-inputs
 // coordinates.
 func Compile(b *budget.Budget, p *brasp.Program, opts Options) (*transformer.Model, error) {
-	// Eventually periodic table predicates become MOD predicates and
-	// attention (brasp.LowerPeriodic), so their positions are read from
-	// rational sinusoids like MOD_r_m's.
-	p, err := brasp.LowerPeriodic(p)
-	if err != nil {
-		return nil, fmt.Errorf("compile: %w", err)
+	// Eventually periodic table predicates become table position terms,
+	// or else MOD predicates and attention (brasp.LowerPeriodic), so their
+	// positions are read from rational sinusoids like MOD_r_m's.
+	if !opts.PositionTables {
+		var err error
+		if p, err = brasp.LowerPeriodic(p); err != nil {
+			return nil, fmt.Errorf("compile: %w", err)
+		}
 	}
 	c := &compiler{p: p, opts: opts, avail: map[int]slot{}, maxFFN: b.Max(maxFFNInputs)}
 	if err := c.run(); err != nil {
@@ -248,6 +260,13 @@ func (c *compiler) run() error {
 			c.posCoords[s.pos] = true
 			if s.neg >= 0 {
 				c.posTerms = append(c.posTerms, transformer.PositionTerm{Kind: kind, Negated: true, Coord: s.neg, Scale: big.NewRat(1, 1)})
+				c.posCoords[s.neg] = true
+			}
+		case brasp.Periodic:
+			c.posTerms = append(c.posTerms, tableTerm(v.Pred.Table, s.pos, false))
+			c.posCoords[s.pos] = true
+			if s.neg >= 0 {
+				c.posTerms = append(c.posTerms, tableTerm(v.Pred.Table, s.neg, true))
 				c.posCoords[s.neg] = true
 			}
 		case brasp.Mod:

@@ -35,7 +35,10 @@
 //     exactly (Cor. 5.4, with a dyadic threshold and gain). When a depth-0
 //     function needed by the first heads reads a position predicate, one
 //     more head-less layer computes it. Head-less layers do not count as
-//     attention layers.
+//     attention layers. PERIODIC_<prefix>_<period> predicates are lowered
+//     to MOD predicates and attention (brasp.LowerPeriodic), or, with
+//     Options.PositionTables, written as they are: a table position term
+//     with the predicate's 0/1 values (Thm 5.3's finite-image embedding).
 //   - Acceptors output ±½ at the last position; transducers output ±½ per
 //     output symbol at every position.
 package compile

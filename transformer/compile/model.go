@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -263,4 +264,20 @@ func (c *compiler) model() *transformer.Model {
 	out := c.avail[c.p.Output.Accept]
 	m.Output.Weight[out.pos].SetInt64(1)
 	return m
+}
+
+// tableTerm is the table position term writing the predicate t (or, with
+// negated, its complement) as 1 and 0 to coordinate coord.
+func tableTerm(t position.Periodic, coord int, negated bool) transformer.PositionTerm {
+	bits := func(s string) []*big.Rat {
+		v := make([]*big.Rat, len(s))
+		for k := range s {
+			v[k] = new(big.Rat)
+			if (s[k] == '1') != negated {
+				v[k].SetInt64(1)
+			}
+		}
+		return v
+	}
+	return transformer.PositionTerm{Kind: transformer.PosTable, Prefix: bits(t.Prefix), Period: bits(t.Period), Coord: coord, Scale: big.NewRat(1, 1)}
 }

@@ -76,7 +76,7 @@ func DecompileInfo(b *budget.Budget, m *transformer.Model, opts Options) (*brasp
 	}
 	for k := range m.Position {
 		switch m.Position[k].Kind {
-		case transformer.PosSin, transformer.PosCos, transformer.PosFirst, transformer.PosLast, transformer.PosMid, transformer.PosMod:
+		case transformer.PosSin, transformer.PosCos, transformer.PosFirst, transformer.PosLast, transformer.PosMid, transformer.PosMod, transformer.PosTable:
 		default:
 			return nil, nil, fmt.Errorf("decompile: position term %d: %w: kind %v is neither a rational sinusoid nor a finite-image position predicate, so Lemma 4.3 (finitely many activation values) does not hold and no B-RASP program can simulate the model", k, ErrInfiniteImage, m.Position[k].Kind)
 		}
@@ -307,9 +307,12 @@ func (d *decompiler) expr(s sop, varExpr func(v int) brasp.Expr) brasp.Expr {
 	return brasp.Fold(e)
 }
 
-// posKey is what the position embedding of position i depends on.
+// posKey is what the position embedding of position i depends on: pos is
+// a position with the key's residue and prefix class (itself within the
+// longest table prefix, the first position after it with that residue
+// otherwise), which the tables and PERIODIC predicates are read at.
 type posKey struct {
-	residue          int
+	residue, pos     int
 	first, last, mid bool
 }
 
@@ -318,13 +321,24 @@ type posKey struct {
 // symbol vectors Q_σ and the position predicates.
 func (d *decompiler) embedding() (*level, error) {
 	m := d.m
-	period := 1
-	var periods []int // distinct periods > 1, for MOD predicates
+	period, prefix := 1, 0 // prefix: the longest table prefix
+	var periods []int      // distinct periods > 1, for MOD predicates
+	var tables []int       // the table terms, for PERIODIC predicates
 	usesFirst, usesLast, usesMid := false, false, false
 	for k := range m.Position {
 		t := &m.Position[k]
 		p := 0
 		switch t.Kind {
+		case transformer.PosTable:
+			if len(t.Prefix) > position.MaxPeriodicTable || len(t.Period) > position.MaxPeriodicTable {
+				return nil, fmt.Errorf("decompile: position term %d: the table has a prefix of %d and a period of %d entries; PERIODIC predicates have at most MaxPeriodicTable = %d", k, len(t.Prefix), len(t.Period), position.MaxPeriodicTable)
+			}
+			if err := d.b.Check(maxPeriod, int64(len(t.Prefix)), fmt.Sprintf("decompile: the prefix of position term %d's table", k)); err != nil {
+				return nil, err
+			}
+			p = len(t.Period)
+			prefix = max(prefix, len(t.Prefix))
+			tables = append(tables, k)
 		case transformer.PosSin, transformer.PosCos:
 			what := fmt.Sprintf("decompile: the period of position term %d (the denominator of its frequency: the embedding has that many values, Lemma 4.3)", k)
 			if t.Frequency == nil || !t.Frequency.Denom().IsInt64() {
@@ -344,7 +358,7 @@ func (d *decompiler) embedding() (*level, error) {
 			usesMid = true
 		}
 		if p > 1 {
-			if !containsInt(periods, p) {
+			if !containsInt(periods, p) && t.Kind != transformer.PosTable {
 				periods = append(periods, p)
 			}
 			g := gcd(period, p)
@@ -355,15 +369,26 @@ func (d *decompiler) embedding() (*level, error) {
 		}
 	}
 	sort.Ints(periods)
+	// Positions 1..prefix each have a key of their own (pre = i), later
+	// ones one per residue (pre = 0).
 	var keys []posKey
-	for r := range period {
-		for _, first := range boolsIf(usesFirst) {
-			if first && r != 1%period {
+	for pre := 0; pre <= prefix; pre++ {
+		for r := range period {
+			if pre > 0 && r != pre%period {
 				continue
 			}
-			for _, last := range boolsIf(usesLast) {
-				for _, mid := range boolsIf(usesMid) {
-					keys = append(keys, posKey{r, first, last, mid})
+			pos := pre
+			if pre == 0 {
+				pos = prefix + 1 + ((r-prefix-1)%period+period)%period
+			}
+			for _, first := range boolsIf(usesFirst) {
+				if first && pos != 1 {
+					continue
+				}
+				for _, last := range boolsIf(usesLast) {
+					for _, mid := range boolsIf(usesMid) {
+						keys = append(keys, posKey{r, pos, first, last, mid})
+					}
 				}
 			}
 		}
@@ -387,12 +412,24 @@ func (d *decompiler) embedding() (*level, error) {
 	if usesMid {
 		vars = append(vars, inVar{ref(g.pred(brasp.Predicate{Kind: brasp.Mid}), brasp.VarI), func(_ int, k posKey) bool { return k.mid }})
 	}
-	// MOD predicates are declared lazily, only those a formula uses.
+	// MOD and PERIODIC predicates are declared lazily, only those a
+	// formula uses.
 	modPred := map[int]brasp.Predicate{}
 	for _, p := range periods {
 		for r := range p {
 			modPred[len(vars)] = brasp.Predicate{Kind: brasp.Mod, R: r, M: p}
 			vars = append(vars, inVar{nil, func(_ int, k posKey) bool { return k.residue%p == r }})
+		}
+	}
+	seenTable := map[position.Periodic]bool{}
+	for _, k := range tables {
+		for _, pt := range tablePredicates(&m.Position[k]) {
+			if seenTable[pt] {
+				continue
+			}
+			seenTable[pt] = true
+			modPred[len(vars)] = brasp.Predicate{Kind: brasp.Periodic, Table: pt}
+			vars = append(vars, inVar{nil, func(_ int, k posKey) bool { return pt.Holds(k.pos) }})
 		}
 	}
 	cl := &classes{index: map[string]int{}, b: d.b}
@@ -431,6 +468,43 @@ func (d *decompiler) embedding() (*level, error) {
 	return lv, nil
 }
 
+// tablePredicates returns, for a table term, one PERIODIC predicate per
+// distinct value but the first (which holds where none of the others do):
+// "the table has value v at i", in normal form. Together they determine
+// the term's value at every position.
+func tablePredicates(t *transformer.PositionTerm) []position.Periodic {
+	var values []*big.Rat
+	for i := 1; i <= len(t.Prefix)+len(t.Period); i++ {
+		v := t.TableValue(i)
+		found := false
+		for _, w := range values {
+			found = found || w.Cmp(v) == 0
+		}
+		if !found {
+			values = append(values, v)
+		}
+	}
+	sort.Slice(values, func(a, b int) bool { return values[a].Cmp(values[b]) < 0 })
+	var ps []position.Periodic
+	for _, v := range values[min(1, len(values)):] {
+		bit := func(x *big.Rat) byte {
+			if x.Cmp(v) == 0 {
+				return '1'
+			}
+			return '0'
+		}
+		pre, per := make([]byte, len(t.Prefix)), make([]byte, len(t.Period))
+		for i, x := range t.Prefix {
+			pre[i] = bit(x)
+		}
+		for i, x := range t.Period {
+			per[i] = bit(x)
+		}
+		ps = append(ps, position.Periodic{Prefix: string(pre), Period: string(per)}.Normal())
+	}
+	return ps
+}
+
 func boolsIf(b bool) []bool {
 	if b {
 		return []bool{false, true}
@@ -462,6 +536,8 @@ func termValue(t *transformer.PositionTerm, k posKey) *big.Rat {
 	case transformer.PosSin, transformer.PosCos:
 		p := int(t.Frequency.Denom().Int64())
 		return transformer.Sinusoid(t.Frequency, k.residue%p, t.Kind == transformer.PosCos)
+	case transformer.PosTable:
+		return new(big.Rat).Set(t.TableValue(k.pos))
 	case transformer.PosFirst:
 		b = k.first
 	case transformer.PosLast:

@@ -60,7 +60,11 @@
 // coordinates plus the sum and sum of squares of the dead ones, which is
 // exact (see frozenCoords). Otherwise every coordinate before a norm counts. Position embeddings (§5.3) become position predicates: MOD_r_p
 // for sinusoids of rational frequency with denominator p and for MOD
-// terms, and first, last and Mid.
+// terms, first, last and Mid, and for a table term one
+// PERIODIC_<prefix>_<period> predicate per value but the smallest ("the
+// table has this value at i", in normal form), which together determine
+// the term's value at every position (Thm 5.3: an embedding with finite
+// image is read by finitely many position predicates).
 //
 // # Readability
 //

@@ -241,7 +241,7 @@ func vecBytes(d int) int64 { return int64(d) * 40 }
 // embeddings returns R_0: every symbol's embedding plus every combination
 // of position-term values.
 func embeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]transformer.Vec, error) {
-	period := 1
+	period, prefix := 1, 0 // prefix: the longest table prefix
 	for _, t := range m.Position {
 		p := 0
 		switch t.Kind {
@@ -252,6 +252,9 @@ func embeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]
 			p = int(t.Frequency.Denom().Int64())
 		case transformer.PosMod:
 			p = t.M
+		case transformer.PosTable:
+			p = len(t.Period)
+			prefix = max(prefix, len(t.Prefix))
 		}
 		if p > 1 {
 			period = lcm(period, p)
@@ -260,61 +263,74 @@ func embeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]
 			}
 		}
 	}
-	// Position i with residue r, and the flags first (i = 1), last (i = n),
-	// mid (n odd, i = (n+1)/2): every consistent combination is realised by
-	// some (i, n); all combinations are a superset.
+	// Position i with residue r (i itself, pre, within the tables' prefix;
+	// pre = 0 after it), and the flags first (i = 1), last (i = n), mid (n
+	// odd, i = (n+1)/2): every consistent combination is realised by some
+	// (i, n); all combinations are a superset.
 	seen := map[string]bool{}
 	var R []transformer.Vec
-	for r := 0; r < period; r++ {
-		for flags := 0; flags < 8; flags++ {
-			first, last, mid := flags&1 != 0, flags&2 != 0, flags&4 != 0
-			if first && r != 1%period {
+	for pre := 0; pre <= prefix; pre++ {
+		for r := 0; r < period; r++ {
+			if pre > 0 && r != pre%period {
 				continue
 			}
-			theta := make(transformer.Vec, m.Width)
-			for k := range theta {
-				theta[k] = new(big.Rat)
-			}
-			for _, t := range m.Position {
-				var v *big.Rat
-				switch t.Kind {
-				case transformer.PosSin, transformer.PosCos:
-					v = transformer.Sinusoid(t.Frequency, r, t.Kind == transformer.PosCos)
-				default:
-					var holds bool
+			for flags := 0; flags < 8; flags++ {
+				first, last, mid := flags&1 != 0, flags&2 != 0, flags&4 != 0
+				if first && (r != 1%period || pre != min(1, prefix)) {
+					continue
+				}
+				theta := make(transformer.Vec, m.Width)
+				for k := range theta {
+					theta[k] = new(big.Rat)
+				}
+				for _, t := range m.Position {
+					var v *big.Rat
 					switch t.Kind {
-					case transformer.PosFirst:
-						holds = first
-					case transformer.PosLast:
-						holds = last
-					case transformer.PosMid:
-						holds = mid
-					case transformer.PosMod:
-						holds = r%t.M == t.R
+					case transformer.PosSin, transformer.PosCos:
+						v = transformer.Sinusoid(t.Frequency, r, t.Kind == transformer.PosCos)
+					case transformer.PosTable:
+						i := pre
+						if i == 0 {
+							// A position after every prefix with residue r.
+							i = prefix + 1 + ((r-prefix-1)%period+period)%period
+						}
+						v = new(big.Rat).Set(t.TableValue(i))
+					default:
+						var holds bool
+						switch t.Kind {
+						case transformer.PosFirst:
+							holds = first
+						case transformer.PosLast:
+							holds = last
+						case transformer.PosMid:
+							holds = mid
+						case transformer.PosMod:
+							holds = r%t.M == t.R
+						}
+						v = new(big.Rat)
+						if holds != t.Negated {
+							v.SetInt64(1)
+						}
 					}
-					v = new(big.Rat)
-					if holds != t.Negated {
-						v.SetInt64(1)
+					theta[t.Coord].Add(theta[t.Coord], v.Mul(v, t.Scale))
+				}
+				for _, e := range m.Embedding {
+					x := make(transformer.Vec, m.Width)
+					for k := range x {
+						x[k] = new(big.Rat).Add(e[k], theta[k])
+					}
+					if key := vecKey(x); !seen[key] {
+						seen[key] = true
+						if err := meter.Add(vecBytes(m.Width)); err != nil {
+							return nil, err
+						}
+						R = append(R, x)
 					}
 				}
-				theta[t.Coord].Add(theta[t.Coord], v.Mul(v, t.Scale))
 			}
-			for _, e := range m.Embedding {
-				x := make(transformer.Vec, m.Width)
-				for k := range x {
-					x[k] = new(big.Rat).Add(e[k], theta[k])
-				}
-				if key := vecKey(x); !seen[key] {
-					seen[key] = true
-					if err := meter.Add(vecBytes(m.Width)); err != nil {
-						return nil, err
-					}
-					R = append(R, x)
-				}
+			if err := b.Step(int64(m.Width * len(m.Embedding) * 8)); err != nil {
+				return nil, err
 			}
-		}
-		if err := b.Step(int64(m.Width * len(m.Embedding) * 8)); err != nil {
-			return nil, err
 		}
 	}
 	return R, nil
