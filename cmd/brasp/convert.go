@@ -9,7 +9,7 @@ import (
 	"github.com/brasp-dev/brasp/transformer/softmax"
 )
 
-const convertUsage = "convert [--from KIND] --to KIND [-o OUT] [--multihead] [--layernorm] [--smaller] [--future-only] [--normal-form FORM] [--simplify] [--masks non-strict|causal] [--softmax --max-length N] [--limit NAME=N]... FILE"
+const convertUsage = "convert [--from KIND] --to KIND [-o OUT] [--multihead] [--layernorm] [--periodic sinusoid|table] [--smaller] [--future-only] [--normal-form FORM] [--simplify] [--masks non-strict|causal] [--softmax --max-length N] [--limit NAME=N]... FILE"
 
 // convertCmd converts its input to the kind --to names (artifact.Convert)
 // and prints the result, or writes it to -o OUT in the encoding OUT's
@@ -24,6 +24,7 @@ func convertCmd(e *env, args []string) error {
 	var o artifact.Options
 	fs.BoolVar(&o.Compile.MultiHead, "multihead", false, "transformer: depth-preserving multi-head compilation (Thm C.4)")
 	fs.BoolVar(&o.Compile.LayerNorm, "layernorm", false, "transformer: compile with layer normalisation (§4.3)")
+	periodic := fs.String("periodic", "sinusoid", "transformer: PERIODIC_ table predicates as `MODE` sinusoid (lowered to MOD_r_m, read from rational sinusoids, Cor. 5.4) or table (a table position term, Thm 5.3)")
 	fs.BoolVar(&o.Decompile.Smaller, "smaller", false, "decompile with the smaller (bitwise) translation instead of the depth-preserving one")
 	fs.BoolVar(&o.BRASP.FutureOnly, "future-only", false, "brasp: use only rightmost strict future-masked attention (Thm 5.1)")
 	normalForm := fs.String("normal-form", "", "brasp: rewrite to a normal form of App. B: `FORM` is "+normalFormList()+" (unary: unary-value, then unary-score)")
@@ -44,6 +45,13 @@ func convertCmd(e *env, args []string) error {
 	kind, err := artifact.ParseKind(*to)
 	if err != nil {
 		return &exitError{code: 2, msg: "convert: --to: " + err.Error()}
+	}
+	switch *periodic {
+	case "sinusoid":
+	case "table":
+		o.Compile.PositionTables = true
+	default:
+		return &exitError{code: 2, msg: fmt.Sprintf("convert: --periodic: %q is not sinusoid or table", *periodic)}
 	}
 	if o.BRASP.NormalForm, err = artifact.ParseNormalForm(*normalForm); err != nil {
 		return &exitError{code: 2, msg: "convert: --normal-form: " + err.Error()}

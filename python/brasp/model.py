@@ -409,6 +409,17 @@ class Model(nn.Module):
             self._position_tables[key] = t
         return t
 
+    def _entry_table(self, term):
+        key = (id(term), "table")
+        t = self._position_tables.get(key)
+        if t is None:
+            vals = [term.scale * v for v in term.prefix + term.table_period]
+            if not _exact_in(vals, self.dtype):
+                raise InexactError("position term: a table value is not exact in %s" % self.dtype)
+            t = torch.tensor([float(v) for v in vals], dtype=self.dtype, device=self.device)
+            self._position_tables[key] = t
+        return t
+
     def embed(self, tokens, lengths):
         B, n = tokens.shape
         x = self.embedding[tokens]
@@ -420,6 +431,10 @@ class Model(nn.Module):
                 if t.kind in ("sin", "cos", "mod"):
                     period = t.period()
                     v = self._position_table(t, period)[pos % period]
+                elif t.kind == "table":
+                    k, p = len(t.prefix), len(t.table_period)
+                    idx = torch.where(pos <= k, pos - 1, k + (pos - k - 1) % p)
+                    v = self._entry_table(t)[idx]
                 else:
                     if t.kind == "first":
                         b = pos == 1

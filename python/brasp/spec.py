@@ -18,7 +18,7 @@ import numpy as np
 FORMAT = "brasp-transformer/1"
 MASKS = ("none", "future", "past", "future-or-self", "past-or-self")
 TIEBREAKS = ("leftmost", "rightmost")
-POSITION_KINDS = ("sin", "cos", "first", "last", "mid", "mod")
+POSITION_KINDS = ("sin", "cos", "first", "last", "mid", "mod", "table")
 
 
 class FormatError(ValueError):
@@ -58,22 +58,35 @@ class Layer:
 class PositionTerm:
     """Adds ``scale · t(i, n)`` to coordinate ``coord`` (i is 1-based)."""
 
-    def __init__(self, kind, coord, scale=Fraction(1), frequency=None, r=0, m=0, negated=False):
+    def __init__(self, kind, coord, scale=Fraction(1), frequency=None, r=0, m=0, negated=False,
+                 prefix=(), table_period=()):
         self.kind, self.coord, self.scale = kind, coord, scale
         self.frequency, self.r, self.m, self.negated = frequency, r, m, negated
+        # A table: prefix[i-1] for i <= len(prefix), then table_period repeated.
+        self.prefix, self.table_period = list(prefix), list(table_period)
 
     def period(self):
         if self.kind in ("sin", "cos"):
             return self.frequency.denominator
         if self.kind == "mod":
             return self.m
+        if self.kind == "table":
+            return len(self.table_period)
         return 0
+
+    def table_index(self, i):
+        """The 0-based entry of prefix + table_period a table reads at
+        1-based position i."""
+        k, p = len(self.prefix), len(self.table_period)
+        return i - 1 if i <= k else k + (i - k - 1) % p
 
     def value(self, i, n):
         """The term's value before scale at 1-based position i of a word of
         length n, as an exact Fraction (brasp's definition)."""
         if self.kind in ("sin", "cos"):
             return sinusoid(self.frequency, i, self.kind == "cos")
+        if self.kind == "table":
+            return (self.prefix + self.table_period)[self.table_index(i)]
         if self.kind == "first":
             b = i == 1
         elif self.kind == "last":
@@ -228,6 +241,18 @@ def _position(raw, d):
             term.r, term.m = t.get("r"), t.get("m")
             if not isinstance(term.m, int) or term.m < 1 or not isinstance(term.r, int) or not 0 <= term.r < term.m:
                 raise FormatError("%s: want 0 ≤ r < m" % p)
+        if kind == "table":
+            if term.negated:
+                raise FormatError("%s.negated: only predicate terms can be negated" % p)
+            pre, per = t.get("prefix", []), t.get("period")
+            if not isinstance(per, list) or not per:
+                raise FormatError("%s.period: a table term needs a non-empty period" % p)
+            if not isinstance(pre, list):
+                raise FormatError("%s.prefix: want a list of numbers" % p)
+            term.prefix = [_num(v, "%s.prefix[%d]" % (p, j)) for j, v in enumerate(pre)]
+            term.table_period = [_num(v, "%s.period[%d]" % (p, j)) for j, v in enumerate(per)]
+        elif "prefix" in t or "period" in t:
+            raise FormatError("%s: only table terms have a prefix and a period" % p)
         terms.append(term)
     return _check_terms(terms, d)
 
