@@ -99,5 +99,31 @@ class TestRandomPrograms(unittest.TestCase, AgreeMixin):
                              methods=(("classes", "dense")[k % 2],))
 
 
+TABLE_PROGRAM = """Q_a(i)
+Q_b(i)
+PERIODIC_00_10(i)
+PERIODIC_1_011(i)
+bad(i) := PERIODIC_00_10(i) & !Q_b(i)
+seen(i) := rightmost [j<i, bad(j) | PERIODIC_1_011(j)] Q_a(j) : 0
+Y(i) := !seen(i) & (PERIODIC_1_011(i) | Q_a(i))
+"""
+
+
+class TestPositionTables(unittest.TestCase, AgreeMixin):
+    def test_tables(self):
+        """Models with table position terms (convert --periodic table), every
+        construction, both file formats, both attention algorithms."""
+        src = os.path.join(common.tmpdir(), "tables.brasp")
+        with open(src, "w") as f:
+            f.write(TABLE_PROGRAM)
+        for k, flags in enumerate(common.CONSTRUCTIONS):
+            for ext in (".json", ".safetensors"):
+                out = common.convert(src, os.path.join(common.tmpdir(), "tables_%d%s" % (k, ext)), "--periodic", "table", *flags)
+                m = brasp.load(out)
+                self.assertTrue(any(t.kind == "table" for t in m.spec.position), out)
+                words = common.test_words(m.alphabet, budget=80, long=3, seed=k)
+                self.check_model(out, words, "tables %s%s" % (common.name(flags), ext))
+
+
 if __name__ == "__main__":
     unittest.main()
