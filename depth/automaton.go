@@ -39,7 +39,7 @@ type sinceResult struct {
 // period, whether it is the first position, and the DFA's state.
 type productState struct {
 	types  []TypeID
-	pos    int // 1-based position modulo period, in 1..period
+	pos    int // the position's class (positionClass), in 1..prefix+period
 	first  bool
 	q      int
 	letter int
@@ -63,7 +63,7 @@ func sinceSearch(b *budget.Budget, tab *Table, d *automata.DFA, k int) (*sinceRe
 	if err := atoms.check(); err != nil {
 		return nil, err
 	}
-	period := atoms.period()
+	cls := atoms.classes()
 	mem := b.Meter(productStates, "depth product automaton")
 	var states []productState
 	index := map[string]int32{}
@@ -119,8 +119,8 @@ func sinceSearch(b *budget.Budget, tab *Table, d *automata.DFA, k int) (*sinceRe
 	// finalType is the depth-k type of the state's position read as the
 	// last one.
 	finalType := func(s *productState) (TypeID, error) {
-		// A congruent position that is never the first one, unless it is.
-		p := s.pos + period
+		// A position of the class that is not the first one, unless it is.
+		p := cls.rep(s.pos)
 		if s.first {
 			p = 1
 		}
@@ -135,9 +135,9 @@ func sinceSearch(b *budget.Budget, tab *Table, d *automata.DFA, k int) (*sinceRe
 		if first {
 			return atoms.label(letter, 1, 2)
 		}
-		// pos ∈ 1..period; pos+period is congruent and never 1, and a word
-		// of length pos+period+1 does not end there.
-		p := pos + period
+		// rep(pos) has the class's predicates and is not 1, and a word of
+		// length rep(pos)+1 does not end there.
+		p := cls.rep(pos)
 		return atoms.label(letter, p, p+1)
 	}
 	visit := func(id int32) (*Certificate, error) {
@@ -184,7 +184,7 @@ func sinceSearch(b *budget.Budget, tab *Table, d *automata.DFA, k int) (*sinceRe
 	for head := 0; head < len(states); head++ {
 		for a := range atoms.Alphabet {
 			s := &states[head]
-			pos := s.pos%period + 1
+			pos := cls.next(s.pos)
 			ts, err := types(s, nonLastLabel(a, pos, false))
 			if err != nil {
 				return nil, err

@@ -16,8 +16,11 @@
 // # Types
 //
 // Let the label of position i of a word w be the set of atoms true there
-// (its letter, and the position predicates first, last, MOD_r_m the language
-// reads). The depth-k type tp_k(w, i) is defined by
+// (its letter, and the position predicates first, last, MOD_r_m and
+// PERIODIC_<prefix>_<period> the language reads; a table is like MOD, the
+// type automaton tracks the position's class: the position itself within
+// the longest prefix, its residue modulo the lcm of the periods after it).
+// The depth-k type tp_k(w, i) is defined by
 //
 //	tp_0(w, i)   = label(i)
 //	tp_k(w, i)   = (label(i), ⌈P_k(w, i)⌉, ⌈F_k(w, i)⌉)

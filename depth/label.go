@@ -8,7 +8,8 @@ import (
 )
 
 // Atoms are the atomic formulas of the logic: one per letter, and the
-// position predicates the language may read (first, last, MOD_r_m). The
+// position predicates the language may read (first, last, MOD_r_m and
+// eventually periodic tables PERIODIC_<prefix>_<period>). The
 // label of a position is the set of atoms true there; it is its depth-0
 // type.
 type Atoms struct {
@@ -16,17 +17,58 @@ type Atoms struct {
 	Predicates []brasp.Predicate
 }
 
-// period is the least common multiple of the MOD predicates' moduli: the
-// label of a position depends on its index only modulo period (and on
+// period is the least common multiple of the MOD predicates' moduli and
+// the tables' periods, prefix the longest table prefix: after the prefix,
+// the label of a position depends on its index only modulo period (and on
 // whether it is first or last).
 func (a Atoms) period() int {
 	m := 1
 	for _, p := range a.Predicates {
-		if p.Kind == brasp.Mod {
+		switch p.Kind {
+		case brasp.Mod:
 			m = lcm(m, p.M)
+		case brasp.Periodic:
+			m = lcm(m, len(p.Table.Period))
 		}
 	}
 	return m
+}
+
+func (a Atoms) prefix() int {
+	k := 0
+	for _, p := range a.Predicates {
+		if p.Kind == brasp.Periodic {
+			k = max(k, len(p.Table.Prefix))
+		}
+	}
+	return k
+}
+
+// positionClass is a 1-based position i folded onto the positions that
+// have the same predicates (apart from first and last): i itself while
+// i ≤ prefix+period, then the one of prefix+1..prefix+period congruent to
+// i modulo period. Successive classes follow nextClass.
+type positionClass struct{ period, prefix int }
+
+func (a Atoms) classes() positionClass { return positionClass{a.period(), a.prefix()} }
+
+// next is the class of position i+1 given that of i.
+func (c positionClass) next(p int) int {
+	if p+1 <= c.prefix+c.period {
+		return p + 1
+	}
+	return p + 1 - c.period
+}
+
+// rep is a position of class p that is not the first one (unless p is
+// within the prefix, where p is the position itself): every predicate but
+// first and last holds at rep(p) exactly when it holds at the positions of
+// class p.
+func (c positionClass) rep(p int) int {
+	if p <= c.prefix {
+		return p
+	}
+	return p + c.period
 }
 
 // check refuses predicates that are not regular (Mid): their types are not
@@ -37,9 +79,9 @@ func (a Atoms) check() error {
 	}
 	for _, p := range a.Predicates {
 		switch p.Kind {
-		case brasp.First, brasp.Last, brasp.Mod:
+		case brasp.First, brasp.Last, brasp.Mod, brasp.Periodic:
 		default:
-			return fmt.Errorf("position predicate %s is not regular: depth bounds need first, last or MOD_r_m", p.Name())
+			return fmt.Errorf("position predicate %s is not regular: depth bounds need first, last, MOD_r_m or PERIODIC_ tables", p.Name())
 		}
 	}
 	return nil
