@@ -73,9 +73,19 @@ func (v Vec) Float64s() ([]float64, bool) {
 func floatsToVec(x []float64) Vec {
 	v := make(Vec, len(x))
 	for k, f := range x {
-		v[k] = new(big.Rat).SetFloat64(f)
+		v[k] = RatFromFloat64(f)
 	}
 	return v
+}
+
+// RatFromFloat64 returns the finite float64 f as an exact rational, like
+// new(big.Rat).SetFloat64(f) but several times faster on integers, which
+// most activations of compiled models are (0, ±1, small counts).
+func RatFromFloat64(f float64) *big.Rat {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<62 {
+		return new(big.Rat).SetInt64(int64(f))
+	}
+	return new(big.Rat).SetFloat64(f)
 }
 
 // matVec returns m·x.

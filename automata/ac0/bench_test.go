@@ -9,6 +9,8 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/ac0"
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/transformer/compile"
+	"github.com/brasp-dev/brasp/transformer/decompile"
 )
 
 // BenchmarkRandom times the construction on random DFAs whose minimal DFA
@@ -47,6 +49,51 @@ func BenchmarkRandom(b *testing.B) {
 			b.ReportMetric(ts/runs, "|T_s|")
 			b.ReportMetric(vecs/runs, "vectors")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(runs+limited)/1e6, "ms/dfa")
+		})
+	}
+}
+
+// BenchmarkDecompile times decompiling the compiled (sequential) models of
+// the widest AC0 cases, the step exact.ModelDFA spends its time in, and
+// reports the process CPU time per decompilation (the machine is shared:
+// wall time mostly measures its load) and the model's layers and width.
+//
+//	go test ./automata/ac0 -run '^$' -bench Decompile -benchtime 1x
+func BenchmarkDecompile(b *testing.B) {
+	for _, name := range []string{"blocks_ab_ba_then_any", "len1mod3_contains_ab", "len0mod6_ends_ab"} {
+		var alpha, re string
+		for _, tc := range ac0Cases {
+			if tc.name == name {
+				alpha, re = tc.alpha, tc.re
+			}
+		}
+		res, err := ac0.DFAToBRASP(nil, regexDFA(b, alpha, re))
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := compile.Compile(nil, res.Program, compile.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			cpu := processCPU()
+			var info *decompile.Info
+			for b.Loop() {
+				var err error
+				if _, info, err = decompile.DecompileInfo(nil, m, decompile.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			combos, classes := 0, 0
+			for l := range info.Combos {
+				combos += info.Combos[l]
+				classes = max(classes, info.Classes[l])
+			}
+			b.ReportMetric(float64(combos), "combos")
+			b.ReportMetric(float64(classes), "max-classes")
+			b.ReportMetric(float64((processCPU()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(len(m.Layers)), "layers")
+			b.ReportMetric(float64(m.Width), "width")
 		})
 	}
 }

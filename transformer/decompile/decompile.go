@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 
@@ -593,22 +594,9 @@ func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls [
 	}
 	for _, col := range cols {
 		c := col.coord
-		var vals []*big.Rat
-		for a := range lv.vecs {
-			vals = append(vals, col.val(a))
-		}
-		sort.Slice(vals, func(a, b int) bool { return vals[a].Cmp(vals[b]) < 0 })
-		var distinct []*big.Rat
-		for _, v := range vals {
-			if len(distinct) == 0 || distinct[len(distinct)-1].Cmp(v) != 0 {
-				distinct = append(distinct, v)
-			}
-		}
+		distinct, ranks := rankValues(len(lv.vecs), col.val)
 		if len(distinct) < 2 {
 			continue
-		}
-		rank := func(v *big.Rat) int {
-			return sort.Search(len(distinct), func(k int) bool { return distinct[k].Cmp(v) >= 0 })
 		}
 		nb := bits.Len(uint(len(distinct) - 1))
 		base := sanitize(col.label)
@@ -619,7 +607,7 @@ func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls [
 			bitCol := make([]bool, len(lv.vecs))
 			key := make([]byte, len(bitCol))
 			for a := range lv.vecs {
-				bitCol[a] = rank(col.val(a))>>b&1 == 1
+				bitCol[a] = ranks[a]>>b&1 == 1
 				if bitCol[a] {
 					key[a] = 1
 				}
@@ -652,6 +640,61 @@ func (d *decompiler) defineFeatures(lv *level, layer int, points [][]bool, cls [
 		}
 		f.node = d.g.positionwise(f.name, d.expr(d.synth(points, out), varExpr))
 	}
+}
+
+// rankValues returns the distinct values of val(0..n−1) in increasing
+// order and the rank of each val(a) among them. The values of compiled
+// models are short dyadic rationals, exactly float64s, which are sorted as
+// such; exact rational comparison (which allocates) is the fallback.
+func rankValues(n int, val func(a int) *big.Rat) (distinct []*big.Rat, ranks []int) {
+	ranks = make([]int, n)
+	fs := make([]float64, n)
+	exact := true
+	for a := range n {
+		if fs[a], exact = exactFloat(val(a)); !exact {
+			break
+		}
+	}
+	if exact {
+		sorted := slices.Clone(fs)
+		slices.Sort(sorted)
+		sorted = slices.Compact(sorted)
+		byValue := make([]*big.Rat, len(sorted))
+		for a := range n {
+			r, _ := slices.BinarySearch(sorted, fs[a])
+			ranks[a] = r
+			if byValue[r] == nil {
+				byValue[r] = val(a)
+			}
+		}
+		return byValue, ranks
+	}
+	vals := make([]*big.Rat, n)
+	for a := range n {
+		vals[a] = val(a)
+	}
+	sort.Slice(vals, func(a, b int) bool { return vals[a].Cmp(vals[b]) < 0 })
+	for _, v := range vals {
+		if len(distinct) == 0 || distinct[len(distinct)-1].Cmp(v) != 0 {
+			distinct = append(distinct, v)
+		}
+	}
+	for a := range n {
+		v := val(a)
+		ranks[a] = sort.Search(len(distinct), func(k int) bool { return distinct[k].Cmp(v) >= 0 })
+	}
+	return distinct, ranks
+}
+
+// exactFloat returns x as a float64 and whether that is exact (without
+// allocating for integers).
+func exactFloat(x *big.Rat) (float64, bool) {
+	if x.IsInt() && x.Num().IsInt64() {
+		if v := x.Num().Int64(); v > -1<<53 && v < 1<<53 {
+			return float64(v), true
+		}
+	}
+	return x.Float64()
 }
 
 // ratName spells a rational inside a name: 1/2 → 1_2, -3 → m3.
