@@ -69,6 +69,19 @@ func TestCertifiedAgreement(t *testing.T) {
 			items = append(items, item{name + " " + o.String(), compiled(t, name, o)})
 		}
 	}
+	// Table position terms: the reachable embeddings include every position
+	// of the tables' prefix.
+	tables, err := brasp.Parse("tables.brasp", []byte("Q_a(i)\nQ_b(i)\nPERIODIC_00_10(i)\nPERIODIC_1_011(i)\nPERIODIC_01_0(i)\nbad(i) := (PERIODIC_00_10(i) | PERIODIC_01_0(i)) & !Q_b(i)\nY(i) := rightmost [j<i, bad(j) | PERIODIC_1_011(j)] Q_a(j) : PERIODIC_1_011(i) | PERIODIC_01_0(i)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []compile.Options{{PositionTables: true}, {MultiHead: true, PositionTables: true}} {
+		m, err := compile.Compile(nil, tables, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, item{"tables " + o.String(), m})
+	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for k := range 12 {
 		p := brasptest.RandomProgram(rng, brasptest.Options{Ops: 4, Predicates: k%3 == 0})
