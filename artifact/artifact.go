@@ -178,6 +178,17 @@ func step[F, T Artifact, O any](from, to Kind, ref string, f func(*budget.Budget
 		Refs:    []string{ref},
 		Options: []string{field + " " + reflect.TypeOf(opt(&Options{})).String()},
 		run: func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error) {
+			if s, isSym := a.(*SymbolicDFA); isSym {
+				if _, wantsLetters := any((*DFA)(nil)).(F); wantsLetters {
+					// A symbolic DFA (MONA's output) enters the letter-based
+					// constructions over its valuation letters.
+					d, err := s.Letters(b)
+					if err != nil {
+						return nil, err
+					}
+					a = d
+				}
+			}
 			in, ok := a.(F)
 			if !ok {
 				return nil, fmt.Errorf("%s → %s: want %s, have %T (wrap values with the constructors of package artifact)", from, to, reflect.TypeOf((*F)(nil)).Elem(), a)

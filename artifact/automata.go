@@ -10,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/ac0"
 	"github.com/brasp-dev/brasp/automata/krohnrhodes"
+	"github.com/brasp-dev/brasp/automata/monadfa"
 	"github.com/brasp-dev/brasp/automata/regex"
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -25,7 +26,10 @@ type DFA struct {
 // NewDFA wraps an automaton as an artifact.
 func NewDFA(d *automata.DFA) *DFA { return &DFA{D: d} }
 
-func loadDFA(_ *budget.Budget, filename string, data []byte) (Artifact, error) {
+func loadDFA(b *budget.Budget, filename string, data []byte) (Artifact, error) {
+	if monadfa.Looks(data) {
+		return loadMONA(b, filename, data)
+	}
 	d, err := automata.Parse(filename, data)
 	if err != nil {
 		return nil, err

@@ -104,9 +104,9 @@ var ErrUnconfirmed = errors.New("internal error: the counterexample does not sep
 // position of every non-empty word (see equivTransducers); a transducer and
 // an acceptor are never compared.
 func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) {
-	if fx, ok := x.(*LTLf); ok {
-		if fy, ok := y.(*LTLf); ok {
-			return equivLTLf(b, fx, fy)
+	if sx, ok := symbolicInput(x); ok {
+		if sy, ok := symbolicInput(y); ok {
+			return equivSymbolic(b, sx, sy)
 		}
 	}
 	tx, ty := isTransducer(x), isTransducer(y)
@@ -147,6 +147,18 @@ func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) 
 		r.Trace = strings.Join(steps, ";")
 	}
 	return r, nil
+}
+
+// symbolicInput returns a as an input equiv compares symbolically: an
+// LTLf formula or a DFA read from MONA's output.
+func symbolicInput(a Artifact) (symbolicSide, bool) {
+	switch a := a.(type) {
+	case *LTLf:
+		return a, true
+	case *SymbolicDFA:
+		return a, a.mona != nil
+	}
+	return nil, false
 }
 
 // readsTraces reports whether a reads traces of valuations (an LTLf

@@ -3,10 +3,12 @@ package artifact
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/monadfa"
 	"github.com/brasp-dev/brasp/automata/symbolic"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/ltlf"
@@ -56,6 +58,9 @@ func valuationAlphabet(props []string) alphabet.Alphabet {
 	return a
 }
 
+// valuationName names a valuation by its true propositions in sorted
+// order, so that inputs listing the same propositions in different orders
+// name each valuation alike.
 func valuationName(props []string, val []bool) string {
 	var names []string
 	for i, b := range val {
@@ -63,6 +68,7 @@ func valuationName(props []string, val []bool) string {
 			names = append(names, props[i])
 		}
 	}
+	slices.Sort(names)
 	return "{" + strings.Join(names, ",") + "}"
 }
 
@@ -131,10 +137,100 @@ func ltlfToBRASP(_ *budget.Budget, f *LTLf, _ NoOptions) (*Program, error) {
 // automaton is needed, are the valuations as for LTLf.
 type SymbolicDFA struct {
 	D *symbolic.DFA
+	// mona is the automaton D was read from, when it is MONA's -w output,
+	// to build it again over more propositions or in another order.
+	mona *monadfa.Automaton
+}
+
+// loadMONA reads MONA's -w output (package automata/monadfa) as a symbolic
+// DFA over MONA's free variables.
+func loadMONA(b *budget.Budget, filename string, data []byte) (Artifact, error) {
+	a, err := monadfa.Parse(filename, data)
+	if err != nil {
+		return nil, err
+	}
+	d, err := a.Symbolic(b, a.Vars)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filename, err)
+	}
+	return &SymbolicDFA{D: d, mona: a}, nil
+}
+
+// SniffKind recognises a kind from a file's contents, for a file whose
+// extension names none: MONA's -w output is a dfa.
+func SniffKind(data []byte) (Kind, bool) {
+	if monadfa.Looks(data) {
+		return KindDFA, true
+	}
+	return "", false
+}
+
+// symbolicSide is an input that equiv compares symbolically: an LTLf
+// formula, or a DFA read from MONA's output. over builds its minimal
+// symbolic DFA over props (a superset of its own propositions, in that
+// order) and a check of a trace on the input itself.
+type symbolicSide interface {
+	ownProps() []string
+	over(b *budget.Budget, props []string) (*symbolic.DFA, func(ltlf.Trace) bool, error)
+}
+
+func (f *LTLf) ownProps() []string { return f.F.Props }
+
+func (f *LTLf) over(b *budget.Budget, props []string) (*symbolic.DFA, func(ltlf.Trace) bool, error) {
+	g, err := f.F.WithProps(props)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := ltlf.ToDFA(b, g)
+	return d, g.Eval, err
+}
+
+func (s *SymbolicDFA) ownProps() []string { return s.D.Props }
+
+func (s *SymbolicDFA) over(b *budget.Budget, props []string) (*symbolic.DFA, func(ltlf.Trace) bool, error) {
+	d := s.D
+	if !slices.Equal(props, d.Props) {
+		if s.mona == nil {
+			return nil, nil, fmt.Errorf("the symbolic automaton over %v cannot be read over %v", d.Props, props)
+		}
+		var err error
+		if d, err = s.mona.Symbolic(b, props); err != nil {
+			return nil, nil, err
+		}
+	}
+	run := func(t ltlf.Trace) bool {
+		q := d.Start
+		for _, step := range t {
+			q = d.Step(q, step.Has)
+		}
+		return d.Accept[q]
+	}
+	return d, run, nil
 }
 
 // Kind implements Artifact.
 func (s *SymbolicDFA) Kind() Kind { return KindDFA }
+
+// ReadsTraces implements TraceRunner: a symbolic DFA reads traces of
+// valuations.
+func (s *SymbolicDFA) ReadsTraces() bool { return true }
+
+// RunTrace implements TraceRunner: s is a trace such as "a,b;;c" (or ""
+// for the empty trace, which a symbolic DFA may accept).
+func (s *SymbolicDFA) RunTrace(text string) (bool, error) {
+	var t ltlf.Trace
+	if strings.TrimSpace(text) != "" {
+		var err error
+		if t, err = ltlf.ParseTrace(s.D.Props, text); err != nil {
+			return false, err
+		}
+	}
+	q := s.D.Start
+	for _, step := range t {
+		q = s.D.Step(q, step.Has)
+	}
+	return s.D.Accept[q], nil
+}
 
 // Alphabet implements Artifact (nil beyond 12 propositions).
 func (s *SymbolicDFA) Alphabet() alphabet.Alphabet { return valuationAlphabet(s.D.Props) }
@@ -220,28 +316,21 @@ func ltlfToLetterDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*DFA, error) 
 	return s.Letters(b)
 }
 
-// equivLTLf decides two LTLf formulas symbolically, over the union of
-// their propositions, with a shortest counterexample trace.
-func equivLTLf(b *budget.Budget, x, y *LTLf) (*EquivResult, error) {
-	props := append([]string(nil), x.F.Props...)
-	for _, p := range y.F.Props {
+// equivSymbolic decides two LTLf formulas, or a formula and MONA's DFA,
+// symbolically, over the union of their propositions, with a shortest
+// counterexample trace confirmed on both inputs.
+func equivSymbolic(b *budget.Budget, x, y symbolicSide) (*EquivResult, error) {
+	props := append([]string(nil), x.ownProps()...)
+	for _, p := range y.ownProps() {
 		if !containsString(props, p) {
 			props = append(props, p)
 		}
 	}
-	fx, err := x.F.WithProps(props)
+	dx, evalX, err := x.over(b, props)
 	if err != nil {
 		return nil, err
 	}
-	fy, err := y.F.WithProps(props)
-	if err != nil {
-		return nil, err
-	}
-	dx, err := ltlf.ToDFA(b, fx)
-	if err != nil {
-		return nil, err
-	}
-	dy, err := ltlf.ToDFA(b, fy)
+	dy, evalY, err := y.over(b, props)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +346,7 @@ func equivLTLf(b *budget.Budget, x, y *LTLf) (*EquivResult, error) {
 			}
 		}
 	}
-	if fx.Eval(t) != cex.AcceptA || fy.Eval(t) == cex.AcceptA {
+	if evalX(t) != cex.AcceptA || evalY(t) == cex.AcceptA {
 		return nil, fmt.Errorf("%w: %s", ErrUnconfirmed, ltlf.FormatTrace(props, t))
 	}
 	shown := ltlf.FormatTrace(props, t)

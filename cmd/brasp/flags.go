@@ -149,7 +149,14 @@ func loadFile(b *budget.Budget, path, from string) (artifact.Artifact, error) {
 		}
 		kind = k
 	} else if _, err := artifact.KindOf(path); err != nil {
-		return nil, err
+		// An unknown extension: the contents may still say the kind
+		// (MONA's -w output).
+		data, rerr := readHead(path)
+		k, ok := artifact.SniffKind(data)
+		if rerr != nil || !ok {
+			return nil, err
+		}
+		kind = k
 	}
 	if kind == "" {
 		kind, _ = artifact.KindOf(path)
@@ -165,6 +172,21 @@ func loadFile(b *budget.Budget, path, from string) (artifact.Artifact, error) {
 		}
 	}
 	return artifact.LoadReader(b, path, f, kind)
+}
+
+// readHead reads the first 64 KiB of a file, for SniffKind.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<16)
+	n, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return buf[:n], err
 }
 
 // kindList is the known kinds for help texts.
