@@ -3,8 +3,8 @@ package artifact
 import (
 	"fmt"
 
+	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/budget"
-	"github.com/brasp-dev/brasp/exact"
 )
 
 // maxBoundedWords bounds the number of words a bounded equivalence check
@@ -22,7 +22,7 @@ func EquivUpTo(b *budget.Budget, x, y Artifact, n int) (*EquivResult, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("the bound %d of a bounded check must be at least 1", n)
 	}
-	alpha := exact.Merge(x.Alphabet(), y.Alphabet())
+	alpha := automata.MergeAlphabets(x.Alphabet(), y.Alphabet())
 	k := int64(len(alpha))
 	total, layer := int64(0), int64(1)
 	for range n {

@@ -90,7 +90,7 @@ type EquivResult struct {
 var ErrUnconfirmed = errors.New("internal error: the counterexample does not separate the inputs when run")
 
 // Equiv decides whether x and y accept the same non-empty words, through
-// their minimal DFAs (exact.Equivalent; two LTLf formulas: their minimal
+// their minimal DFAs (automata.CompareAligned on Σ⁺; two LTLf formulas: their minimal
 // symbolic DFAs, over any number of propositions, with a shortest
 // counterexample trace; an LTLf formula and another kind: the DFA over
 // valuation letters); when they do not, it returns a
@@ -124,25 +124,26 @@ func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	eq, w, firstAcc, err := exact.Equivalent(dx, dy)
+	d, err := automata.CompareAligned(b, dx, dy, automata.SigmaPlus)
 	if err != nil {
 		return nil, err
 	}
-	r := &EquivResult{Equal: eq, Word: w, Alphabet: exact.Merge(dx.Alphabet, dy.Alphabet), FirstAccepts: firstAcc}
-	if eq {
-		return r, nil
+	if d == nil {
+		return &EquivResult{Equal: true, Alphabet: automata.MergeAlphabets(dx.Alphabet, dy.Alphabet)}, nil
 	}
-	accX, errX := acceptsIn(x, r.Alphabet, w)
-	accY, errY := acceptsIn(y, r.Alphabet, w)
-	if errX != nil || errY != nil || accX != firstAcc || accY == firstAcc {
-		return nil, fmt.Errorf("%w: %s (%v, %v)", ErrUnconfirmed, automata.ShowWord(r.Alphabet, w), errX, errY)
+	// The verdict rests on the inputs themselves, not only on their DFAs.
+	accX, errX := acceptsIn(x, d.Alphabet, d.Word)
+	accY, errY := acceptsIn(y, d.Alphabet, d.Word)
+	if errX != nil || errY != nil || accX != d.AcceptedByFirst || accY == d.AcceptedByFirst {
+		return nil, fmt.Errorf("%w: %s (%v, %v)", ErrUnconfirmed, automata.ShowWord(d.Alphabet, d.Word), errX, errY)
 	}
+	r := &EquivResult{Word: d.Word, Alphabet: d.Alphabet, FirstAccepts: d.AcceptedByFirst}
 	if readsTraces(x) || readsTraces(y) {
 		// The letters are valuations named like steps ({a,b}): show the
 		// word as the trace brasp run reads.
-		steps := make([]string, len(w))
-		for i, l := range w {
-			steps[i] = r.Alphabet[l]
+		steps := make([]string, len(d.Word))
+		for i, l := range d.Word {
+			steps[i] = d.Alphabet[l]
 		}
 		r.Trace = strings.Join(steps, ";")
 	}

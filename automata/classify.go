@@ -237,33 +237,6 @@ func stableSemigroup(b *budget.Budget, m *DFA) (int, [][]int, [][]int, error) {
 	}
 }
 
-// DistinguishingSuffix returns a shortest word v on which p and q disagree
-// (exactly one of p·v and q·v accepts), and false if p and q are equivalent.
-func (d *DFA) DistinguishingSuffix(p, q int) ([]int, bool) {
-	type node struct{ p, q, parent, sym int }
-	nodes := []node{{p, q, -1, -1}}
-	seen := map[[2]int]bool{{p, q}: true}
-	for i := 0; i < len(nodes); i++ {
-		n := nodes[i]
-		if d.Accept[n.p] != d.Accept[n.q] {
-			v := []int{}
-			for j := i; nodes[j].parent >= 0; j = nodes[j].parent {
-				v = append(v, nodes[j].sym)
-			}
-			slices.Reverse(v)
-			return v, true
-		}
-		for a := range d.Alphabet {
-			key := [2]int{d.Delta[n.p][a], d.Delta[n.q][a]}
-			if !seen[key] {
-				seen[key] = true
-				nodes = append(nodes, node{key[0], key[1], i, a})
-			}
-		}
-	}
-	return nil, false
-}
-
 // TransformerVariant is one of the transformer variants of §5 of the paper,
 // with the class of languages it recognises.
 type TransformerVariant struct {

@@ -276,7 +276,7 @@ func TestCompareAndProducts(t *testing.T) {
 		a := randomDFA(rng, 1+rng.IntN(5), 2)
 		b := randomDFA(rng, 1+rng.IntN(5), 2)
 		for _, domain := range []Domain{SigmaStar, SigmaPlus} {
-			diff, err := Compare(a, b, domain)
+			diff, err := Compare(nil, a, b, domain)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -309,7 +309,7 @@ func TestCompareAndProducts(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Compare(randomDFA(rng, 2, 2), randomDFA(rng, 2, 3), SigmaStar); err == nil {
+	if _, err := Compare(nil, randomDFA(rng, 2, 2), randomDFA(rng, 2, 3), SigmaStar); err == nil {
 		t.Error("different alphabets accepted")
 	}
 }

@@ -18,6 +18,18 @@
 // stutter invariance only speaks of non-empty words; so the classification of
 // L holds for L ∩ Σ⁺, the language a B-RASP program can recognise.
 //
+// # Equivalence
+//
+// One breadth-first search of the product of two automata finds a shortest
+// word (first in short-lex order) on which they disagree; everything that
+// compares languages calls it. Compare runs it on two DFAs over one
+// alphabet; CompareAligned first puts both on the merged alphabet (Align:
+// a symbol one side does not know leads it to a rejecting sink), which is
+// what exact.Equivalent and `brasp equiv` use; DistinguishingSuffix runs it
+// on two states of one DFA, for the witnesses of Classify and the holonomy
+// decomposition. The search charges every pair it reaches to the
+// product-bytes limit.
+//
 // # Limits
 //
 // Constructions that can blow up exponentially (subset construction, image

@@ -1,7 +1,8 @@
 // Package exact gives every representation of brasp its exact language as a
 // minimal DFA — B-RASP programs, LTL formulas, transformers (through the
-// decompiler) — and decides equivalence of any two of them with a shortest
-// counterexample. It also makes Theorem 5.1 executable (FutureOnly: any
+// decompiler) — so that any two of them can be compared, with a shortest
+// counterexample, by the one product search of package automata
+// (automata.CompareAligned; Equivalent here is it on Σ⁺). It also makes Theorem 5.1 executable (FutureOnly: any
 // program → an equivalent one using only rightmost strict future-masked
 // attention) and, in package exact/mona, cross-checks the LTL construction
 // against the MONA tool.
@@ -15,9 +16,9 @@
 //	dm, err := exact.ModelDFA(nil, m, decompile.Options{})            // transformer
 //	eq, w, firstAccepts, err := exact.Equivalent(dp, dm)              // w: a shortest counterexample
 //
-// FormulaDFA does the same for LTL. Package artifact registers the
-// converters brasp → dfa, ltl → dfa, transformer → dfa and brasp → brasp
-// (--future-only) that the equiv, classify and convert commands use.
+// FormulaDFA does the same for LTL. Package artifact's conversion table
+// lists the edges brasp → dfa, ltl → dfa, transformer → dfa and brasp →
+// brasp (--future-only) that the equiv, classify and convert commands use.
 //
 // # Words
 //

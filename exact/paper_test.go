@@ -256,7 +256,7 @@ func TestAlignAlphabets(t *testing.T) {
 	}
 	abc, _ := automata.Parse("abc.dfa", []byte("alphabet a b c\nstart s\naccept t\ns a t\nt b t\nt c t\n"))
 	eq, w, firstAcc, err := Equivalent(ab, abc)
-	if err != nil || eq || firstAcc || Merge(ab.Alphabet, abc.Alphabet).FormatWord(w) != "ac" {
+	if err != nil || eq || firstAcc || automata.MergeAlphabets(ab.Alphabet, abc.Alphabet).FormatWord(w) != "ac" {
 		t.Fatalf("extra symbol: %v %v %v %v", eq, w, firstAcc, err)
 	}
 }

@@ -62,7 +62,7 @@ func TransducersEquivalent(bud *budget.Budget, p, q *brasp.Program) (*Transducer
 		return nil, err
 	}
 	none := automata.NewDFA(d.Alphabet, 1)
-	dis, err := automata.Compare(d, none, automata.SigmaPlus)
+	dis, err := automata.Compare(bud, d, none, automata.SigmaPlus)
 	if err != nil || dis == nil {
 		return nil, err
 	}

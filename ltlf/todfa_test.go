@@ -76,7 +76,7 @@ func TestCompare(t *testing.T) {
 		}
 		lf, _ := symbolic.ToLetters(nil, df, valName(f.Props))
 		lg, _ := symbolic.ToLetters(nil, dg, valName(f.Props))
-		dis, err := automata.Compare(lf, lg, automata.SigmaPlus)
+		dis, err := automata.Compare(nil, lf, lg, automata.SigmaPlus)
 		if err != nil {
 			t.Fatal(err)
 		}

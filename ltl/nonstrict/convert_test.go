@@ -50,7 +50,7 @@ func checkEquivalent(t *testing.T, what string, d, e *automata.DFA) {
 		t.Fatalf("%s: %v", what, err)
 	}
 	if !eq {
-		t.Errorf("%s: not equivalent on %s (input accepts: %v)", what, automata.ShowWord(exact.Merge(d.Alphabet, e.Alphabet), w), aAcc)
+		t.Errorf("%s: not equivalent on %s (input accepts: %v)", what, automata.ShowWord(automata.MergeAlphabets(d.Alphabet, e.Alphabet), w), aAcc)
 	}
 }
 
