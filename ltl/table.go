@@ -2,10 +2,10 @@ package ltl
 
 import (
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/internal/tracetable"
 )
 
 // maxLabel is the longest subformula written out in full as a table label;
@@ -53,48 +53,20 @@ func Rows(f *Formula, w []int) (labels []string, values [][]bool) {
 }
 
 // FormatTable prints Rows as a table: a header row with the input symbols,
-// then one row per subformula with 0 or 1 at each position.
+// then one row per subformula with 0 or 1 at each position (the layout of
+// brasp.FormatTable).
 func FormatTable(f *Formula, w []int) string {
 	labels, values := Rows(f, w)
-	cells := [][]string{{"input"}}
-	for _, s := range w {
-		sym := "?"
+	syms := make([]string, len(w))
+	for i, s := range w {
+		syms[i] = "?"
 		if s >= 0 && s < len(f.Alphabet()) {
-			sym = alphabet.Quote(f.Alphabet()[s])
+			syms[i] = alphabet.Quote(f.Alphabet()[s])
 		}
-		cells[0] = append(cells[0], sym)
 	}
+	tb := tracetable.New(syms)
 	for k, label := range labels {
-		r := []string{label}
-		for _, b := range values[k] {
-			if b {
-				r = append(r, "1")
-			} else {
-				r = append(r, "0")
-			}
-		}
-		cells = append(cells, r)
+		tb.Bits(label, len(w), func(i int) bool { return values[k][i] })
 	}
-	width := make([]int, len(w)+1)
-	for _, r := range cells {
-		for c, s := range r {
-			width[c] = max(width[c], utf8.RuneCountInString(s))
-		}
-	}
-	var b strings.Builder
-	for _, r := range cells {
-		for c, s := range r {
-			pad := strings.Repeat(" ", width[c]-utf8.RuneCountInString(s))
-			switch {
-			case c == 0 && len(r) > 1:
-				b.WriteString(s + pad)
-			case c == 0:
-				b.WriteString(s)
-			default:
-				b.WriteString(" " + pad + s)
-			}
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return tb.String()
 }
