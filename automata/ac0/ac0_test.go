@@ -15,6 +15,7 @@ import (
 	"github.com/brasp-dev/brasp/automata/regex"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/exact"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
@@ -303,16 +304,9 @@ func checkWitness(t *testing.T, c *automata.Classification) {
 	}
 }
 
+// randomDFA is automata.RandomDFA over the letters a, b, ... (k of them).
 func randomDFA(rng *rand.Rand, n, k int) *automata.DFA {
-	a, _ := alphabet.New([]string{"a", "b", "c", "d"}[:k]...)
-	d := automata.NewDFA(a, n)
-	for q := range n {
-		d.Accept[q] = rng.IntN(2) == 0
-		for x := range k {
-			d.Delta[q][x] = rng.IntN(n)
-		}
-	}
-	return d
+	return automata.RandomDFA(rng, testkit.Letters(k), n)
 }
 
 // randomPositional returns a random DFA that also counts its position

@@ -380,16 +380,9 @@ func TestRandomStutterInvariant(t *testing.T) {
 	}
 }
 
-// randomDFA draws a complete DFA with n states over k letters.
+// randomDFA is automata.RandomDFA over the letters a, b, ... (k of them).
 func randomDFA(rng *rand.Rand, n, k int) *automata.DFA {
-	d := automata.NewDFA(brasptest.Alphabet(k), n)
-	for q := range n {
-		for a := range k {
-			d.Delta[q][a] = rng.IntN(n)
-		}
-		d.Accept[q] = rng.IntN(2) == 0
-	}
-	return d
+	return automata.RandomDFA(rng, brasptest.Alphabet(k), n)
 }
 
 // TestRandomDFAs: refusal exactly when classify says no, on random DFAs
