@@ -57,7 +57,10 @@
 //     carries, for every possible future, what the past selected;
 //   - a backward one (mask j>i or j>=i; "until"-like) refines R, mirror
 //     image: (r_i, ψ) with ψ[λ][α] the selection among j > i assuming L's
-//     state at i+1 is λ;
+//     state at i+1 is λ. Both directions are one function (extend in
+//     attention.go) over the side it refines, reading the tables through
+//     strides; the minimisation below is likewise written once for both
+//     sides;
 //   - an unmasked one is split: rightmost over all j is the rightmost
 //     j >= i if there is one, else the rightmost j < i (leftmost
 //     symmetrically) — two directed operations and a choice.

@@ -1,0 +1,236 @@
+package exact
+
+import (
+	"fmt"
+
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/position"
+)
+
+// Summary codes, one byte per (right or left state, i-atom assignment).
+const (
+	none     byte = 0 // no position selected (yet)
+	valFalse byte = 1 // the selected position's value is 0
+	valTrue  byte = 2 // ... is 1
+)
+
+func code(v bool) byte {
+	if v {
+		return valTrue
+	}
+	return valFalse
+}
+
+// bimachine holds the truth tables of the vectors computed so far. A vector's
+// value at position i of w = w_1…w_n is table[cell(ℓ_i, w_i, r_i)], where ℓ_i
+// is the state of the left machine after reading w_1…w_{i-1} from the left
+// and r_i the state of the right machine after reading w_n…w_{i+1} from the
+// right. Both machines are complete DFAs with start state 0.
+type bimachine struct {
+	sigma  int
+	nL, nR int
+	dL, dR [][]int
+	tab    [][]bool // per table index; nil when not computed or dead
+	bud    *budget.Budget
+}
+
+func (b *bimachine) cell(l, a, r int) int { return (l*b.sigma+a)*b.nR + r }
+
+// evalFn evaluates an expression at a cell of the tables, with the (i)-atoms
+// of a score or value given by the bits of alpha.
+type evalFn func(t [][]bool, c int, alpha uint32) bool
+
+// compileExpr turns e into a closure over table indices (vector indices are
+// table indices). References at i inside a score or value (idx non-nil) read
+// the bits of alpha; every other reference reads its table.
+func compileExpr(e brasp.Expr, idx map[int]int) evalFn {
+	switch e := e.(type) {
+	case *brasp.Literal:
+		v := e.Value
+		return func([][]bool, int, uint32) bool { return v }
+	case *brasp.Ref:
+		k := e.Vec
+		if e.Var == brasp.VarI && idx != nil {
+			bit := uint32(1) << idx[k]
+			return func(_ [][]bool, _ int, a uint32) bool { return a&bit != 0 }
+		}
+		return func(t [][]bool, c int, _ uint32) bool { return t[k][c] }
+	case *brasp.UnaryExpr:
+		f := compileExpr(e.X, idx)
+		return func(t [][]bool, c int, a uint32) bool { return !f(t, c, a) }
+	case *brasp.BinaryExpr:
+		f, g := compileExpr(e.X, idx), compileExpr(e.Y, idx)
+		if e.Op == brasp.AND {
+			return func(t [][]bool, c int, a uint32) bool { return f(t, c, a) && g(t, c, a) }
+		}
+		return func(t [][]bool, c int, a uint32) bool { return f(t, c, a) || g(t, c, a) }
+	}
+	panic("exact: unknown expression type")
+}
+
+// attn is one directed attention operation: forward ones (masks j<i, j<=i)
+// refine the left machine, backward ones (j>i, j>=i) the right machine.
+type attn struct {
+	out       int // table written
+	forward   bool
+	strict    bool
+	rightmost bool
+	s, v, d   evalFn
+	atoms     []int
+}
+
+func (op *attn) alphaAt(t [][]bool, c int) uint32 {
+	var a uint32
+	for k, x := range op.atoms {
+		if t[x][c] {
+			a |= 1 << k
+		}
+	}
+	return a
+}
+
+// step is one operation of the compiled program: an attention operation or a
+// position-wise computation of table out.
+type step struct {
+	att *attn
+	out int
+	pw  evalFn
+	// uses lists the tables the step reads.
+	uses []int
+}
+
+// newBimachine sets up the initial machines (the left one counts positions
+// modulo the MOD moduli and knows the first position, the right one knows
+// the last) and the tables of the symbols and predicates, and compiles the
+// operations into steps. An unmasked operation becomes three directed ones
+// and a position-wise choice: rightmost over all j is the rightmost j >= i
+// if there is one, else the rightmost j < i; leftmost symmetrically.
+func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []step, error) {
+	sigma := len(p.Alphabet)
+	modL := 1
+	for _, v := range p.Vectors {
+		if v.Kind == brasp.PredicateVector && v.Pred.Kind == brasp.Mod {
+			l := lcm(modL, v.Pred.M)
+			if err := bud.Check(maxModulus, int64(l), "the least common multiple of the MOD moduli"); err != nil {
+				return nil, nil, err
+			}
+			modL = l
+		}
+	}
+	b := &bimachine{sigma: sigma, nL: modL + 1, nR: 2, bud: bud}
+	// Left state 0: nothing read; state t ≥ 1: t ≡ positions read (mod modL).
+	for l := 0; l <= modL; l++ {
+		row := make([]int, sigma)
+		for a := range row {
+			row[a] = l%modL + 1
+		}
+		b.dL = append(b.dL, row)
+	}
+	// Right state 0: nothing read (the last position); 1: otherwise.
+	for range 2 {
+		row := make([]int, sigma)
+		for a := range row {
+			row[a] = 1
+		}
+		b.dR = append(b.dR, row)
+	}
+	ntab := len(p.Vectors)
+	var steps []step
+	hidden := func() int { ntab++; return ntab - 1 }
+	refs := func(es ...brasp.Expr) []int {
+		var ks []int
+		for _, e := range es {
+			for _, r := range brasp.Refs(e) {
+				ks = append(ks, r.Vec)
+			}
+		}
+		return ks
+	}
+	for k, v := range p.Vectors {
+		switch v.Kind {
+		case brasp.PositionwiseVector:
+			steps = append(steps, step{out: k, pw: compileExpr(v.Expr, nil), uses: refs(v.Expr)})
+		case brasp.AttentionVector:
+			a := v.Att
+			var atoms []int
+			idx := map[int]int{}
+			for _, r := range brasp.Refs(a.Score) {
+				if _, ok := idx[r.Vec]; r.Var == brasp.VarI && !ok {
+					idx[r.Vec] = len(atoms)
+					atoms = append(atoms, r.Vec)
+				}
+			}
+			for _, r := range brasp.Refs(a.Value) {
+				if _, ok := idx[r.Vec]; r.Var == brasp.VarI && !ok {
+					idx[r.Vec] = len(atoms)
+					atoms = append(atoms, r.Vec)
+				}
+			}
+			if err := bud.Check(maxAtoms, int64(len(atoms)), fmt.Sprintf("attention operation %s, whose score and value read %d vectors at i,", v.Name, len(atoms))); err != nil {
+				return nil, nil, err
+			}
+			s, val, d := compileExpr(a.Score, idx), compileExpr(a.Value, idx), compileExpr(a.Default, nil)
+			uses := refs(a.Score, a.Value, a.Default)
+			rm := a.Tiebreak == position.Rightmost
+			mk := func(out int, forward, strict bool, value, def evalFn) step {
+				return step{out: out, uses: uses, att: &attn{out: out, forward: forward, strict: strict, rightmost: rm, s: s, v: value, d: def, atoms: atoms}}
+			}
+			switch a.Mask {
+			case position.MaskFuture, position.MaskFutureOrSelf:
+				steps = append(steps, mk(k, true, a.Mask == position.MaskFuture, val, d))
+			case position.MaskPast, position.MaskPastOrSelf:
+				steps = append(steps, mk(k, false, a.Mask == position.MaskPast, val, d))
+			default:
+				// near: the side the tie-break prefers, including i itself.
+				one := func([][]bool, int, uint32) bool { return true }
+				zero := func([][]bool, int, uint32) bool { return false }
+				found, near, far := hidden(), hidden(), hidden()
+				// rightmost: near = j >= i (backward, non-strict), far = j < i;
+				// leftmost: near = j <= i (forward, non-strict), far = j > i.
+				steps = append(steps, mk(found, !rm, false, one, zero), mk(near, !rm, false, val, zero), mk(far, rm, true, val, d))
+				steps = append(steps, step{out: k, uses: []int{found, near, far}, pw: func(t [][]bool, c int, _ uint32) bool {
+					if t[found][c] {
+						return t[near][c]
+					}
+					return t[far][c]
+				}})
+			}
+		}
+	}
+	b.tab = make([][]bool, ntab)
+	for k, v := range p.Vectors {
+		if !v.IsInitial() {
+			continue
+		}
+		tab := make([]bool, b.nL*sigma*b.nR)
+		for l := 0; l < b.nL; l++ {
+			for a := 0; a < sigma; a++ {
+				for r := 0; r < b.nR; r++ {
+					var x bool
+					switch {
+					case v.Kind == brasp.SymbolVector:
+						x = a == v.Symbol
+					case v.Pred.Kind == brasp.First:
+						x = l == 0
+					case v.Pred.Kind == brasp.Last:
+						x = r == 0
+					default: // Mod: position l+1 (l ≡ positions read)
+						x = (l+1)%v.Pred.M == v.Pred.R
+					}
+					tab[b.cell(l, a, r)] = x
+				}
+			}
+		}
+		b.tab[k] = tab
+	}
+	return b, steps, nil
+}
+
+func lcm(a, b int) int {
+	g, h := a, b
+	for h != 0 {
+		g, h = h, g%h
+	}
+	return a / g * b
+}
