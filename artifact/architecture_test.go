@@ -30,6 +30,14 @@ func tableMarkdown() string {
 		typ := artifactType(k)
 		fmt.Fprintf(&b, "| `%s` | %s | `*artifact.%s` | `%s` |\n", k, "`"+strings.Join(info.Exts, "` `")+"`", typ.Elem().Name(), heldType(typ))
 	}
+	edgeTable(&b, edges)
+	b.WriteString("\nWith `Options.Masks` (`--masks non-strict|causal`), conversions to ltl, brasp and transformer read `maskedEdges` instead (Theorem 5.2):\n")
+	edgeTable(&b, maskedEdges)
+	return b.String()
+}
+
+// edgeTable writes one row per edge: its kinds, constructions and options.
+func edgeTable(b *strings.Builder, edges []Edge) {
 	b.WriteString("\n| from | to | constructions (function: reference) | options read |\n|---|---|---|---|\n")
 	for _, e := range edges {
 		var steps, opts []string
@@ -38,9 +46,8 @@ func tableMarkdown() string {
 			field, typ, _ := strings.Cut(e.Options[i], " ")
 			opts = append(opts, fmt.Sprintf("`%s` (`%s`)", field, typ))
 		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", e.From, e.To, strings.Join(steps, " → "), strings.Join(opts, ", "))
+		fmt.Fprintf(b, "| `%s` | `%s` | %s | %s |\n", e.From, e.To, strings.Join(steps, " → "), strings.Join(opts, ", "))
 	}
-	return b.String()
 }
 
 // artifactType is the artifact type of a kind.

@@ -216,6 +216,7 @@ func chain(es ...Edge) Edge {
 			}
 			c.Via = append(c.Via, e.From)
 		}
+		c.Via = append(c.Via, e.Via...)
 		c.Funcs = append(c.Funcs, e.Funcs...)
 		c.Refs = append(c.Refs, e.Refs...)
 		c.Options = append(c.Options, e.Options...)
@@ -254,7 +255,7 @@ var ErrNoConversion = errors.New("no conversion")
 // except that B-RASP output, whatever the input kind, then gets
 // opts.BRASP (Theorem 5.1, a normal form, simplification): see
 // BRASPOptions. With opts.Masks set, output in ltl, brasp or transformer is
-// Theorem 5.2's instead, whatever the input kind: see convertMasked.
+// Theorem 5.2's instead, by the edges of maskedEdges (table.go).
 func Convert(b *budget.Budget, a Artifact, to Kind, opts Options) (Artifact, error) {
 	if opts.Masks != 0 && (to == KindLTL || to == KindBRASP || to == KindTransformer) {
 		return convertMasked(b, a, to, opts)

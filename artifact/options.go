@@ -20,8 +20,12 @@ type Options struct {
 	BRASP BRASPOptions
 	// Masks, when set, asks conversions to ltl, brasp and transformer for
 	// output with only non-strict masks or only the causal mask (Thm 5.2):
-	// see nonstrict.go.
+	// the edges of maskedEdges (table.go), which read MaskOptions.
 	Masks Masks
+
+	// maskInput is the input's acceptance while a conversion with Masks
+	// runs (MaskOptions).
+	maskInput func([]int) (bool, error)
 }
 
 // CompileOptions are the compiler's: multi-head (Thm C.4), layer norm

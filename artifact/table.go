@@ -47,6 +47,18 @@ var (
 	// only rightmost strict future-masked attention; a DFA in AC0 that is not
 	// star-free as a B-RASP[MOD] program (Cor. 5.4, package automata/ac0).
 	krohnRhodesEdge = step(KindDFA, KindBRASP, "App. B.4, Cor. 5.4", dfaToBRASP, "-", noOptions)
+
+	// Theorem 5.2 (--masks non-strict|causal): a formula with only
+	// non-strict (or only causal) operators for a stutter-invariant
+	// star-free language, rewritten from a formula or a program or built
+	// from the minimal DFA, or a refusal with classify's witness; then
+	// Theorem 3.2 with non-strict masks, and the compiler with the model's
+	// masks checked.
+	maskFormulaEdge   = step(KindLTL, KindLTL, "Thm 5.2", maskFormula, "Masks", maskOptions)
+	maskProgramEdge   = step(KindBRASP, KindLTL, "Thm 5.2", maskProgram, "Masks", maskOptions)
+	maskDFAEdge       = step(KindDFA, KindLTL, "Thm 5.2", maskDFA, "Masks", maskOptions)
+	maskedBRASPEdge   = step(KindLTL, KindBRASP, "Thm 3.2, non-strict masks", maskedToBRASP, "Masks", maskOptions)
+	maskedCompileEdge = step(KindBRASP, KindTransformer, "Thm 4.1, masks checked", compileMasked, "Compile,Masks", maskedCompileOptions)
 )
 
 // edges is the table Convert reads: the constructions above and the chains
@@ -77,4 +89,26 @@ var edges = []Edge{
 	decompileEdge,
 	chain(decompileEdge, braspToDFAEdge),
 	chain(decompileEdge, braspToLTLEdge),
+}
+
+// maskedEdges is the table Convert reads instead when Options.Masks is set
+// and the output is ltl, brasp or transformer (Theorem 5.2): from every
+// kind, its formula of the asked form, then B-RASP, then a transformer.
+var maskedEdges = maskedFrom(
+	maskFormulaEdge,
+	maskProgramEdge,
+	maskDFAEdge,
+	chain(regexToDFAEdge, maskDFAEdge),
+	chain(ltlfToLetterDFAEdge, maskDFAEdge),
+	chain(decompileEdge, maskProgramEdge),
+)
+
+// maskedFrom lists, for each route to a formula of Theorem 5.2, the edges
+// to ltl, brasp and transformer that start with it.
+func maskedFrom(toFormula ...Edge) []Edge {
+	var es []Edge
+	for _, f := range toFormula {
+		es = append(es, f, chain(f, maskedBRASPEdge), chain(f, maskedBRASPEdge, maskedCompileEdge))
+	}
+	return es
 }
