@@ -155,6 +155,8 @@ func (a Alphabet) parseASCII(s string) ([]int, bool) {
 	return w, true
 }
 
+func notSpace(r rune) bool { return !unicode.IsSpace(r) }
+
 // splitSymbols splits s at white space, honouring double-quoted symbols.
 func splitSymbols(s string) ([]string, error) {
 	var out []string
@@ -163,27 +165,16 @@ func splitSymbols(s string) ([]string, error) {
 		switch {
 		case unicode.IsSpace(r):
 			i += size
-		case r == '"':
-			end, u, err := ScanQuoted(s, i)
+		default:
+			end, u, _, err := ScanSymbol(s, i, notSpace)
 			if err == ErrUnterminated {
 				return nil, fmt.Errorf("unterminated quoted symbol at offset %d", i)
 			}
-			if err != nil || u == "" {
+			if err != nil {
 				return nil, fmt.Errorf("bad quoted symbol %s at offset %d", s[i:end], i)
 			}
 			out = append(out, u)
 			i = end
-		default:
-			j := i
-			for j < len(s) {
-				r, size := utf8.DecodeRuneInString(s[j:])
-				if unicode.IsSpace(r) {
-					break
-				}
-				j += size
-			}
-			out = append(out, s[i:j])
-			i = j
 		}
 	}
 	return out, nil

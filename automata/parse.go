@@ -246,29 +246,17 @@ func tokenizeDFA(filename string, src []byte, errs *source.ErrorList) [][]dfaTok
 				i += size
 			case r == '#':
 				i = len(text)
-			case r == '"':
-				j, s, err := alphabet.ScanQuoted(text, i)
-				if err != nil {
-					add(pos(i), "malformed quoted string")
-					i = len(text)
-					continue
-				}
-				if s == "" {
+			case r == '"' || alphabet.IsNameRune(r):
+				j, s, quoted, err := alphabet.ScanSymbol(text, i, nil)
+				switch {
+				case err == alphabet.ErrEmptyQuote:
 					add(pos(i), "empty quoted name")
-				} else {
-					line = append(line, dfaToken{text: s, quoted: true, pos: pos(i)})
+				case err != nil:
+					add(pos(i), "malformed quoted string")
+					j = len(text)
+				default:
+					line = append(line, dfaToken{text: s, quoted: quoted, pos: pos(i)})
 				}
-				i = j
-			case alphabet.IsNameRune(r):
-				j := i
-				for j < len(text) {
-					r2, s2 := utf8.DecodeRuneInString(text[j:])
-					if !alphabet.IsNameRune(r2) {
-						break
-					}
-					j += s2
-				}
-				line = append(line, dfaToken{text: text[i:j], pos: pos(i)})
 				i = j
 			default:
 				if r == utf8.RuneError && size == 1 {

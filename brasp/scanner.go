@@ -141,22 +141,18 @@ func (s *scanner) next() (token, Pos, string) {
 func (s *scanner) name(pos Pos) (token, Pos, string) {
 	var text []byte
 	for {
-		r, size := s.peekRune()
+		r, _ := s.peekRune()
 		switch {
-		case r >= 0 && alphabet.IsNameRune(r):
-			text = append(text, s.src[s.off:s.off+size]...)
-			s.advance(size)
-			continue
-		case r == '"':
+		case r >= 0 && (alphabet.IsNameRune(r) || r == '"'):
 			start := s.off
 			qpos := Pos{Line: s.line, Col: s.col}
-			end, u, err := alphabet.ScanQuoted(s.src, start)
-			s.advance(end - start) // a quoted name does not span lines
+			end, u, _, err := alphabet.ScanSymbol(s.src, start, nil)
+			s.advance(end - start) // a quoted part does not span lines
 			if err == alphabet.ErrUnterminated {
 				s.errs.Add(s.file, qpos, "unterminated quoted name")
 				return tIllegal, pos, ""
 			}
-			if err != nil || u == "" {
+			if err != nil {
 				s.errs.Add(s.file, qpos, "invalid quoted name %s", s.src[start:end])
 				return tIllegal, pos, ""
 			}

@@ -104,44 +104,33 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 		case c == '=':
 			toks = append(toks, token{tEquals, "=", pos})
 			i++
-		case c == '"':
-			end, s, err := alphabet.ScanQuoted(src, i)
+		default:
+			end, s, quoted, err := alphabet.ScanSymbol(src, i, nil)
 			switch {
 			case err == alphabet.ErrUnterminated:
 				errs.Add(file, pos, "unterminated quoted symbol")
 				toks = append(toks, token{tBad, string(src[i:end]), pos})
+			case err == alphabet.ErrEmptyQuote:
+				errs.Add(file, pos, "empty quoted symbol")
+				toks = append(toks, token{tBad, `""`, pos})
 			case err != nil:
 				errs.Add(file, pos, "bad quoted symbol %s", src[i:end])
 				toks = append(toks, token{tBad, string(src[i:end]), pos})
-			case s == "":
-				errs.Add(file, pos, "empty quoted symbol")
-				toks = append(toks, token{tBad, `""`, pos})
-			default:
+			case quoted:
 				toks = append(toks, token{tString, s, pos})
-			}
-			i = end
-		default:
-			r, size := utf8.DecodeRune(src[i:])
-			if !alphabet.IsNameRune(r) {
+			case end > i:
+				toks = append(toks, token{tIdent, s, pos})
+			default:
+				r, size := utf8.DecodeRune(src[i:])
 				if r == utf8.RuneError && size == 1 {
 					errs.Add(file, pos, "invalid UTF-8")
 				} else {
 					errs.Add(file, pos, "unexpected character %q", r)
 				}
 				toks = append(toks, token{tBad, string(src[i : i+size]), pos})
-				i += size
-				continue
+				end = i + size
 			}
-			j := i
-			for j < len(src) {
-				r, size := utf8.DecodeRune(src[j:])
-				if !alphabet.IsNameRune(r) {
-					break
-				}
-				j += size
-			}
-			toks = append(toks, token{tIdent, string(src[i:j]), pos})
-			i = j
+			i = end
 		}
 	}
 	toks = append(toks, token{tEOF, "", Pos{Line: line, Col: i - lineStart + 1}})

@@ -143,34 +143,23 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 			i += size
 		case r == '#':
 			i = len(text)
-		case r == '"':
-			end, s, err := alphabet.ScanQuoted(text, i)
-			switch {
-			case err == alphabet.ErrUnterminated:
+		case r == '"' || bare(r):
+			end, s, err := i+size, text[i:i+size], error(nil) // one symbol per character
+			if r == '"' || !single {
+				end, s, _, err = alphabet.ScanSymbol(text, i, bare)
+			}
+			switch err {
+			case nil:
+				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i), width: end - i})
+			case alphabet.ErrUnterminated:
 				errs.Add(filename, pos(i), "unterminated quoted symbol")
 				return toks
-			case err != nil:
-				errs.Add(filename, pos(i), "malformed quoted symbol")
-			case s == "":
+			case alphabet.ErrEmptyQuote:
 				errs.Add(filename, pos(i), "empty quoted symbol")
 			default:
-				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i), width: end - i})
+				errs.Add(filename, pos(i), "malformed quoted symbol")
 			}
 			i = end
-		case bare(r):
-			j := i
-			for j < len(text) {
-				r2, s2 := utf8.DecodeRuneInString(text[j:])
-				if !bare(r2) {
-					break
-				}
-				if single && j > i {
-					break
-				}
-				j += s2
-			}
-			toks = append(toks, tok{kind: tSym, text: text[i:j], pos: pos(i), width: j - i})
-			i = j
 		case !alphaLine && strings.ContainsRune("|&*+?~()[].", r):
 			toks = append(toks, tok{kind: tOp, text: string(r), pos: pos(i), width: size})
 			i += size
