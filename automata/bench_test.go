@@ -12,34 +12,12 @@ import (
 var benchSizes = []int{4, 8, 12, 16, 20, 25, 30}
 
 // counterFreeOfSize returns count minimal counter-free DFAs with exactly n
-// states over two letters: order-preserving letters on a chain (an aperiodic
-// monoid), some letters replaced by resets, resampled until the minimal DFA
-// has n states.
+// states over two letters (RandomCounterFree, seeded by seed and n).
 func counterFreeOfSize(seed uint64, n, count int) []*DFA {
 	rng := rand.New(rand.NewPCG(seed, uint64(n)))
-	var out []*DFA
-	for len(out) < count {
-		m := n + rng.IntN(3)
-		d := NewDFA(testkit.Letters(2), m)
-		for a := range 2 {
-			f := randomMonotone(rng, m)
-			if rng.IntN(4) == 0 {
-				r := rng.IntN(m)
-				for q := range f {
-					f[q] = r
-				}
-			}
-			for q := range m {
-				d.Delta[q][a] = f[q]
-			}
-		}
-		for q := range m {
-			d.Accept[q] = rng.IntN(2) == 0
-		}
-		d.Start = rng.IntN(m)
-		if d = Minimize(d); d.NumStates() == n {
-			out = append(out, d)
-		}
+	out := make([]*DFA, count)
+	for i := range out {
+		out[i] = RandomCounterFree(rng, testkit.Letters(2), n)
 	}
 	return out
 }

@@ -195,38 +195,9 @@ func TestAperiodicAgainstMonoid(t *testing.T) {
 	}
 }
 
-// randomAperiodicish returns a DFA whose letters are order-preserving maps of
-// the chain 0 < 1 < … < n-1 (their monoid is aperiodic), with states
-// shuffled, and occasionally one arbitrary letter (usually breaking it).
+// randomAperiodicish is RandomNearlyAperiodic over k letters.
 func randomAperiodicish(rng *rand.Rand, n, k int) *DFA {
-	d := NewDFA(testkit.Letters(k), n)
-	perm := rng.Perm(n)
-	for a := range k {
-		m := randomMonotone(rng, n)
-		if n <= 4 && rng.IntN(8) == 0 {
-			for q := range m {
-				m[q] = rng.IntN(n)
-			}
-		}
-		for q := range n {
-			d.Delta[perm[q]][a] = perm[m[q]]
-		}
-	}
-	for q := range n {
-		d.Accept[q] = rng.IntN(2) == 0
-	}
-	d.Start = rng.IntN(n)
-	return d
-}
-
-// randomMonotone returns a random order-preserving map of 0..n-1.
-func randomMonotone(rng *rand.Rand, n int) []int {
-	m := make([]int, n)
-	for q := range m {
-		m[q] = rng.IntN(n)
-	}
-	slices.Sort(m)
-	return m
+	return RandomNearlyAperiodic(rng, testkit.Letters(k), n)
 }
 
 // layerOfMonoid returns the indices of the monoid elements induced by words
