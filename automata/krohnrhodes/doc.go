@@ -40,7 +40,8 @@
 // polynomial context form, line by line.
 //
 // Files: holonomy.go (steps 1–11), context.go (the levels' inputs read off
-// the tile chain), cascade.go (the Cascade type, its global states and
-// text form), program.go and brasp.go (cascade → B-RASP), limit.go (the
+// the tile chain), cascade.go (the Cascade type and its product),
+// global.go (its reachable global states and Verify), format.go (its text
+// form), program.go and brasp.go (cascade → B-RASP), limit.go (the
 // budget limit).
 package krohnrhodes
