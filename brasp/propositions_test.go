@@ -1,13 +1,16 @@
 package brasp_test
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/internal/cputime"
 )
 
 const untilProgram = `# a U b, read at the first position
@@ -158,5 +161,33 @@ func TestToValuationLettersLimit(t *testing.T) {
 	}
 	if _, err := brasp.ToValuationLetters(p, nil); err == nil || !strings.Contains(err.Error(), "13 propositions") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// BenchmarkRunSteps runs a 26-proposition program (12 operations, scores and
+// values read at j only, so no per-group work) on random
+// traces, and a program with only its inputs (the cost of reading the
+// steps): the CPU time per step should not grow with the length.
+func BenchmarkRunSteps(b *testing.B) {
+	rng := rand.New(rand.NewPCG(26, 12))
+	p := brasptest.RandomProgram(rng, brasptest.Options{Propositions: 26, Ops: 12, JOnly: true})
+	inputsOnly := brasptest.RandomProgram(rng, brasptest.Options{Propositions: 26, Ops: 1, Attention: -1})
+	for _, n := range []int{1 << 10, 1 << 16} {
+		steps := brasptest.RandomSteps(rng, 26, n)
+		for name, prog := range map[string]*brasp.Program{"program": p, "inputs-only": inputsOnly} {
+			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
+				r := brasp.NewRunner(prog)
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				cpu0, ok := cputime.Thread()
+				for b.Loop() {
+					r.RunSteps(steps)
+				}
+				// Thread CPU time: the figure to read on a loaded machine.
+				if cpu1, ok1 := cputime.Thread(); ok && ok1 {
+					b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/step")
+				}
+			})
+		}
 	}
 }

@@ -2,6 +2,7 @@ package transformer
 
 import (
 	"fmt"
+	"math/big"
 	"math/bits"
 	"strings"
 
@@ -67,17 +68,28 @@ func (m *Model) inputKind() string {
 // StepEmbedding returns the multi-hot embedding of a step of a model over
 // propositions: EmbeddingBias plus the rows of the propositions in step (a
 // bit set over indices of Props; others are ignored).
+//
+// Entries no true proposition changes are the bias's own values, shared
+// (a model's parameters are never modified), so a trace with many distinct
+// steps costs one pointer per coordinate and step plus the changed
+// entries, not a copy of every rational.
 func (m *Model) StepEmbedding(step []uint64) Vec {
-	e := copyVec(m.EmbeddingBias)
+	e := make(Vec, len(m.EmbeddingBias))
+	copy(e, m.EmbeddingBias)
+	owned := make([]bool, len(e))
 	for w, word := range step {
 		for word != 0 {
 			p := w*64 + bits.TrailingZeros64(word)
 			word &= word - 1
 			if p < len(m.Props) {
 				for c, x := range m.Embedding[p] {
-					if x.Sign() != 0 {
-						e[c].Add(e[c], x)
+					if x.Sign() == 0 {
+						continue
 					}
+					if !owned[c] {
+						e[c], owned[c] = new(big.Rat).Set(e[c]), true
+					}
+					e[c].Add(e[c], x)
 				}
 			}
 		}
