@@ -164,6 +164,8 @@ type Edge struct {
 	Options []string
 
 	run func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error)
+	// steps are a chain's single constructions, in order; nil for one.
+	steps []Edge
 }
 
 // step makes the edge of one construction f from kind from to kind to, with
@@ -206,23 +208,31 @@ func step[F, T Artifact, O any](from, to Kind, ref string, f func(*budget.Budget
 }
 
 // chain makes the edge that runs es in order; each must start where the
-// previous one ends. Errors name the step that failed.
+// previous one ends; a chain among es is run as its own steps, so an error
+// names the one construction that failed, once.
 func chain(es ...Edge) Edge {
-	c := Edge{From: es[0].From, To: es[len(es)-1].To}
-	for i, e := range es {
+	var flat []Edge // a chain in es contributes its own steps
+	for _, e := range es {
+		if e.steps != nil {
+			flat = append(flat, e.steps...)
+		} else {
+			flat = append(flat, e)
+		}
+	}
+	c := Edge{From: flat[0].From, To: flat[len(flat)-1].To, steps: flat}
+	for i, e := range flat {
 		if i > 0 {
-			if e.From != es[i-1].To {
-				panic(fmt.Sprintf("artifact: chain %s → %s then %s → %s", es[i-1].From, es[i-1].To, e.From, e.To))
+			if e.From != flat[i-1].To {
+				panic(fmt.Sprintf("artifact: chain %s → %s then %s → %s", flat[i-1].From, flat[i-1].To, e.From, e.To))
 			}
 			c.Via = append(c.Via, e.From)
 		}
-		c.Via = append(c.Via, e.Via...)
 		c.Funcs = append(c.Funcs, e.Funcs...)
 		c.Refs = append(c.Refs, e.Refs...)
 		c.Options = append(c.Options, e.Options...)
 	}
 	c.run = func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error) {
-		for _, e := range es {
+		for _, e := range flat {
 			var err error
 			if a, err = e.run(b, a, opts); err != nil {
 				return nil, fmt.Errorf("converting %s to %s: %w", e.From, e.To, err)
