@@ -3,12 +3,14 @@ package artifact
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/exact"
+	"github.com/brasp-dev/brasp/transformer"
 )
 
 // This file gives every kind its exact language as a minimal DFA (package
@@ -109,6 +111,20 @@ func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) 
 			return equivSymbolic(b, sx, sy)
 		}
 	}
+	if px, ok := propsOf(x); ok {
+		if py, ok := propsOf(y); ok {
+			// Inputs over propositions compare over the union of them,
+			// each keeping its own order first (letters are named with the
+			// propositions sorted, so the orders need not agree).
+			var err error
+			if x, err = withProps(x, union(px, py)); err != nil {
+				return nil, err
+			}
+			if y, err = withProps(y, union(py, px)); err != nil {
+				return nil, err
+			}
+		}
+	}
 	tx, ty := isTransducer(x), isTransducer(y)
 	switch {
 	case tx && ty:
@@ -148,6 +164,71 @@ func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) 
 		r.Trace = strings.Join(steps, ";")
 	}
 	return r, nil
+}
+
+// propsOf returns the propositions of an input that reads traces.
+func propsOf(a Artifact) ([]string, bool) {
+	switch a := a.(type) {
+	case *LTLf:
+		return a.F.Props, true
+	case *Program:
+		return a.Prog.Props, a.Prog.Props != nil
+	case *Transformer:
+		return a.M.Props, a.M.Props != nil
+	case *SymbolicDFA:
+		return a.D.Props, true
+	}
+	return nil, false
+}
+
+// union is xs followed by the elements of ys not in xs.
+func union(xs, ys []string) []string {
+	out := append([]string(nil), xs...)
+	for _, y := range ys {
+		if !slices.Contains(out, y) {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// withProps reads an input over propositions over props, which extends
+// its own: a proposition it does not mention is one it ignores.
+func withProps(a Artifact, props []string) (Artifact, error) {
+	own, _ := propsOf(a)
+	if len(own) == len(props) {
+		return a, nil
+	}
+	switch a := a.(type) {
+	case *LTLf:
+		f, err := a.F.WithProps(props)
+		if err != nil {
+			return nil, err
+		}
+		return &LTLf{F: f}, nil
+	case *Program:
+		p := *a.Prog
+		p.Props = props
+		return NewProgram(&p), nil
+	case *Transformer:
+		m := *a.M
+		m.Props = props
+		m.Embedding = append([]transformer.Vec(nil), a.M.Embedding...)
+		for range len(props) - len(own) {
+			m.Embedding = append(m.Embedding, transformer.Zeros(m.Width))
+		}
+		return NewTransformer(&m), nil
+	case *SymbolicDFA:
+		if a.mona == nil {
+			return nil, fmt.Errorf("the symbolic automaton over %v cannot be read over %v", own, props)
+		}
+		d, err := a.mona.Symbolic(nil, props)
+		if err != nil {
+			return nil, err
+		}
+		return &SymbolicDFA{D: d, mona: a.mona}, nil
+	}
+	return a, nil
 }
 
 // symbolicInput returns a as an input equiv compares symbolically: an
