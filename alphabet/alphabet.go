@@ -127,6 +127,57 @@ func (a Alphabet) ParseWord(s string) ([]int, error) {
 	return w, nil
 }
 
+// ErrNotCompact is ParseCompact's error for an alphabet of more than 256
+// symbols, whose indices do not fit a byte: use ParseWord.
+var ErrNotCompact = fmt.Errorf("more than 256 symbols: indices do not fit a byte")
+
+// ParseCompact is ParseWord storing a byte per symbol, for alphabets of at
+// most 256 symbols (ErrNotCompact otherwise), so that a long word costs a
+// byte per symbol. It overwrites s: when every symbol is one ASCII
+// character, the indices are written over the characters themselves and
+// the word is s; otherwise the word is read as ParseWord reads it and
+// packed into s's first bytes (every symbol takes at least a byte of s).
+func (a Alphabet) ParseCompact(s []byte) ([]byte, error) {
+	if len(a) > 256 {
+		return nil, ErrNotCompact
+	}
+	var table [256]int16
+	ascii := true
+	for i := range table {
+		table[i] = -1
+	}
+	for k, sym := range a {
+		if len(sym) != 1 || sym[0] >= 128 || sym == " " || sym == "\t" || sym == "\"" {
+			ascii = false
+			break
+		}
+		table[sym[0]] = int16(k)
+	}
+	if ascii {
+		i := 0
+		for ; i < len(s) && table[s[i]] >= 0; i++ {
+			s[i] = byte(table[s[i]])
+		}
+		if i == len(s) {
+			return s, nil
+		}
+		// Separators, quotes or a bad symbol: restore the characters and
+		// read the word as ParseWord does.
+		for j := range s[:i] {
+			s[j] = a[s[j]][0]
+		}
+	}
+	w, err := a.ParseWord(string(s))
+	if err != nil {
+		return nil, err
+	}
+	out := s[:len(w)]
+	for i, k := range w {
+		out[i] = byte(k)
+	}
+	return out, nil
+}
+
 // parseASCII is the fast path of ParseWord for alphabets of single ASCII
 // characters: one table lookup per byte. It reports false when it does not
 // apply or finds a byte it cannot map, leaving errors to the general path.

@@ -85,3 +85,56 @@ func TestBrief(t *testing.T) {
 		t.Errorf("Brief of a small alphabet = %q, want every symbol", got)
 	}
 }
+
+// TestParseCompact checks that ParseCompact reads what ParseWord reads, a
+// byte per symbol, in place for one-character ASCII alphabets, and gives
+// ParseWord's errors.
+func TestParseCompact(t *testing.T) {
+	for _, c := range []struct {
+		syms []string
+		word string
+	}{
+		{[]string{"l", "r"}, "llrrlr"},
+		{[]string{"a", "b", "#"}, "ab#ba"},
+		{[]string{"α", "β"}, "αββα"},
+		{[]string{"ab", "c", "#"}, `ab c "#" ab`},
+		{[]string{"l", "r"}, "lxr"},
+		{[]string{"a", "1", "b"}, "a 1 b 1 a"},
+		{[]string{"a", "1", "b"}, `a "1"`},
+		{[]string{"ab", "c"}, "ab d"},
+	} {
+		a, err := New(c.syms...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantErr := a.ParseWord(c.word)
+		buf := []byte(c.word)
+		got, err := a.ParseCompact(buf)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%q: error %v, want %v", c.word, err, wantErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d symbols, want %d", c.word, len(got), len(want))
+		}
+		for i := range want {
+			if int(got[i]) != want[i] {
+				t.Errorf("%q: symbol %d is %d, want %d", c.word, i, got[i], want[i])
+			}
+		}
+		if len(got) > 0 && &got[0] != &buf[0] { // (packed at its start otherwise)
+			t.Errorf("%q: not stored in the input's memory", c.word)
+		}
+	}
+	big := make([]string, 257)
+	for i := range big {
+		big[i] = fmt.Sprintf("s%d", i)
+	}
+	a, _ := New(big...)
+	if _, err := a.ParseCompact([]byte("s1")); err != ErrNotCompact {
+		t.Errorf("257 symbols: %v, want ErrNotCompact", err)
+	}
+}

@@ -68,6 +68,19 @@ func (p *Program) Accepts(w []int) (bool, error) {
 	return p.run(w).Accept(), nil
 }
 
+// TraceBytes runs the program on a word stored a byte per symbol (see
+// alphabet.ParseCompact and brasp.Runner.RunBytes), so that a long word
+// costs a byte per position besides the vectors' bits.
+func (p *Program) TraceBytes(w []byte) *brasp.Trace {
+	r, _ := p.runners.Get().(*brasp.Runner)
+	if r == nil {
+		r = brasp.NewRunner(p.Prog)
+	}
+	t := r.RunBytes(nil, w)
+	p.runners.Put(r)
+	return t
+}
+
 // ReadsTraces implements TraceRunner: a program over propositions reads
 // traces.
 func (p *Program) ReadsTraces() bool { return p.Prog.Props != nil }

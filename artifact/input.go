@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -89,8 +91,19 @@ type LineReader struct {
 
 // NewLineReader reads lines from r; name (a file name, or "-") is for
 // messages, which read name:LINE.
+//
+// When r is a regular file, the line buffer is made as large as the file
+// (at most word-bytes) at once: the pages a short line does not touch cost
+// no memory, and a file holding one long word is read into one buffer
+// instead of a series of doubling ones whose garbage would count too.
 func NewLineReader(b *budget.Budget, r io.Reader, name string) *LineReader {
-	return &LineReader{r: bufio.NewReaderSize(r, 1<<16), max: b.Max(maxWordBytes), name: name}
+	lr := &LineReader{r: bufio.NewReaderSize(r, 1<<16), max: b.Max(maxWordBytes), name: name}
+	if f, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > 1<<16 {
+			lr.buf = make([]byte, 0, min(info.Size(), lr.max)+1)
+		}
+	}
+	return lr
 }
 
 // Next returns the next line without its line ending, with where it is
@@ -104,6 +117,7 @@ func (lr *LineReader) Next() (line []byte, where string, err error) {
 			where := fmt.Sprintf("%s:%d", lr.name, lr.line)
 			return nil, where, &budget.Error{Limit: maxWordBytes, Value: lr.max, What: "the word on line " + where}
 		}
+		lr.grow(len(chunk))
 		lr.buf = append(lr.buf, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
@@ -122,4 +136,19 @@ func (lr *LineReader) Next() (line []byte, where string, err error) {
 		}
 		return line, where, nil
 	}
+}
+
+// grow makes room for n more bytes of the current line. Past 16 MB it
+// doubles the buffer itself and hands the old one back to the operating
+// system at once, so that a word read from a pipe costs about twice its
+// length at the peak rather than the sum of every buffer it outgrew.
+func (lr *LineReader) grow(n int) {
+	need := len(lr.buf) + n
+	if need <= cap(lr.buf) || need <= 16<<20 {
+		return
+	}
+	nb := make([]byte, len(lr.buf), max(need, min(2*cap(lr.buf), int(lr.max)+1)))
+	copy(nb, lr.buf)
+	lr.buf = nb
+	debug.FreeOSMemory()
 }

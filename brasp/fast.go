@@ -136,17 +136,29 @@ func (r *Runner) Run(w []int) *Trace { return r.RunInto(nil, w) }
 // RunInto is Run, reusing the storage of t when t is a trace of the same
 // program whose vectors have room for w (t may be nil). It returns the trace
 // it filled, whose Word is w.
-func (r *Runner) RunInto(t *Trace, w []int) *Trace { return r.runInto(t, w, nil) }
+func (r *Runner) RunInto(t *Trace, w []int) *Trace { return r.runInto(t, w, nil, nil) }
 
-// runInto runs the program on a word w of symbols or, for a program over
-// propositions, on a trace of steps (the other one is nil).
-func (r *Runner) runInto(t *Trace, w []int, steps [][]uint64) *Trace {
-	n := max(len(w), len(steps))
+// RunBytes is RunInto for a word stored a byte per symbol (a program over
+// at most 256 symbols): the trace's Bytes is w and its Word nil, so that a
+// long word costs one byte per position besides the vectors' bits.
+func (r *Runner) RunBytes(t *Trace, w []byte) *Trace {
+	if w == nil {
+		w = []byte{}
+	}
+	return r.runInto(t, nil, w, nil)
+}
+
+// runInto runs the program on a word of symbols (w, or wb a byte per
+// symbol) or, for a program over propositions, on a trace of steps (the
+// others are nil).
+func (r *Runner) runInto(t *Trace, w []int, wb []byte, steps [][]uint64) *Trace {
+	n := max(len(w), len(wb), len(steps))
 	nw := (n + 63) / 64
 	if t == nil || t.Prog != r.prog || len(t.Bits) != len(r.prog.Vectors) || len(t.Bits) > 0 && cap(t.Bits[0]) < nw {
-		t = newTrace(r.prog, w, steps)
+		t = newTraceLen(r.prog, n)
+		t.Word, t.Bytes, t.Steps = w, wb, steps
 	} else {
-		t.Word, t.Steps = w, steps
+		t.Word, t.Bytes, t.Steps = w, wb, steps
 		for v := range t.Bits {
 			t.Bits[v] = t.Bits[v][:nw]
 		}
@@ -155,7 +167,7 @@ func (r *Runner) runInto(t *Trace, w []int, steps [][]uint64) *Trace {
 	if nw == 0 {
 		return t
 	}
-	r.initial(w, steps)
+	r.initial(w, wb, steps)
 	for k := range r.ops {
 		op := &r.ops[k]
 		out := r.bits[k]
@@ -201,7 +213,7 @@ func (r *Runner) setup(t *Trace, n int) {
 }
 
 // initial fills the symbol, proposition and predicate vectors.
-func (r *Runner) initial(w []int, steps [][]uint64) {
+func (r *Runner) initial(w []int, wb []byte, steps [][]uint64) {
 	p := r.prog
 	if p.Props != nil {
 		r.fillPropositions(steps)
@@ -221,22 +233,29 @@ func (r *Runner) initial(w []int, steps [][]uint64) {
 			r.predicate(v.Pred, r.bits[k])
 		}
 	}
-	if w == nil { // a trace of steps: no symbol anywhere
+	switch {
+	case wb != nil:
+		fillSymbols(wb, sym)
+	case w == nil: // a trace of steps: no symbol anywhere
 		for _, q := range sym {
 			clear(q)
 		}
-	} else {
+	default:
 		fillSymbols(w, sym)
 	}
 	clear(sym)
 }
+
+// symbolIndex is how a word stores its symbol indices: ints, or a byte per
+// symbol (RunBytes).
+type symbolIndex interface{ ~int | ~byte }
 
 // fillSymbols sets bit i of sym[w[i]] for every i (sym[s] may be nil) and
 // clears the other bits. Symbols out of range set nothing. Symbols are
 // read 64 at a time into bit planes (bit t of every symbol), from which each
 // Q_σ is a conjunction of planes; a block holding an out-of-range symbol
 // takes the slow path.
-func fillSymbols(w []int, sym [][]uint64) {
+func fillSymbols[S symbolIndex](w []S, sym [][]uint64) {
 	na := len(sym)
 	nb := bits.Len(uint(na - 1)) // bits per symbol
 	if nb > 4 {
@@ -283,38 +302,38 @@ func fillSymbols(w []int, sym [][]uint64) {
 }
 
 // orBlock returns the bitwise or of the symbols of block.
-func orBlock(block []int) int {
+func orBlock[S symbolIndex](block []S) int {
 	var or int
 	for _, s := range block {
-		or |= s
+		or |= int(s)
 	}
 	return or
 }
 
 // planes1 returns bit 0 of the symbols of block (at most 64) as a bitset,
 // and the bitwise or of the symbols.
-func planes1(block []int) (uint64, int) {
+func planes1[S symbolIndex](block []S) (uint64, int) {
 	if len(block) == 64 {
-		return planes1Full((*[64]int)(block))
+		return planes1Full((*[64]S)(block))
 	}
 	var p0 uint64
 	var or int
 	for b, s := range block {
-		or |= s
+		or |= int(s)
 		p0 |= uint64(s&1) << (uint(b) & 63)
 	}
 	return p0, or
 }
 
 // planes2 is planes1 for bits 0 and 1.
-func planes2(block []int) (uint64, uint64, int) {
+func planes2[S symbolIndex](block []S) (uint64, uint64, int) {
 	if len(block) == 64 {
-		return planes2Full((*[64]int)(block))
+		return planes2Full((*[64]S)(block))
 	}
 	var p0, p1 uint64
 	var or int
 	for b, s := range block {
-		or |= s
+		or |= int(s)
 		p0 |= uint64(s&1) << (uint(b) & 63)
 		p1 |= uint64(s>>1&1) << (uint(b) & 63)
 	}
@@ -323,12 +342,12 @@ func planes2(block []int) (uint64, uint64, int) {
 
 // planes1Full is planes1 on a full block, unrolled eight positions at a
 // time with constant shifts.
-func planes1Full(block *[64]int) (uint64, int) {
+func planes1Full[S symbolIndex](block *[64]S) (uint64, int) {
 	var p0 uint64
 	var or int
 	for g := 0; g < 64; g += 8 {
 		b := block[g : g+8 : g+8]
-		or |= b[0] | b[1] | b[2] | b[3] | b[4] | b[5] | b[6] | b[7]
+		or |= int(b[0] | b[1] | b[2] | b[3] | b[4] | b[5] | b[6] | b[7])
 		x := b[0]&1 | b[1]&1<<1 | b[2]&1<<2 | b[3]&1<<3 | b[4]&1<<4 | b[5]&1<<5 | b[6]&1<<6 | b[7]&1<<7
 		p0 |= uint64(x) << uint(g)
 	}
@@ -336,12 +355,12 @@ func planes1Full(block *[64]int) (uint64, int) {
 }
 
 // planes2Full is planes2 on a full block, unrolled like planes1Full.
-func planes2Full(block *[64]int) (uint64, uint64, int) {
+func planes2Full[S symbolIndex](block *[64]S) (uint64, uint64, int) {
 	var p0, p1 uint64
 	var or int
 	for g := 0; g < 64; g += 8 {
 		b := block[g : g+8 : g+8]
-		or |= b[0] | b[1] | b[2] | b[3] | b[4] | b[5] | b[6] | b[7]
+		or |= int(b[0] | b[1] | b[2] | b[3] | b[4] | b[5] | b[6] | b[7])
 		x := b[0]&1 | b[1]&1<<1 | b[2]&1<<2 | b[3]&1<<3 | b[4]&1<<4 | b[5]&1<<5 | b[6]&1<<6 | b[7]&1<<7
 		y := b[0]&2>>1 | b[1]&2 | b[2]&2<<1 | b[3]&2<<2 | b[4]&2<<3 | b[5]&2<<4 | b[6]&2<<5 | b[7]&2<<6
 		p0 |= uint64(x) << uint(g)
@@ -351,11 +370,11 @@ func planes2Full(block *[64]int) (uint64, uint64, int) {
 }
 
 // planesN is planes1 for bits 0 to nb-1 (nb ≤ 4).
-func planesN(block []int, nb int) ([4]uint64, int) {
+func planesN[S symbolIndex](block []S, nb int) ([4]uint64, int) {
 	var p [4]uint64
 	var or int
 	for b, s := range block {
-		or |= s
+		or |= int(s)
 		for t := range nb {
 			p[t&3] |= uint64(s>>uint(t)&1) << (uint(b) & 63)
 		}
@@ -364,14 +383,14 @@ func planesN(block []int, nb int) ([4]uint64, int) {
 }
 
 // fillSymbolsSlow is fillSymbols for words [from, to), position by position.
-func fillSymbolsSlow(w []int, sym [][]uint64, from, to int) {
+func fillSymbolsSlow[S symbolIndex](w []S, sym [][]uint64, from, to int) {
 	for _, q := range sym {
 		if q != nil {
 			clear(q[from:to])
 		}
 	}
 	for i := from * 64; i < min(to*64, len(w)); i++ {
-		if s := w[i]; uint(s) < uint(len(sym)) && sym[s] != nil {
+		if s := int(w[i]); uint(s) < uint(len(sym)) && sym[s] != nil {
 			sym[s][i>>6] |= 1 << (uint(i) & 63)
 		}
 	}

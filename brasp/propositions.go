@@ -45,7 +45,7 @@ func (p *Program) AcceptsSteps(steps [][]uint64) bool { return p.RunSteps(steps)
 
 // RunSteps runs the program on a trace of steps (see Program.RunSteps),
 // reusing the runner's scratch memory.
-func (r *Runner) RunSteps(steps [][]uint64) *Trace { return r.runInto(nil, nil, steps) }
+func (r *Runner) RunSteps(steps [][]uint64) *Trace { return r.runInto(nil, nil, nil, steps) }
 
 // fillPropositions fills the proposition vectors from the steps: one pass
 // over the set bits of every step.

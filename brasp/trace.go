@@ -12,8 +12,12 @@ import (
 type Trace struct {
 	// Prog is the program that produced the trace.
 	Prog *Program
-	// Word is the input, as symbol indices (nil for a trace of steps).
+	// Word is the input, as symbol indices (nil for a trace of steps or of
+	// Bytes).
 	Word []int
+	// Bytes is the input of RunBytes: a symbol index per byte, for words
+	// over at most 256 symbols stored compactly (nil otherwise).
+	Bytes []byte
 	// Steps is the input of a program over propositions: Steps[i] is the set
 	// of propositions true at position i, bit p%64 of Steps[i][p/64] for
 	// proposition p (nil for a word of symbols).
@@ -23,7 +27,19 @@ type Trace struct {
 }
 
 // N returns the length of the input word.
-func (t *Trace) N() int { return max(len(t.Word), len(t.Steps)) }
+func (t *Trace) N() int { return max(len(t.Word), len(t.Steps), len(t.Bytes)) }
+
+// Symbol returns the index of the input symbol at position i, from Word or
+// Bytes (-1 for a trace of steps).
+func (t *Trace) Symbol(i int) int {
+	switch {
+	case t.Word != nil:
+		return t.Word[i]
+	case t.Bytes != nil:
+		return int(t.Bytes[i])
+	}
+	return -1
+}
 
 // Value returns vector v at 0-based position i.
 func (t *Trace) Value(v, i int) bool { return t.Bits[v][i>>6]>>(uint(i)&63)&1 == 1 }
@@ -76,9 +92,16 @@ func (t *Trace) Transduce() ([]int, error) {
 }
 
 func newTrace(p *Program, w []int, steps [][]uint64) *Trace {
-	words := (max(len(w), len(steps)) + 63) / 64
+	t := newTraceLen(p, max(len(w), len(steps)))
+	t.Word, t.Steps = w, steps
+	return t
+}
+
+// newTraceLen returns a trace of p with room for n positions and no input.
+func newTraceLen(p *Program, n int) *Trace {
+	words := (n + 63) / 64
 	backing := make([]uint64, words*len(p.Vectors))
-	t := &Trace{Prog: p, Word: w, Steps: steps, Bits: make([][]uint64, len(p.Vectors))}
+	t := &Trace{Prog: p, Bits: make([][]uint64, len(p.Vectors))}
 	for v := range t.Bits {
 		t.Bits[v] = backing[v*words : (v+1)*words : (v+1)*words]
 	}

@@ -71,6 +71,14 @@ func runCmd(e *env, args []string) error {
 			if err := b.Err(); err != nil {
 				return err
 			}
+			if !*table && traced == nil {
+				if done, err := runCompact(a, s, where, *asJSON, out); done || err != nil {
+					if err != nil {
+						return err
+					}
+					continue
+				}
+			}
 			if err := runWord(a, string(s), where, *table, *asJSON, traced, out); err != nil {
 				return err
 			}
@@ -86,7 +94,16 @@ func runCmd(e *env, args []string) error {
 		if err := artifact.CheckSize(b, artifact.WordLimit(), int64(len(s)), fmt.Sprintf("word %d", n+1)); err != nil {
 			return err
 		}
-		if err := runWord(a, s, fmt.Sprintf("word %d", n+1), *table, *asJSON, traced, out); err != nil {
+		where := fmt.Sprintf("word %d", n+1)
+		if !*table && traced == nil {
+			if done, err := runCompact(a, []byte(s), where, *asJSON, out); done || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if err := runWord(a, s, where, *table, *asJSON, traced, out); err != nil {
 			return err
 		}
 	}

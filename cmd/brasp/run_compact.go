@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/brasp"
+)
+
+// runCompact runs a B-RASP program on the word written in line with the
+// word stored a byte per symbol (alphabet.ParseCompact, which overwrites
+// line) and streams the verdict, the output word or the --json object
+// straight from the trace's bits: a word of n symbols costs n bytes plus the
+// program's bit vectors, never a slice of ints or of strings per position.
+// It reports false when it does not apply (not a program over symbols, more
+// than 256 symbols, --table, the empty word), leaving the word to runWord.
+func runCompact(a artifact.Artifact, line []byte, where string, asJSON bool, out *bufio.Writer) (bool, error) {
+	p, ok := a.(*artifact.Program)
+	if !ok || p.ReadsTraces() || len(line) == 0 {
+		return false, nil
+	}
+	w, err := p.Alphabet().ParseCompact(line)
+	if errors.Is(err, alphabet.ErrNotCompact) || err == nil && len(w) == 0 {
+		return false, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("%s: %v", where, err)
+	}
+	t := p.TraceBytes(w)
+	prog := p.Prog
+	if prog.IsTransducer() {
+		if err := checkOutputs(t); err != nil {
+			return true, fmt.Errorf("%s: %v", where, err)
+		}
+	}
+	if !asJSON {
+		if prog.IsTransducer() {
+			writeOutputWord(t, out)
+		} else {
+			out.WriteString(map[bool]string{true: "accept", false: "reject"}[t.Accept()])
+		}
+		out.WriteByte('\n')
+		return true, nil
+	}
+	writeRunJSON(t, out)
+	return true, nil
+}
+
+// checkOutputs returns the error Trace.Transduce gives when some position
+// has no output symbol or two, without building the output word otherwise.
+func checkOutputs(t *brasp.Trace) error {
+	outs := t.Prog.Output.Vectors
+	for i := range t.N() {
+		n := 0
+		for _, v := range outs {
+			if t.Value(v, i) {
+				n++
+			}
+		}
+		if n != 1 {
+			_, err := t.Transduce()
+			return err
+		}
+	}
+	return nil
+}
+
+// outputAt is the output symbol of a transducer's trace at position i
+// (checked by checkOutputs).
+func outputAt(t *brasp.Trace, i int) int {
+	for k, v := range t.Prog.Output.Vectors {
+		if t.Value(v, i) {
+			return k
+		}
+	}
+	return -1
+}
+
+// writeOutputWord writes the output word as Alphabet.FormatWord does.
+func writeOutputWord(t *brasp.Trace, out *bufio.Writer) {
+	syms := t.Prog.Output.Symbols
+	single := syms.SingleChar()
+	for i := range t.N() {
+		k := outputAt(t, i)
+		if single {
+			out.WriteString(syms[k])
+			continue
+		}
+		if i > 0 {
+			out.WriteByte(' ')
+		}
+		out.WriteString(alphabet.Quote(syms[k]))
+	}
+}
+
+// writeRunJSON streams the object runResult encodes:
+// {"input":[...],"vectors":{"NAME":[0,1,...]},"accept":true}, or "output"
+// with the output word instead of "accept".
+func writeRunJSON(t *brasp.Trace, out *bufio.Writer) {
+	prog := t.Prog
+	quoted := func(syms alphabet.Alphabet) []string {
+		q := make([]string, len(syms))
+		for k, s := range syms {
+			data, _ := json.Marshal(s)
+			q[k] = string(data)
+		}
+		return q
+	}
+	n := t.N()
+	in := quoted(prog.Alphabet)
+	out.WriteString(`{"input":[`)
+	for i := range n {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString(in[t.Symbol(i)])
+	}
+	out.WriteString(`],"vectors":{`)
+	for v, vec := range prog.Vectors {
+		if v > 0 {
+			out.WriteByte(',')
+		}
+		name, _ := json.Marshal(vec.Name)
+		out.Write(name)
+		out.WriteString(":[")
+		for i := range n {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			out.WriteByte('0' + b2i(t.Value(v, i)))
+		}
+		out.WriteByte(']')
+	}
+	out.WriteByte('}')
+	if prog.IsTransducer() {
+		syms := quoted(prog.Output.Symbols)
+		out.WriteString(`,"output":[`)
+		for i := range n {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			out.WriteString(syms[outputAt(t, i)])
+		}
+		out.WriteString("]}\n")
+		return
+	}
+	out.WriteString(`,"accept":` + strconv.FormatBool(t.Accept()) + "}\n")
+}
+
+func b2i(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
+)
+
+// TestRunCompact checks that the compact run path prints exactly what the
+// general one (runWord) prints, verdicts, output words and --json objects,
+// on the example acceptors and transducer and on random programs, for
+// random words of many lengths, including words with a symbol outside the
+// alphabet.
+func TestRunCompact(t *testing.T) {
+	var arts []artifact.Artifact
+	for _, name := range []string{"dyck1_depth2.brasp", "associative_recall.brasp", "ab_plus.brasp", "stair3.brasp"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "examples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := artifact.Load(nil, name, data, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		arts = append(arts, a)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20 {
+		arts = append(arts, artifact.NewProgram(brasptest.RandomProgram(rng, brasptest.Options{Alphabet: 1 + rng.IntN(5), Predicates: true})))
+	}
+	for _, a := range arts {
+		syms := a.Alphabet()
+		for _, n := range []int{1, 2, 5, 63, 64, 65, 200} {
+			w := make([]int, n)
+			for i := range w {
+				w[i] = rng.IntN(len(syms))
+			}
+			word := syms.FormatWord(w)
+			if n == 2 && syms.SingleChar() { // the separated form, also for one-character symbols
+				word = syms[w[0]] + " " + syms[w[1]]
+			}
+			if n == 5 {
+				word += "?" // not a symbol: both paths must give the same error
+			}
+			for _, asJSON := range []bool{false, true} {
+				var want, got bytes.Buffer
+				wout, gout := bufio.NewWriter(&want), bufio.NewWriter(&got)
+				wantErr := runWord(a, word, "word 1", false, asJSON, nil, wout)
+				done, gotErr := runCompact(a, []byte(word), "word 1", asJSON, gout)
+				wout.Flush()
+				gout.Flush()
+				if !done {
+					t.Fatalf("%q: the compact path did not apply", word)
+				}
+				if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
+					t.Fatalf("%q (json %v): error %v, want %v", word, asJSON, gotErr, wantErr)
+				}
+				if got.String() != want.String() {
+					t.Fatalf("%q (json %v):\n got %s\nwant %s", word, asJSON, got.String(), want.String())
+				}
+			}
+		}
+	}
+}
