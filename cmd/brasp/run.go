@@ -71,8 +71,8 @@ func runCmd(e *env, args []string) error {
 			if err := b.Err(); err != nil {
 				return err
 			}
-			if !*table && traced == nil {
-				if done, err := runCompact(a, s, where, *asJSON, out); done || err != nil {
+			if traced == nil {
+				if done, err := runCompact(a, s, where, *table, *asJSON, out); done || err != nil {
 					if err != nil {
 						return err
 					}
@@ -95,8 +95,8 @@ func runCmd(e *env, args []string) error {
 			return err
 		}
 		where := fmt.Sprintf("word %d", n+1)
-		if !*table && traced == nil {
-			if done, err := runCompact(a, []byte(s), where, *asJSON, out); done || err != nil {
+		if traced == nil {
+			if done, err := runCompact(a, []byte(s), where, *table, *asJSON, out); done || err != nil {
 				if err != nil {
 					return err
 				}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/artifact"
@@ -17,9 +18,11 @@ import (
 // line) and streams the verdict, the output word or the --json object
 // straight from the trace's bits: a word of n symbols costs n bytes plus the
 // program's bit vectors, never a slice of ints or of strings per position.
-// It reports false when it does not apply (not a program over symbols, more
-// than 256 symbols, --table, the empty word), leaving the word to runWord.
-func runCompact(a artifact.Artifact, line []byte, where string, asJSON bool, out *bufio.Writer) (bool, error) {
+// With table it streams the Figure-2 table first, as brasp.FormatTable lays
+// it out. It reports false when it does not apply (not a program over
+// symbols, more than 256 symbols, the empty word), leaving the word to
+// runWord.
+func runCompact(a artifact.Artifact, line []byte, where string, table, asJSON bool, out *bufio.Writer) (bool, error) {
 	p, ok := a.(*artifact.Program)
 	if !ok || p.ReadsTraces() || len(line) == 0 {
 		return false, nil
@@ -33,6 +36,9 @@ func runCompact(a artifact.Artifact, line []byte, where string, asJSON bool, out
 	}
 	t := p.TraceBytes(w)
 	prog := p.Prog
+	if table {
+		writeTable(t, out)
+	}
 	if prog.IsTransducer() {
 		if err := checkOutputs(t); err != nil {
 			return true, fmt.Errorf("%s: %v", where, err)
@@ -157,4 +163,81 @@ func b2i(b bool) byte {
 		return 1
 	}
 	return 0
+}
+
+// writeTable streams the Figure-2 table of a trace exactly as
+// brasp.FormatTable lays it out (internal/tracetable: the label column
+// left-aligned, the others right-aligned to their widest cell, one space
+// apart), computing each column's width from its own cells instead of
+// holding every cell of the table.
+func writeTable(t *brasp.Trace, out *bufio.Writer) {
+	p := t.Prog
+	n := t.N()
+	quote := func(syms alphabet.Alphabet) []string {
+		q := make([]string, len(syms))
+		for k, s := range syms {
+			q[k] = alphabet.Quote(s)
+		}
+		return q
+	}
+	in := quote(p.Alphabet)
+	outs := quote(p.Output.Symbols)
+	outAt := func(i int) string {
+		sym := "-"
+		for k, v := range p.Output.Vectors {
+			if t.Value(v, i) {
+				if sym != "-" {
+					return "*"
+				}
+				sym = outs[k]
+			}
+		}
+		return sym
+	}
+	labels := []string{"input"}
+	for _, v := range p.Vectors {
+		labels = append(labels, brasp.QuoteName(v.Name))
+	}
+	if p.IsTransducer() {
+		labels = append(labels, "output")
+	}
+	labelWidth := 0
+	for _, l := range labels {
+		labelWidth = max(labelWidth, utf8.RuneCountInString(l))
+	}
+	width := func(i int) int {
+		w := max(1, utf8.RuneCountInString(in[t.Symbol(i)]))
+		if p.IsTransducer() {
+			w = max(w, utf8.RuneCountInString(outAt(i)))
+		}
+		return w
+	}
+	pad := func(k int) {
+		for range k {
+			out.WriteByte(' ')
+		}
+	}
+	row := func(label string, cell func(i int) string) {
+		out.WriteString(label)
+		pad(labelWidth - utf8.RuneCountInString(label))
+		for i := range n {
+			c := cell(i)
+			out.WriteByte(' ')
+			pad(width(i) - utf8.RuneCountInString(c))
+			out.WriteString(c)
+		}
+		out.WriteByte('\n')
+	}
+	row(labels[0], func(i int) string { return in[t.Symbol(i)] })
+	for v := range p.Vectors {
+		row(labels[v+1], func(i int) string {
+			if t.Value(v, i) {
+				return "1"
+			}
+			return "0"
+		})
+	}
+	if p.IsTransducer() {
+		row("output", outAt)
+	}
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // TestRunCompact checks that the compact run path prints exactly what the
-// general one (runWord) prints, verdicts, output words and --json objects,
+// general one (runWord) prints, verdicts, output words, --json objects and
+// --table tables,
 // on the example acceptors and transducer and on random programs, for
 // random words of many lengths, including words with a symbol outside the
 // alphabet.
@@ -48,11 +49,12 @@ func TestRunCompact(t *testing.T) {
 			if n == 5 {
 				word += "?" // not a symbol: both paths must give the same error
 			}
-			for _, asJSON := range []bool{false, true} {
+			for _, mode := range []struct{ table, asJSON bool }{{false, false}, {false, true}, {true, false}} {
+				table, asJSON := mode.table, mode.asJSON
 				var want, got bytes.Buffer
 				wout, gout := bufio.NewWriter(&want), bufio.NewWriter(&got)
-				wantErr := runWord(a, word, "word 1", false, asJSON, nil, wout)
-				done, gotErr := runCompact(a, []byte(word), "word 1", asJSON, gout)
+				wantErr := runWord(a, word, "word 1", table, asJSON, nil, wout)
+				done, gotErr := runCompact(a, []byte(word), "word 1", table, asJSON, gout)
 				wout.Flush()
 				gout.Flush()
 				if !done {
