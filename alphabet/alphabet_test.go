@@ -138,3 +138,29 @@ func TestParseCompact(t *testing.T) {
 		t.Errorf("257 symbols: %v, want ErrNotCompact", err)
 	}
 }
+
+// FuzzParseCompact checks that ParseCompact reads every string as ParseWord
+// does, over one-character, multi-character and non-ASCII alphabets.
+func FuzzParseCompact(f *testing.F) {
+	for _, s := range []string{"llrr", "l r", `"l" r`, "lxr", "ab c ab", "αβ", "", " ", "\"", "a\tb"} {
+		f.Add(s)
+	}
+	alphabets := []Alphabet{{"l", "r"}, {"ab", "c", "#"}, {"α", "β", "l"}, {"a", "b", "\""}}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, a := range alphabets {
+			want, wantErr := a.ParseWord(s)
+			got, err := a.ParseCompact([]byte(s))
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("{%s} %q: error %v, want %v", a, s, err, wantErr)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("{%s} %q: %d symbols, want %d", a, s, len(got), len(want))
+			}
+			for i := range want {
+				if int(got[i]) != want[i] {
+					t.Fatalf("{%s} %q: symbol %d is %d, want %d", a, s, i, got[i], want[i])
+				}
+			}
+		}
+	})
+}

@@ -112,7 +112,7 @@ func (lr *LineReader) Next() (line []byte, where string, err error) {
 	lr.buf = lr.buf[:0]
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
-		if int64(len(lr.buf))+int64(len(chunk)) > lr.max+1 { // +1: the newline
+		if int64(len(lr.buf))+int64(len(chunk)) > lr.max+2 { // +2: "\r\n"
 			lr.line++
 			where := fmt.Sprintf("%s:%d", lr.name, lr.line)
 			return nil, where, &budget.Error{Limit: maxWordBytes, Value: lr.max, What: "the word on line " + where}
