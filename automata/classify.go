@@ -73,6 +73,9 @@ func Classify(b *budget.Budget, d *DFA) (*Classification, error) {
 		return nil, err
 	}
 	m := Minimize(d)
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
 	c := &Classification{Minimal: m, StutterInvariant: true}
 	o, err := NewImageOrbit(b, m)
 	if err != nil {

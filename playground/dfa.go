@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"math"
@@ -165,6 +166,9 @@ func (a *API) automaton(b *budget.Budget, req *AutomatonRequest) (any, *apiError
 		// In AC0: a program with MOD_r_m predicates only, which compiles to
 		// a transformer with rational sinusoidal position embeddings.
 		out, err := artifact.Convert(b, min, artifact.KindBRASP, opts)
+		if errors.Is(err, budget.ErrStopped) {
+			return nil, failed("source", "AC0 block construction", err)
+		}
 		if err != nil {
 			res.ProgramError = "AC0 block construction (Cor. 5.4): " + err.Error()
 			return res, nil
@@ -172,12 +176,20 @@ func (a *API) automaton(b *budget.Budget, req *AutomatonRequest) (any, *apiError
 		res.Program = brasp.Format(out.(*artifact.Program).Prog)
 		return res, nil
 	}
+	// A stopped budget is the request's deadline, not a property of the
+	// language: it is answered as such (503), not as "no program".
 	out, err := artifact.Convert(b, min, artifact.KindBRASP, opts)
+	if errors.Is(err, budget.ErrStopped) {
+		return nil, failed("source", "Krohn–Rhodes", err)
+	}
 	if err != nil {
 		res.ProgramError = "Krohn–Rhodes: " + err.Error()
 		return res, nil
 	}
 	c, err := artifact.Cascade(b, min, opts)
+	if errors.Is(err, budget.ErrStopped) {
+		return nil, failed("source", "Krohn–Rhodes", err)
+	}
 	if err != nil {
 		res.ProgramError = "Krohn–Rhodes: " + err.Error()
 		return res, nil

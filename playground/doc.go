@@ -122,7 +122,13 @@
 // a context cancelled at the request's deadline, when its answer is sent
 // or when the client goes away, with the settings Config.Limits; the
 // constructions that take the budget stop at its next look at the context
-// and free their slot. The budget sees the deadline by reading the clock
+// and free their slot. Every construction an expensive endpoint runs takes
+// it: compilation (at each truth table and before the model is built),
+// decompilation and its exact check, the exact semantics, classification
+// (image orbit, stable semigroup) and Krohn–Rhodes (holonomy, cascade and
+// the listing of its global states). Their memory limits measured in bytes
+// (subset-bytes, orbit-bytes, monoid-bytes, cascade-bytes) are cut to
+// Config.MaxClassifyBytes. The budget sees the deadline by reading the clock
 // (clockContext), which also works in WebAssembly, where no timer can fire
 // while a computation holds the only thread. A panic in a computation is
 // answered with 500 and the server keeps running. Every answer, errors

@@ -37,6 +37,13 @@ func hostileRequests() []struct{ path, body string } {
 		{"/api/compile", js(CompileRequest{Program: chain(100)})},            // refused: too many vectors to compile
 		{"/api/compile", js(CompileRequest{Program: chain(30), Word: "ab"})}, // a large model, compiled
 		{"/api/ltl", js(LTLRequest{Program: kth(400)})},
+		// Constructions on automata that ran away before they took the
+		// budget: classification of a 2^17-state DFA, the Krohn–Rhodes
+		// cascades of saturating counters (their global states).
+		{"/api/dfa", js(DFARequest{Program: kth(16)})},
+		{"/api/automaton", js(AutomatonRequest{Kind: "dfa", Source: counterSource(20)})},
+		{"/api/automaton", js(AutomatonRequest{Kind: "dfa", Source: counterSource(41)})},
+		{"/api/compile", js(CompileRequest{Program: wideProgram(19), Word: "ab"})}, // a 2^19-row truth table
 	}
 }
 

@@ -98,9 +98,12 @@ func Compile(b *budget.Budget, p *brasp.Program, opts Options) (*transformer.Mod
 			return nil, fmt.Errorf("compile: %w", err)
 		}
 	}
-	c := &compiler{p: p, opts: opts, avail: map[int]slot{}, maxFFN: b.Max(maxFFNInputs)}
+	c := &compiler{p: p, opts: opts, avail: map[int]slot{}, b: b, maxFFN: b.Max(maxFFNInputs)}
 	if err := c.run(); err != nil {
 		return nil, fmt.Errorf("compile: %w", err)
+	}
+	if err := b.Err(); err != nil {
+		return nil, err
 	}
 	if err := b.Check(maxParams, c.params(), fmt.Sprintf("compile: the model (width %d, %d layers)", len(c.labels), len(c.layers))); err != nil {
 		return nil, err
@@ -196,8 +199,9 @@ type headInfo struct {
 type compiler struct {
 	p      *brasp.Program
 	opts   Options
-	maxFFN int64        // compile-ffn-inputs
-	avail  map[int]slot // vectors held in a slot and available to the current stage
+	b      *budget.Budget // its work (truth tables) and context
+	maxFFN int64          // compile-ffn-inputs
+	avail  map[int]slot   // vectors held in a slot and available to the current stage
 
 	labels    []string
 	symbolOf  map[int]int  // coord → symbol whose embedding sets it

@@ -137,6 +137,13 @@ func (c *compiler) truthTableOver(fn boolFn, sup []int, name string) (string, er
 	}
 	b := make([]byte, 1<<len(sup))
 	for asg := range b {
+		// The rows are the work: charged every 4,096 rows, so that a
+		// cancelled budget stops even a 2^20-row table.
+		if asg%4096 == 0 {
+			if err := c.b.Step(min(4096, int64(len(b)))); err != nil {
+				return "", err
+			}
+		}
 		if fn(func(coord int) bool { return asg>>idx[coord]&1 == 1 }) {
 			b[asg] = '1'
 		} else {

@@ -97,3 +97,13 @@ func TestFFNInputsLimit(t *testing.T) {
 		t.Errorf("21 inputs under the default: %v", err)
 	}
 }
+
+// TestCompileCancelled: a cancelled budget stops the compiler at its next
+// truth table.
+func TestCompileCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Compile(budget.New(ctx, nil), wide(t, 14), Options{}); !errors.Is(err, budget.ErrStopped) {
+		t.Fatalf("got %v, want stopped", err)
+	}
+}
