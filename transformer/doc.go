@@ -111,6 +111,8 @@
 //     [d]: the multi-hot embedding of a step is embedding_bias plus the
 //     rows of the propositions true there (propositions.go).
 //
-// Safetensors files carry the same tensors; EncodeSafetensors documents the
-// tensor names and the __metadata__ keys.
+// Safetensors files carry the same tensors; safetensors.go documents the
+// tensor names and the __metadata__ keys, safetensors_decode.go reads them
+// (header, tensor table, per-tensor decoding, model assembly) and
+// safetensors_encode.go writes them.
 package transformer
