@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/big"
-	"sort"
 
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -198,23 +197,12 @@ func fastHead(a *Arith, hd *Head, vecs []Vec, cls []int32) ([]int32, []Vec) {
 		vals[k] = a.MatVec(hd.Value, vecs[k])
 	}
 	rank := make([][]int32, K)
+	scores := make([]*big.Rat, K)
 	for q := range K {
-		scores := make([]*big.Rat, K)
-		order := make([]int, K)
 		for k := range K {
 			scores[k] = a.Dot(vecs[q], keys[k])
-			order[k] = k
 		}
-		sort.Slice(order, func(a, b int) bool { return scores[order[a]].Cmp(scores[order[b]]) < 0 })
-		r := make([]int32, K)
-		cur := int32(0)
-		for p, k := range order {
-			if p > 0 && scores[order[p-1]].Cmp(scores[k]) != 0 {
-				cur++
-			}
-			r[k] = cur
-		}
-		rank[q] = r
+		rank[q] = denseRanks(scores, (*big.Rat).Cmp)
 	}
 	return scanHead(hd.Mask, hd.Tiebreak, rank, cls), vals
 }

@@ -1,6 +1,7 @@
 package transformer
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
 	"sort"
@@ -24,6 +25,30 @@ func floatKey(buf []byte, x []float64) []byte {
 	return buf
 }
 
+// floatClasses interns the float64 activation vectors of one layer.
+type floatClasses struct {
+	vecs         [][]float64
+	index        map[string]int32
+	limit, layer int
+	buf          []byte // scratch for keys
+}
+
+// intern returns the class of x, adding it if new; past limit classes it
+// returns a *ClassLimitError.
+func (t *floatClasses) intern(x []float64) (int32, error) {
+	t.buf = floatKey(t.buf, x)
+	if c, ok := t.index[string(t.buf)]; ok {
+		return c, nil
+	}
+	if len(t.vecs) >= t.limit {
+		return 0, &ClassLimitError{Layer: t.layer, Limit: t.limit}
+	}
+	c := int32(len(t.vecs))
+	t.index[string(t.buf)] = c
+	t.vecs = append(t.vecs, x)
+	return c, nil
+}
+
 // fastFloat is the fast pass in checked float64 arithmetic.
 func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 	m := r.m
@@ -32,10 +57,8 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 	}
 	limit := opts.maxClasses()
 	n := len(w)
-	var vecs [][]float64
-	index := map[string]int32{}
+	classes := &floatClasses{index: map[string]int32{}, limit: limit}
 	cls := make([]int32, n)
-	var buf []byte
 	type embKey struct {
 		sym int
 		pos positionKey
@@ -55,15 +78,9 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 		if err != nil {
 			return nil, err
 		}
-		buf = floatKey(buf, x)
-		c, ok := index[string(buf)]
-		if !ok {
-			if len(vecs) >= limit {
-				return nil, &ClassLimitError{Layer: 0, Limit: limit}
-			}
-			c = int32(len(vecs))
-			index[string(buf)] = c
-			vecs = append(vecs, x)
+		c, err := classes.intern(x)
+		if err != nil {
+			return nil, err
 		}
 		embClass[k] = c
 		cls[i] = c
@@ -71,6 +88,7 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 	var c checked
 	for l := range m.Layers {
 		layer := &m.Layers[l]
+		vecs := classes.vecs
 		H := len(layer.Heads)
 		chosen := make([][]int32, H)
 		values := make([][][]float64, H)
@@ -84,23 +102,12 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 				values[h][k] = c.matVec(fh.V, vecs[k])
 			}
 			rank := make([][]int32, K)
+			scores := make([]float64, K)
 			for q := range K {
-				scores := make([]float64, K)
-				order := make([]int, K)
 				for k := range K {
 					scores[k] = c.dot(vecs[q], keys[k])
-					order[k] = k
 				}
-				sort.Slice(order, func(a, b int) bool { return scores[order[a]] < scores[order[b]] })
-				rq := make([]int32, K)
-				cur := int32(0)
-				for p, k := range order {
-					if p > 0 && scores[order[p-1]] != scores[k] {
-						cur++
-					}
-					rq[k] = cur
-				}
-				rank[q] = rq
+				rank[q] = denseRanks(scores, cmp.Compare[float64])
 			}
 			if c.inexact {
 				return nil, errInexact
@@ -109,8 +116,7 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 		}
 		combo := map[string]int32{}
 		key := make([]byte, 4*(H+1))
-		next := [][]float64{}
-		nextIndex := map[string]int32{}
+		next := &floatClasses{index: map[string]int32{}, limit: limit, layer: l + 1, buf: classes.buf}
 		newCls := make([]int32, n)
 		// With few classes, combinations (own class, attended classes) are
 		// numbered densely and looked up in a table instead of a map.
@@ -157,15 +163,9 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 			if err != nil {
 				return nil, err
 			}
-			buf = floatKey(buf, y)
-			id, ok := nextIndex[string(buf)]
-			if !ok {
-				if len(next) >= limit {
-					return nil, &ClassLimitError{Layer: l + 1, Limit: limit}
-				}
-				id = int32(len(next))
-				nextIndex[string(buf)] = id
-				next = append(next, y)
+			id, err := next.intern(y)
+			if err != nil {
+				return nil, err
 			}
 			combo[string(key)] = id
 			if slot >= 0 {
@@ -173,13 +173,32 @@ func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
 			}
 			newCls[i] = id
 		}
-		vecs, cls = next, newCls
+		classes, cls = next, newCls
 	}
 	class := make([]int, n)
 	for i, c := range cls {
 		class[i] = int(c)
 	}
-	return newActivations(class, vecs, nil), nil
+	return newActivations(class, classes.vecs, nil), nil
+}
+
+// denseRanks returns the rank of every score among the distinct scores
+// (0 for the smallest), as cmp orders them.
+func denseRanks[T any](scores []T, cmp func(a, b T) int) []int32 {
+	order := make([]int, len(scores))
+	for k := range order {
+		order[k] = k
+	}
+	sort.Slice(order, func(a, b int) bool { return cmp(scores[order[a]], scores[order[b]]) < 0 })
+	r := make([]int32, len(scores))
+	cur := int32(0)
+	for p, k := range order {
+		if p > 0 && cmp(scores[order[p-1]], scores[k]) != 0 {
+			cur++
+		}
+		r[k] = cur
+	}
+	return r
 }
 
 // scanHead returns, for every position, the class of the position the head
