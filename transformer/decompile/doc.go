@@ -58,13 +58,39 @@
 // coordinate and the norms have one gain and bias on the dead coordinates
 // (as compiled models' norms do), vectors are interned by their other
 // coordinates plus the sum and sum of squares of the dead ones, which is
-// exact (see frozenCoords). Otherwise every coordinate before a norm counts. Position embeddings (§5.3) become position predicates: MOD_r_p
+// exact (see frozenCoords). Otherwise every coordinate before a norm
+// counts. Position embeddings (§5.3) become position predicates: MOD_r_p
 // for sinusoids of rational frequency with denominator p and for MOD
 // terms, first, last and Mid, and for a table term one
 // PERIODIC_<prefix>_<period> predicate per value but the smallest ("the
 // table has this value at i", in normal form), which together determine
 // the term's value at every position (Thm 5.3: an embedding with finite
 // image is read by finitely many position predicates).
+//
+// # Data flow and files
+//
+// Decompile (decompile.go) checks the model, then runs the decompiler
+// layer by layer, each step taking the previous level (the reachable
+// vectors and their Boolean features) to the next:
+//
+//   - live.go decides first which coordinates can reach the output
+//     (liveCoords, frozenCoords), so that interning ignores the others.
+//   - embedding.go enumerates the embedding vectors per symbol and position
+//     class and defines the layer-0 features from Q_σ and the position
+//     predicates.
+//   - heads.go reads each head on the reachable vectors: its score set F,
+//     the rank of every (query, key) pair, the value vectors, which keys can
+//     be attended, and emits the attention operations of either translation.
+//   - layer.go enumerates the layer's (own vector, attended vectors)
+//     combinations, finishes each with the model's arithmetic
+//     (transformer.Arith: residual, FFN, layer norm) and interns the
+//     results as the next level.
+//   - features.go encodes a level's vectors as Boolean features and writes
+//     each feature, score predicate and output as a formula over the
+//     previous features, synthesised by synth.go.
+//   - ir.go holds the program under construction and simplifies it into the
+//     brasp.Program that decompile.go returns (an acceptor's Y, or one
+//     output vector per symbol of a transducer).
 //
 // # Readability
 //
