@@ -111,8 +111,10 @@
 //     [d]: the multi-hot embedding of a step is embedding_bias plus the
 //     rows of the propositions true there (propositions.go).
 //
-// Safetensors files carry the same tensors; safetensors.go documents the
-// tensor names and the __metadata__ keys, safetensors_decode.go reads them
-// (header, tensor table, per-tensor decoding, model assembly) and
-// safetensors_encode.go writes them.
+// Files: json.go reads the JSON format, json_encode.go writes it,
+// json_position.go holds the position terms of both directions and
+// sparse.go the sparse head matrices. Safetensors files carry the same
+// tensors; safetensors.go documents the tensor names and the __metadata__
+// keys, safetensors_decode.go reads them (header, tensor table, per-tensor
+// decoding, model assembly) and safetensors_encode.go writes them.
 package transformer
