@@ -32,7 +32,7 @@ func TestEmbeddingsCoverPositions(t *testing.T) {
 		}
 		in := map[string]bool{}
 		for _, x := range R {
-			in[vecKey(x)] = true
+			in[x.Key()] = true
 		}
 		brasptest.AllWords(len(m.Alphabet), 8, func(w []int) {
 			tr, err := m.Trace(w)
@@ -40,7 +40,7 @@ func TestEmbeddingsCoverPositions(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, x := range tr.Embed {
-				if !in[vecKey(x)] {
+				if !in[x.Key()] {
 					t.Fatalf("%s: the embedding of position %d of %q is not in R_0", o, i+1, m.Alphabet.FormatWord(w))
 				}
 			}

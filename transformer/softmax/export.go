@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"sort"
-	"strings"
 
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
@@ -225,16 +224,6 @@ func ratFloat(r *big.Rat) float64 {
 	return f
 }
 
-// vecKey is an exact key for a vector.
-func vecKey(v transformer.Vec) string {
-	var s strings.Builder
-	for _, x := range v {
-		s.WriteString(x.RatString())
-		s.WriteByte(',')
-	}
-	return s.String()
-}
-
 // vecBytes estimates the memory of a vector of d rationals.
 func vecBytes(d int) int64 { return int64(d) * 40 }
 
@@ -319,7 +308,7 @@ func embeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]
 					for k := range x {
 						x[k] = new(big.Rat).Add(e[k], theta[k])
 					}
-					if key := vecKey(x); !seen[key] {
+					if key := x.Key(); !seen[key] {
 						seen[key] = true
 						if err := meter.Add(vecBytes(m.Width)); err != nil {
 							return nil, err
@@ -420,11 +409,11 @@ func headConstants(b *budget.Budget, hd *transformer.Head, R []transformer.Vec) 
 	for k := range zero {
 		zero[k] = new(big.Rat)
 	}
-	seen := map[string]bool{vecKey(zero): true}
+	seen := map[string]bool{zero.Key(): true}
 	st.values = []transformer.Vec{zero}
 	for _, y := range R {
 		v := hd.Value.MulVec(y)
-		if key := vecKey(v); !seen[key] {
+		if key := v.Key(); !seen[key] {
 			seen[key] = true
 			st.values = append(st.values, v)
 		}
@@ -480,7 +469,7 @@ func nextLayer(b *budget.Budget, meter *budget.Meter, layer *transformer.Layer, 
 				}
 				y = out
 			}
-			if key := vecKey(y); !seen[key] {
+			if key := y.Key(); !seen[key] {
 				seen[key] = true
 				if err := meter.Add(vecBytes(d)); err != nil {
 					return nil, err
