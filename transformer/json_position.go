@@ -127,20 +127,12 @@ func positionFromJSON(raw json.RawMessage) ([]PositionTerm, error) {
 	return terms, nil
 }
 
-// ratsFromJSON reads a list of numbers of any length.
+// ratsFromJSON reads a list of numbers of any length (nil when absent).
 func ratsFromJSON(raw []json.RawMessage, path string) ([]*big.Rat, error) {
 	if raw == nil {
 		return nil, nil
 	}
-	v := make([]*big.Rat, len(raw))
-	for k, x := range raw {
-		r, err := ratFromJSON(x, fmt.Sprintf("%s[%d]", path, k))
-		if err != nil {
-			return nil, err
-		}
-		v[k] = r
-	}
-	return v, nil
+	return vecFromJSON(raw, len(raw), path)
 }
 
 func positionJSON(terms []PositionTerm) string {
