@@ -14,9 +14,17 @@ import (
 var ErrNotRegular = errors.New("not regular")
 
 // errMid is the reason given for refusing Mid.
-//
-//lint:ignore ST1005 the message starts with the predicate's name, Mid
-var errMid = fmt.Errorf("Mid is %w: {#a^m#b^m#} is definable with it", ErrNotRegular)
+var errMid error = midError{}
+
+// midError is errMid's type: a constant, so that no error is formatted at
+// start-up.
+type midError struct{}
+
+func (midError) Error() string {
+	return "Mid is " + ErrNotRegular.Error() + ": {#a^m#b^m#} is definable with it"
+}
+
+func (midError) Unwrap() error { return ErrNotRegular }
 
 // ErrTransducer is returned for a B-RASP transducer: it maps words to words
 // and has no language to turn into an automaton.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sync"
 )
 
 // PositionKind says what a position-embedding term computes from the
@@ -109,11 +110,14 @@ func (t *PositionTerm) TableValue(i int) *big.Rat {
 	return t.Period[(i-len(t.Prefix)-1)%len(t.Period)]
 }
 
-// rationalTwelfths[k] is sin(2πk/12) when rational.
-var rationalTwelfths = map[int64]*big.Rat{
-	0: big.NewRat(0, 1), 1: big.NewRat(1, 2), 3: big.NewRat(1, 1), 5: big.NewRat(1, 2),
-	6: big.NewRat(0, 1), 7: big.NewRat(-1, 2), 9: big.NewRat(-1, 1), 11: big.NewRat(-1, 2),
-}
+// rationalTwelfths()[k] is sin(2πk/12) when rational (made on first use,
+// not at every program's start-up).
+var rationalTwelfths = sync.OnceValue(func() map[int64]*big.Rat {
+	return map[int64]*big.Rat{
+		0: big.NewRat(0, 1), 1: big.NewRat(1, 2), 3: big.NewRat(1, 1), 5: big.NewRat(1, 2),
+		6: big.NewRat(0, 1), 7: big.NewRat(-1, 2), 9: big.NewRat(-1, 1), 11: big.NewRat(-1, 2),
+	}
+})
 
 // Sinusoid returns sin(2π·f·i) (or cos when cos is set) as the exact
 // rational the model uses; see PositionTerm.
@@ -127,7 +131,7 @@ func Sinusoid(f *big.Rat, i int, cos bool) *big.Rat {
 		if cos {
 			k = (k + 3) % 12
 		}
-		if v, ok := rationalTwelfths[k]; ok {
+		if v, ok := rationalTwelfths()[k]; ok {
 			return new(big.Rat).Set(v)
 		}
 	}
