@@ -33,10 +33,6 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 			classes = 2
 		}
 	}
-	type sigKey struct {
-		class int
-		diag  bdd.Node
-	}
 	var sigs []bdd.Node
 	var memo bdd.NodeMap[bdd.Node]
 	for {
@@ -66,18 +62,18 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 			rebuilt++
 			return r
 		}
-		ids := make(map[sigKey]int, classes)
+		var ids pairTable // (class, signature) → new class
+		ids.reserve(min(n, 2*classes))
 		next := make([]int, n)
 		sigs = make([]bdd.Node, n)
 		for q := range n {
 			sigs[q] = rebuild(d.Next[q])
-			key := sigKey{class[q], sigs[q]}
-			id, ok := ids[key]
+			id, ok := ids.get(bdd.Node(class[q]), sigs[q])
 			if !ok {
-				id = len(ids)
-				ids[key] = id
+				id = bdd.Node(ids.n)
+				ids.put(bdd.Node(class[q]), sigs[q], id)
 			}
-			next[q] = id
+			next[q] = int(id)
 		}
 		if err := b.Step(int64(n + rebuilt)); err != nil {
 			return nil, err
@@ -85,13 +81,13 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 		if err := m.Err(); err != nil {
 			return nil, err
 		}
-		split := len(ids) != classes
+		split := ids.n != classes
 		if !split {
 			// sigs use the leaves of the final classes: keep class numbers.
 			break
 		}
 		class = next
-		classes = len(ids)
+		classes = ids.n
 	}
 	// Number the classes breadth-first from the start; each class's leaf
 	// is its representative leaf, its diagram the signature of any member.
@@ -113,21 +109,36 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 		leafClass[leafOf[q]] = c
 	}
 	out := &DFA{Props: d.Props, M: m, Leaf: map[bdd.Node]int{}}
+	// The diagrams are walked depth-first, low children first, in the
+	// order the classes are numbered, each node once over all of them: a
+	// node met in an earlier walk has had all its leaves' classes numbered
+	// then, so skipping it changes no number (and the walks cost the
+	// distinct nodes, not the sum of the diagrams' sizes).
 	var seen bdd.Marks
 	order := []int{class[d.Start]}
 	num[class[d.Start]] = 0
+	var walk func(x bdd.Node)
+	walk = func(x bdd.Node) {
+		if !seen.Add(x) {
+			return
+		}
+		if m.Level(x) >= k {
+			if sc := leafClass[x]; num[sc] < 0 {
+				num[sc] = len(order)
+				order = append(order, sc)
+			}
+			return
+		}
+		walk(m.Low(x))
+		walk(m.High(x))
+	}
 	for i := 0; i < len(order); i++ {
 		c := order[i]
 		q := repState[c]
 		out.Next = append(out.Next, sigs[q])
 		out.Accept = append(out.Accept, d.Accept[q])
 		out.Leaf[leafOf[q]] = i
-		for _, leaf := range leaves(m, k, sigs[q], &seen) {
-			if sc := leafClass[leaf]; num[sc] < 0 {
-				num[sc] = len(order)
-				order = append(order, sc)
-			}
-		}
+		walk(sigs[q])
 	}
 	out.Start = 0
 	return out, m.Err()

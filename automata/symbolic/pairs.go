@@ -56,6 +56,13 @@ func (t *pairTable) put(u, v, x bdd.Node) {
 	}
 }
 
+// reserve makes room for n entries without growing.
+func (t *pairTable) reserve(n int) {
+	for 2*n > len(t.keys) {
+		t.resize()
+	}
+}
+
 func (t *pairTable) resize() {
 	size := max(2*len(t.keys), 256)
 	keys, vals := t.keys, t.vals
