@@ -111,7 +111,8 @@ func TestCompare(t *testing.T) {
 
 // TestConnectivesAgreeWithMonolithic: ToDFA (products of the operands'
 // DFAs, repeated subformulas once, an empty conjunct or a full disjunct
-// deciding its connective) gives the same minimal DFA as progression of the
+// deciding its connective, G, X[!] and X distributed over ∧ and F over ∨)
+// gives the same minimal DFA, numbered the same, as progression of the
 // whole formula, on random formulas and on formulas built to have empty
 // conjuncts and full disjuncts.
 func TestConnectivesAgreeWithMonolithic(t *testing.T) {
@@ -121,6 +122,8 @@ func TestConnectivesAgreeWithMonolithic(t *testing.T) {
 		"(a & !a) & G F b", "G F b & (a & !a)", "(F a | !F a) | G b", "G b | (F a | !F a)",
 		"(G a & F !a) & X b", "X b | (G a -> F a)", "F a & F a & G (a -> X b)",
 		"(G a & F !a) -> (F b & G !b)", "!(G a & F !a) & (b xor F b)",
+		"G (a & X b)", "X[!] G (a & (b | X a))", "F (a | X[!] b) & X (a & b)", "X[!] G (a -> X b) & G (b & F a)",
+		"X (X[!] (a & G (b & X[!] a)))", "F (G (a & b) | F (a | X b))", "G (a & b) <-> X[!] (a & b)",
 	} {
 		fs = append(fs, mustParse(t, s))
 	}
@@ -152,6 +155,11 @@ func TestConnectivesAgreeWithMonolithic(t *testing.T) {
 		}
 		if cex != nil {
 			t.Fatalf("%s: differs from the monolithic DFA on %v", f, cex.Trace)
+		}
+		// Minimize numbers states canonically: the same automaton, edge
+		// for edge, however it was built.
+		if a, b := symbolic.Format(d), symbolic.Format(want); a != b {
+			t.Fatalf("%s: numbered differently:\n%s\nmonolithic:\n%s", f, a, b)
 		}
 		if symbolic.IsEmpty(d) || symbolic.IsFull(d) {
 			decided++
