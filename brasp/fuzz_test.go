@@ -43,6 +43,12 @@ var malformedSeeds = []string{
 	"output P\nQ_a(i)\nP(i) := Q_a(i)\n",
 	"Q_a(i)\nfirst(i) := Q_a(i)\nQ_b(i) := first(i)\n",
 	"Q_a(i)\nP(i) := leftmost [i>j, Q_a(i) & Q_a(j)] Q_a(i) : Q_a(i)\noutput P\n",
+	"propositions a b\nX(i) := leftmost [i<j, P_a(j) & !P_b(i)] P_b(j) : P_a(i)\nY(i) := rightmost [1, X(j)] X(j) : 0\n",
+	"propositions\nX(i) := 1\n",
+	"propositions a\nQ_a(i)\n",
+	"Q_a(i)\npropositions a\n",
+	"propositions \"x y\" a a\nY(i) := P_\"x y\"(i) & P_b(i)\n",
+	"propositions a\npropositions b\nfirst(i)\nZ(i) := P_a(i) | first(i)\n",
 }
 
 // fuzzSeeds returns every seed: embedded testdata, the examples on disk,
@@ -133,11 +139,27 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("UnaryScore: %v", usErr)
 		}
 		for n := 1; n <= 4; n++ {
+			// A word of symbols, or for a program over propositions a trace
+			// of steps (pseudo-random sets of propositions).
 			w := make([]int, n)
-			for i := range w {
-				w[i] = (i*7 + n) % len(p.Alphabet)
+			var steps [][]uint64
+			if p.Props != nil {
+				steps = make([][]uint64, n)
+				for i := range steps {
+					steps[i] = []uint64{uint64(i*7+n) * 0x9E3779B97F4A7C15}
+				}
+			} else {
+				for i := range w {
+					w[i] = (i*7 + n) % len(p.Alphabet)
+				}
 			}
-			tp, tq, tv := p.RunReference(w), q.RunReference(w), uv.RunReference(w)
+			run := func(x *Program) *Trace {
+				if steps != nil {
+					return x.RunStepsReference(steps)
+				}
+				return x.RunReference(w)
+			}
+			tp, tq, tv := run(p), run(q), run(uv)
 			for k, v := range p.Vectors {
 				if !slices.Equal(tp.Bits[k], tq.Bits[k]) {
 					t.Fatalf("vector %s differs after the round trip on %v", v.Name, w)
@@ -147,7 +169,7 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 			if usErr == nil {
-				ts := us.RunReference(w)
+				ts := run(us)
 				for k, v := range p.Vectors {
 					if !slices.Equal(tp.Bits[k], ts.Bits[us.Lookup(v.Name)]) {
 						t.Fatalf("vector %s differs after UnaryScore on %v", v.Name, w)
