@@ -70,4 +70,9 @@
 //
 // Past N the proof says nothing, and the model does fail: the bias β·j
 // grows past δ/2 and reorders distinct scores, and N·exp(−λγ) grows.
+//
+// Files: export.go (Export, the certificate's chain and the model),
+// reachable.go (the reachable activation vectors R_0, R_1, ... of the hard
+// model) and bounds.go (each head's score gaps and norms, the output
+// margin).
 package softmax
