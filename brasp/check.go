@@ -109,6 +109,9 @@ func check(file string, stmts []*stmt, failed map[string]bool, errs *ErrorList) 
 	}
 	if c.prog.Props != nil {
 		// A program over propositions has no alphabet of symbols.
+		if len(c.prog.Vectors) == 0 && !c.syntaxErrors {
+			c.errorf(Pos{Line: 1, Col: 1}, "empty program: no proposition and no operation, so there is no output vector")
+		}
 	} else if len(symbols) == 0 && !c.syntaxErrors {
 		c.errorf(Pos{Line: 1, Col: 1}, "empty alphabet: declare each input symbol σ with a line Q_σ(i)")
 	} else if a, err := alphabet.New(symbols...); err == nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/source"
 )
 
 // seedFiles holds the testdata programs (golden inputs, simulator presets,
@@ -106,7 +107,10 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &list) || len(list) == 0 {
 				t.Fatalf("error is not a non-empty ErrorList: %#v", err)
 			}
-			for _, e := range list {
+			for k, e := range list {
+				if k == len(list)-1 && errors.Is(e, source.ErrTooMany) {
+					continue // the closing count of a capped list has no position
+				}
 				if e.Msg == "" || !strings.HasPrefix(e.Error(), "fuzz.brasp:") {
 					t.Fatalf("badly formed error %q", e.Error())
 				}

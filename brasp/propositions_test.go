@@ -90,6 +90,7 @@ func TestPropositionsErrors(t *testing.T) {
 		{"propositions a\nX(i) := P_b(i)\n", "2:9: undefined: P_b (add b to the propositions line)"},
 		{"propositions a\nP_a(i) := 1\n", "2:1: P_a redefined (first defined at 1:14)"},
 		{"propositions a (\n", "1:16: unexpected ( after statement"},
+		{"propositions\n", "1:1: empty program: no proposition and no operation, so there is no output vector"},
 	} {
 		_, err := brasp.Parse("f.brasp", []byte(c.src))
 		if err == nil || !strings.Contains(err.Error(), "f.brasp:"+c.want) {
