@@ -86,13 +86,13 @@ func convertCmd(e *env, args []string) error {
 	}
 	res, err := artifact.Convert(b, a, kind, o)
 	if err != nil {
-		return fmt.Errorf("%s: %v", pos[0], err)
+		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	var data []byte
 	if *toSoftmax {
 		sm, err := softmax.Export(b, res.(*artifact.Transformer).M, *maxLength)
 		if err != nil {
-			return fmt.Errorf("%s: %v", pos[0], err)
+			return fmt.Errorf("%s: %w", pos[0], err)
 		}
 		data, err = softmax.Encode(sm)
 		if err != nil {

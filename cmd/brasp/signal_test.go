@@ -6,6 +6,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,5 +100,36 @@ func TestInterruptDelayed(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("brasp run did not stop after SIGINT")
+	}
+}
+
+// TestInterruptConvert: SIGINT stops a long conversion, which says it was
+// interrupted (the conversion's error keeps budget.ErrStopped).
+func TestInterruptConvert(t *testing.T) {
+	// "a holds 17 steps before the last": 2^17 states, seconds to build.
+	var f strings.Builder
+	f.WriteString("F (a & ")
+	for range 16 {
+		f.WriteString("X[!] ")
+	}
+	f.WriteString("(!X[!] true))")
+	path := filepath.Join(t.TempDir(), "nth.ltlf")
+	if err := os.WriteFile(path, []byte(f.String()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- Main([]string{"convert", path, "--to", "dfa"}, strings.NewReader(""), &out, &stderr) }()
+	time.Sleep(200 * time.Millisecond)
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != 130 || !strings.Contains(stderr.String(), "brasp: interrupted") {
+			t.Errorf("after SIGINT: exit %d, stderr %q; want 130 and brasp: interrupted", code, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("brasp convert did not stop after SIGINT")
 	}
 }
