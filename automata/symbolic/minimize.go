@@ -67,6 +67,11 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 		next := make([]int, n)
 		sigs = make([]bdd.Node, n)
 		for q := range n {
+			if q%1024 == 0 {
+				if err := b.Err(); err != nil { // a round over a million states takes seconds
+					return nil, err
+				}
+			}
 			sigs[q] = rebuild(d.Next[q])
 			id, ok := ids.get(bdd.Node(class[q]), sigs[q])
 			if !ok {

@@ -9,7 +9,7 @@ import (
 )
 
 // maxProductStates bounds the states of a product.
-var maxProductStates = budget.Define("symbolic-product-states", 1<<22, "states",
+var maxProductStates = budget.Define("symbolic-product-states", 1<<18, "states",
 	"states of the product of symbolic automata (before minimisation)")
 
 // Product returns the automaton of the Boolean combination op of the
@@ -100,6 +100,7 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 	out.Accept = append(out.Accept, false)
 	out.Leaf[m.Terminal(0)] = 0
 	vals := make([]bool, len(ds))
+	walked := 0
 	for q := 0; q < len(tuples); q++ {
 		t := tuples[q]
 		for i, d := range ds {
@@ -111,7 +112,11 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 		if err := meter.Add(0); err != nil {
 			return nil, err
 		}
-		if err := b.Step(int64(memo.n)); err != nil {
+		if err := b.Step(int64(memo.n - walked)); err != nil { // the nodes walked for this tuple
+			return nil, err
+		}
+		walked = memo.n
+		if err := b.Err(); err != nil {
 			return nil, err
 		}
 		if err := m.Err(); err != nil {
