@@ -58,7 +58,7 @@ func TestDeadlineStopsConstructions(t *testing.T) {
 		{"compile", "/api/compile", CompileRequest{Program: wideProgram(23), Word: "ab"}}, // an 8M-row truth table
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			a := NewAPI(Config{Timeout: 300 * time.Millisecond, Limits: raised})
+			a := NewAPI(Config{Timeout: 100 * time.Millisecond, Limits: raised})
 			body, _ := json.Marshal(c.body)
 			start := time.Now()
 			r := a.Call(context.Background(), "POST", c.path, body)
