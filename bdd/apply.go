@@ -1,0 +1,216 @@
+package bdd
+
+// Not is the negation of x.
+func (m *Manager) Not(x Node) Node {
+	switch x {
+	case False:
+		return True
+	case True:
+		return False
+	}
+	if r, h, ok := m.lookup(opNot, x, 0, 0); ok {
+		return r
+	} else {
+		if !m.step() {
+			return False
+		}
+		n := m.nodes[x]
+		r := m.mk(n.level, m.Not(n.lo), m.Not(n.hi))
+		m.store(h, opNot, x, 0, 0, r)
+		return r
+	}
+}
+
+// And is the conjunction of x and y.
+func (m *Manager) And(x, y Node) Node {
+	switch {
+	case x == False || y == False:
+		return False
+	case x == True:
+		return y
+	case y == True || x == y:
+		return x
+	}
+	if x > y {
+		x, y = y, x
+	}
+	r, h, ok := m.lookup(opAnd, x, y, 0)
+	if ok {
+		return r
+	}
+	if !m.step() {
+		return False
+	}
+	nx, ny := m.nodes[x], m.nodes[y]
+	switch {
+	case nx.level == ny.level:
+		r = m.mk(nx.level, m.And(nx.lo, ny.lo), m.And(nx.hi, ny.hi))
+	case nx.level < ny.level:
+		r = m.mk(nx.level, m.And(nx.lo, y), m.And(nx.hi, y))
+	default:
+		r = m.mk(ny.level, m.And(x, ny.lo), m.And(x, ny.hi))
+	}
+	m.store(h, opAnd, x, y, 0, r)
+	return r
+}
+
+// Or is the disjunction of x and y.
+func (m *Manager) Or(x, y Node) Node {
+	switch {
+	case x == True || y == True:
+		return True
+	case x == False:
+		return y
+	case y == False || x == y:
+		return x
+	}
+	if x > y {
+		x, y = y, x
+	}
+	r, h, ok := m.lookup(opOr, x, y, 0)
+	if ok {
+		return r
+	}
+	if !m.step() {
+		return False
+	}
+	nx, ny := m.nodes[x], m.nodes[y]
+	switch {
+	case nx.level == ny.level:
+		r = m.mk(nx.level, m.Or(nx.lo, ny.lo), m.Or(nx.hi, ny.hi))
+	case nx.level < ny.level:
+		r = m.mk(nx.level, m.Or(nx.lo, y), m.Or(nx.hi, y))
+	default:
+		r = m.mk(ny.level, m.Or(x, ny.lo), m.Or(x, ny.hi))
+	}
+	m.store(h, opOr, x, y, 0, r)
+	return r
+}
+
+// Xor is the exclusive or of x and y.
+func (m *Manager) Xor(x, y Node) Node {
+	switch {
+	case x == False:
+		return y
+	case y == False:
+		return x
+	case x == y:
+		return False
+	case x == True:
+		return m.Not(y)
+	case y == True:
+		return m.Not(x)
+	}
+	if x > y {
+		x, y = y, x
+	}
+	r, h, ok := m.lookup(opXor, x, y, 0)
+	if ok {
+		return r
+	}
+	if !m.step() {
+		return False
+	}
+	nx, ny := m.nodes[x], m.nodes[y]
+	switch {
+	case nx.level == ny.level:
+		r = m.mk(nx.level, m.Xor(nx.lo, ny.lo), m.Xor(nx.hi, ny.hi))
+	case nx.level < ny.level:
+		r = m.mk(nx.level, m.Xor(nx.lo, y), m.Xor(nx.hi, y))
+	default:
+		r = m.mk(ny.level, m.Xor(x, ny.lo), m.Xor(x, ny.hi))
+	}
+	m.store(h, opXor, x, y, 0, r)
+	return r
+}
+
+// Imp is x → y.
+func (m *Manager) Imp(x, y Node) Node { return m.Or(m.Not(x), y) }
+
+// Iff is x ↔ y.
+func (m *Manager) Iff(x, y Node) Node { return m.Not(m.Xor(x, y)) }
+
+// Ite is if f then g else h.
+func (m *Manager) Ite(f, g, h Node) Node {
+	switch {
+	case f == True:
+		return g
+	case f == False:
+		return h
+	case g == h:
+		return g
+	case g == True && h == False:
+		return f
+	case g == False && h == True:
+		return m.Not(f)
+	case g == True:
+		return m.Or(f, h)
+	case h == False:
+		return m.And(f, g)
+	}
+	r, hc, ok := m.lookup(opIte, f, g, h)
+	if ok {
+		return r
+	}
+	if !m.step() {
+		return False
+	}
+	top := m.nodes[f].level
+	if l := m.nodes[g].level; l < top {
+		top = l
+	}
+	if l := m.nodes[h].level; l < top {
+		top = l
+	}
+	f0, f1 := m.cofactors(f, top)
+	g0, g1 := m.cofactors(g, top)
+	h0, h1 := m.cofactors(h, top)
+	r = m.mk(top, m.Ite(f0, g0, h0), m.Ite(f1, g1, h1))
+	m.store(hc, opIte, f, g, h, r)
+	return r
+}
+
+func (m *Manager) cofactors(x Node, level int32) (Node, Node) {
+	n := m.nodes[x]
+	if n.level != level {
+		return x, x
+	}
+	return n.lo, n.hi
+}
+
+// Restrict is x with variable v fixed to val.
+func (m *Manager) Restrict(x Node, v int, val bool) Node {
+	c := False
+	if val {
+		c = True
+	}
+	return m.restrict(x, int32(v), c)
+}
+
+func (m *Manager) restrict(x Node, v int32, c Node) Node {
+	n := m.nodes[x]
+	if n.level > v {
+		return x
+	}
+	if n.level == v {
+		if c == True {
+			return n.hi
+		}
+		return n.lo
+	}
+	r, h, ok := m.lookup(opRestrict, x, Node(v), c)
+	if ok {
+		return r
+	}
+	if !m.step() {
+		return False
+	}
+	r = m.mk(n.level, m.restrict(n.lo, v, c), m.restrict(n.hi, v, c))
+	m.store(h, opRestrict, x, Node(v), c, r)
+	return r
+}
+
+// Exists is x with variable v quantified existentially.
+func (m *Manager) Exists(x Node, v int) Node {
+	return m.Or(m.Restrict(x, v, false), m.Restrict(x, v, true))
+}

@@ -1,0 +1,109 @@
+package ltlf
+
+import (
+	"github.com/brasp-dev/brasp/automata/symbolic"
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// connectives builds the minimal DFAs of the Boolean combinations at the
+// top of a formula, each subformula once (the formula is a DAG: a
+// subformula repeated in several conjuncts is one node).
+type connectives struct {
+	b    *budget.Budget
+	f    *Formula
+	done map[int32]*symbolic.DFA
+	dist map[int32]int32
+}
+
+// distribute rewrites node i by G(φ ∧ ψ) = G φ ∧ G ψ, the same for X[!]
+// and X, and F(φ ∨ ψ) = F φ ∨ F ψ (equal at every step of every trace),
+// applied again to the results, so that X[!] G (φ₁ ∧ … ∧ φₙ) becomes
+// the conjunction of the X[!] G φₖ: each an automaton of its own, combined
+// by minimised products, instead of one progression whose states carry
+// every conjunct's obligations at once (a SYNTCOMP counter over 25
+// propositions: 4.4 s to 1 s).
+func (c *connectives) distribute(i int32) int32 {
+	if j, ok := c.dist[i]; ok {
+		return j
+	}
+	f := c.f
+	n := f.Nodes[i]
+	j := i
+	switch n.Op {
+	case Globally, Next, WeakNext, Finally:
+		a := c.distribute(n.A)
+		an := f.Nodes[a]
+		if (an.Op == And && n.Op != Finally) || (an.Op == Or && n.Op == Finally) {
+			j = f.Mk(an.Op, c.distribute(f.Mk(n.Op, an.A, 0)), c.distribute(f.Mk(n.Op, an.B, 0)))
+		} else if a != n.A {
+			j = f.Mk(n.Op, a, 0)
+		}
+	}
+	c.dist[i] = j
+	return j
+}
+
+func (c *connectives) dfa(i int32) (*symbolic.DFA, error) {
+	if d, ok := c.done[i]; ok {
+		return d, nil
+	}
+	d, err := c.build(i)
+	if err != nil {
+		return nil, err
+	}
+	c.done[i] = d
+	return d, nil
+}
+
+func (c *connectives) build(i int32) (*symbolic.DFA, error) {
+	b, f := c.b, c.f
+	n := f.Nodes[i]
+	if j := c.distribute(i); j != i {
+		return c.dfa(j)
+	}
+	var op func([]bool) bool
+	switch n.Op {
+	case Not:
+		op = func(v []bool) bool { return !v[0] }
+	case And:
+		op = func(v []bool) bool { return v[0] && v[1] }
+	case Or:
+		op = func(v []bool) bool { return v[0] || v[1] }
+	case Implies:
+		op = func(v []bool) bool { return !v[0] || v[1] }
+	case Equiv:
+		op = func(v []bool) bool { return v[0] == v[1] }
+	case Xor:
+		op = func(v []bool) bool { return v[0] != v[1] }
+	default:
+		g := *f
+		g.Root = i
+		d, err := ToDFAUnminimized(b, &g)
+		if err != nil {
+			return nil, err
+		}
+		return symbolic.Minimize(b, d)
+	}
+	ops := []int32{n.A}
+	if n.Op != Not {
+		ops = append(ops, n.B)
+	}
+	var ds []*symbolic.DFA
+	for _, j := range ops {
+		d, err := c.dfa(j)
+		if err != nil {
+			return nil, err
+		}
+		// An empty conjunct or a full disjunct decides the connective:
+		// the other operand is not built.
+		if (n.Op == And && symbolic.IsEmpty(d)) || (n.Op == Or && symbolic.IsFull(d)) {
+			return d, nil
+		}
+		ds = append(ds, d)
+	}
+	p, err := symbolic.Product(b, ds, op)
+	if err != nil {
+		return nil, err
+	}
+	return symbolic.Minimize(b, p)
+}
