@@ -3,7 +3,6 @@
 package playground
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,10 +14,12 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"github.com/brasp-dev/brasp/internal/checkout"
 )
 
 // ModulePath is the Go module the WebAssembly build is compiled from.
-const ModulePath = "github.com/brasp-dev/brasp"
+const ModulePath = checkout.ModulePath
 
 // wasmPackage is the WebAssembly entry point, relative to the module root.
 const wasmPackage = "./playground/wasm"
@@ -110,15 +111,8 @@ func (s *Site) Write(dir string) error {
 // directory, or else the module cache's copy of the version this program
 // was built from (go mod download).
 func ModuleSource(ctx context.Context) (string, error) {
-	if wd, err := os.Getwd(); err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			if modulePathOf(filepath.Join(dir, "go.mod")) == ModulePath {
-				return dir, nil
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
+	if dir := checkout.Root(); dir != "" {
+		return dir, nil
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path == ModulePath && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", ModulePath+"@"+bi.Main.Version)
@@ -131,21 +125,4 @@ func ModuleSource(ctx context.Context) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("cannot find the source of %s to build the WebAssembly module: run brasp site inside a checkout of it, or give the checkout with --src DIR", ModulePath)
-}
-
-// modulePathOf returns the module path declared by the go.mod file at path,
-// or "".
-func modulePathOf(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
 }

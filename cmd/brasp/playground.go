@@ -1,15 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"syscall"
+
+	"github.com/brasp-dev/brasp/internal/checkout"
 )
 
 // The playground (brasp serve, brasp site) runs in a separate program,
@@ -26,7 +26,7 @@ import (
 //     of cmd/brasp-playground (go install PATH@VERSION), as brasp site
 //     already needs the toolchain to build its WebAssembly module.
 const (
-	modulePath     = "github.com/brasp-dev/brasp"
+	modulePath     = checkout.ModulePath
 	playgroundName = "brasp-playground"
 )
 
@@ -82,7 +82,7 @@ func findPlayground(e *env) (string, error) {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	if dir := checkout(); dir != "" {
+	if dir := checkout.Root(); dir != "" {
 		out := filepath.Join(cache, "brasp", "devel", playgroundName)
 		fmt.Fprintf(e.stderr, "brasp: building %s from %s (go install ./cmd/%s puts it next to brasp)\n", playgroundName, dir, playgroundName)
 		cmd := exec.CommandContext(e.ctx, "go", "build", "-o", out, "./cmd/"+playgroundName)
@@ -109,37 +109,4 @@ func findPlayground(e *env) (string, error) {
 		return out, nil
 	}
 	return "", fmt.Errorf("the playground runs in the program %s, which is neither next to brasp nor on the PATH: install it with go install %s/cmd/%s (or run brasp inside a checkout of brasp)", playgroundName, modulePath, playgroundName)
-}
-
-// checkout returns the root of the brasp checkout around the working
-// directory, or "".
-func checkout() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if moduleOf(filepath.Join(dir, "go.mod")) == modulePath {
-			return dir
-		}
-		if filepath.Dir(dir) == dir {
-			return ""
-		}
-	}
-}
-
-// moduleOf returns the module path declared by the go.mod file at path, or "".
-func moduleOf(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
 }
