@@ -161,3 +161,17 @@ func (b *Builder) Program() (*Program, error) {
 	}
 	return p, nil
 }
+
+// setOutputOf gives the program being built p's output (its acceptance
+// vector, or its transducer outputs), with p's vector k now remap[k].
+func (b *Builder) setOutputOf(p *Program, remap []int) {
+	if !p.IsTransducer() {
+		b.SetAccept(remap[p.Output.Accept])
+		return
+	}
+	vecs := make([]int, len(p.Output.Vectors))
+	for k, x := range p.Output.Vectors {
+		vecs[k] = remap[x]
+	}
+	b.SetTransducer(p.Output.Symbols, vecs)
+}

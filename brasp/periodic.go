@@ -75,15 +75,7 @@ func LowerPeriodic(p *Program) (*Program, error) {
 			remap[k] = b.Attend(v.Name, a.Tiebreak, a.Mask, copyExpr(a.Score), copyExpr(a.Value), copyExpr(a.Default))
 		}
 	}
-	if p.IsTransducer() {
-		vecs := make([]int, len(p.Output.Vectors))
-		for k, x := range p.Output.Vectors {
-			vecs[k] = remap[x]
-		}
-		b.SetTransducer(p.Output.Symbols, vecs)
-	} else {
-		b.SetAccept(remap[p.Output.Accept])
-	}
+	b.setOutputOf(p, remap)
 	q, err := b.Program()
 	if err != nil {
 		return nil, fmt.Errorf("internal error: lowering the table predicates: %w", err)

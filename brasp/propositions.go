@@ -139,15 +139,7 @@ func rebuildInputs(p *Program, b *Builder, input func(*Vector) (*Vector, error))
 		}
 		remap[k] = b.add(nv)
 	}
-	if p.IsTransducer() {
-		vecs := make([]int, len(p.Output.Vectors))
-		for k, x := range p.Output.Vectors {
-			vecs[k] = remap[x]
-		}
-		b.SetTransducer(p.Output.Symbols, vecs)
-	} else {
-		b.SetAccept(remap[p.Output.Accept])
-	}
+	b.setOutputOf(p, remap)
 	q, err := b.Program()
 	if err != nil {
 		return nil, fmt.Errorf("internal error: changing the inputs of a program: %w", err)
