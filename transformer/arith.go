@@ -27,8 +27,21 @@ type Arith struct {
 	// 0 means no bound.
 	MaxBits int64
 
-	err    error
-	floats map[matrixID]floatEntry // float64 form of every matrix met
+	err     error
+	charged int64                   // Work already charged to a budget
+	floats  map[matrixID]floatEntry // float64 form of every matrix met
+}
+
+// Charge charges the work done since the last Charge to b (one step at
+// least, so that b's context is looked at) and returns the first
+// rational-bits error met, or b's error.
+func (a *Arith) Charge(b *budget.Budget) error {
+	if err := a.Err(); err != nil {
+		return err
+	}
+	err := b.Step(a.Work - a.charged + 1)
+	a.charged = a.Work
+	return err
 }
 
 // matrixID identifies a matrix by its row slice.

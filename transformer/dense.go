@@ -130,17 +130,7 @@ func (m *Model) denseExactPattern(b *budget.Budget, w []int, pattern [][][]int, 
 	}
 	n := len(w)
 	a := Arith{MaxBits: b.Max(RationalBits)}
-	var charged int64
-	// step charges the work done since the last step to the budget and
-	// returns the first rational-bits error or the budget's.
-	step := func() error {
-		if err := a.Err(); err != nil {
-			return err
-		}
-		err := b.Step(a.Work - charged + 1)
-		charged = a.Work
-		return err
-	}
+	step := func() error { return a.Charge(b) }
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
