@@ -107,6 +107,12 @@ func loadRegex(b *budget.Budget, filename string, data []byte) (Artifact, error)
 	return a, nil
 }
 
+// Automaton is the DFA that runs the input: the automaton itself.
+func (d *DFA) Automaton() *automata.DFA { return d.D }
+
+// Automaton is the DFA that runs the input: the expression's minimal DFA.
+func (r *Regex) Automaton() *automata.DFA { return r.d }
+
 // Kind implements Artifact.
 func (r *Regex) Kind() Kind { return KindRegex }
 

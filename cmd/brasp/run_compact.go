@@ -10,6 +10,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/brasp"
 )
 
@@ -23,6 +24,9 @@ import (
 // symbols, more than 256 symbols, the empty word), leaving the word to
 // runWord.
 func runCompact(a artifact.Artifact, line []byte, where string, table, asJSON bool, out *bufio.Writer) (bool, error) {
+	if d, ok := a.(automaton); ok && !table {
+		return runAutomaton(d.Automaton(), line, where, asJSON, out)
+	}
 	p, ok := a.(*artifact.Program)
 	if !ok || p.ReadsTraces() || len(line) == 0 {
 		return false, nil
@@ -109,14 +113,6 @@ func writeOutputWord(t *brasp.Trace, out *bufio.Writer) {
 // with the output word instead of "accept".
 func writeRunJSON(t *brasp.Trace, out *bufio.Writer) {
 	prog := t.Prog
-	quoted := func(syms alphabet.Alphabet) []string {
-		q := make([]string, len(syms))
-		for k, s := range syms {
-			data, _ := json.Marshal(s)
-			q[k] = string(data)
-		}
-		return q
-	}
 	n := t.N()
 	in := quoted(prog.Alphabet)
 	out.WriteString(`{"input":[`)
@@ -240,4 +236,54 @@ func writeTable(t *brasp.Trace, out *bufio.Writer) {
 	if p.IsTransducer() {
 		row("output", outAt)
 	}
+}
+
+// automaton is an input run by a DFA (a .dfa automaton, a regular
+// expression).
+type automaton interface{ Automaton() *automata.DFA }
+
+// runAutomaton runs d on the word written in line, stored a byte per symbol
+// as runCompact does, and streams the verdict or the --json object
+// {"input":[...],"accept":true}. It reports false when it does not apply
+// (more than 256 symbols, the empty word).
+func runAutomaton(d *automata.DFA, line []byte, where string, asJSON bool, out *bufio.Writer) (bool, error) {
+	if len(line) == 0 {
+		return false, nil
+	}
+	w, err := d.Alphabet.ParseCompact(line)
+	if errors.Is(err, alphabet.ErrNotCompact) || err == nil && len(w) == 0 {
+		return false, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("%s: %v", where, err)
+	}
+	q := d.Start
+	for _, c := range w {
+		q = d.Delta[q][c]
+	}
+	if !asJSON {
+		out.WriteString(map[bool]string{true: "accept", false: "reject"}[d.Accept[q]])
+		out.WriteByte('\n')
+		return true, nil
+	}
+	in := quoted(d.Alphabet)
+	out.WriteString(`{"input":[`)
+	for i, c := range w {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString(in[c])
+	}
+	out.WriteString(`],"accept":` + strconv.FormatBool(d.Accept[q]) + "}\n")
+	return true, nil
+}
+
+// quoted is each symbol as a JSON string, as encoding/json writes it.
+func quoted(syms alphabet.Alphabet) []string {
+	q := make([]string, len(syms))
+	for k, s := range syms {
+		data, _ := json.Marshal(s)
+		q[k] = string(data)
+	}
+	return q
 }
