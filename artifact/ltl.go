@@ -42,8 +42,15 @@ func (f *Formula) Alphabet() alphabet.Alphabet { return f.F.Alphabet() }
 // Accepts implements Artifact with the linear-time evaluator: w is accepted
 // iff w, n ⊨ φ.
 func (f *Formula) Accepts(w []int) (bool, error) {
+	return f.evaluator().Accepts(w), nil
+}
+
+// AcceptsBytes is Accepts for a word stored a byte per symbol.
+func (f *Formula) AcceptsBytes(w []byte) bool { return f.evaluator().AcceptsBytes(w) }
+
+func (f *Formula) evaluator() *ltl.Evaluator {
 	f.once.Do(func() { f.ev = ltl.NewEvaluator(f.F) })
-	return f.ev.Accepts(w), nil
+	return f.ev
 }
 
 // Format implements Artifact: the .ltl file, with the note as comments.

@@ -60,13 +60,23 @@ func NewEvaluator(f *Formula) *Evaluator {
 // word is rejected. Unlike Evaluate it keeps only the vectors still to be
 // read, so its memory is n bits times the largest number of subformulas
 // live at once, not times the DAG size.
-func (e *Evaluator) Accepts(w []int) bool {
+func (e *Evaluator) Accepts(w []int) bool { return accepts(e, w) }
+
+// AcceptsBytes is Accepts for a word stored a byte per symbol (an alphabet
+// of at most 256 symbols), so that a long word costs a byte per symbol.
+func (e *Evaluator) AcceptsBytes(w []byte) bool { return accepts(e, w) }
+
+func accepts[S symbolIndex](e *Evaluator, w []S) bool {
 	if len(w) == 0 {
 		return false
 	}
-	t := e.run(w, false)
+	t := run(e, w, false)
 	return t.values[len(e.nodes)-1].get(len(w) - 1)
 }
+
+// symbolIndex is how a word stores its symbol indices: ints, or a byte per
+// symbol.
+type symbolIndex interface{ ~int | ~byte }
 
 // bitvec is a Boolean vector over positions 0..n-1, 64 per word.
 type bitvec []uint64
@@ -98,12 +108,12 @@ func Accepts(f *Formula, w []int) bool {
 func Evaluate(f *Formula, w []int) *Trace { return NewEvaluator(f).Evaluate(w) }
 
 // Evaluate computes the truth of every subformula at every position of w.
-func (e *Evaluator) Evaluate(w []int) *Trace { return e.run(w, true) }
+func (e *Evaluator) Evaluate(w []int) *Trace { return run(e, w, true) }
 
 // run evaluates the nodes in topological order. With keepAll it stores every
 // vector in one allocation; otherwise it recycles a vector once its last
 // reader is done.
-func (e *Evaluator) run(w []int, keepAll bool) *Trace {
+func run[S symbolIndex](e *Evaluator, w []S, keepAll bool) *Trace {
 	n := len(w)
 	words := (n + 63) / 64
 	t := &Trace{n: n, ev: e, values: make([]bitvec, len(e.nodes))}
@@ -292,7 +302,7 @@ func suffixOr(v, x bitvec) {
 
 // symbolBits returns one bit vector per symbol: bit i of vector s is set iff
 // w_i = s. Symbols out of range set nothing.
-func symbolBits(w []int, alpha, words int) []bitvec {
+func symbolBits[S symbolIndex](w []S, alpha, words int) []bitvec {
 	backing := make([]uint64, alpha*words)
 	out := make([]bitvec, alpha)
 	for s := range out {
@@ -300,7 +310,7 @@ func symbolBits(w []int, alpha, words int) []bitvec {
 	}
 	if alpha > 8 {
 		for i, s := range w {
-			if s >= 0 && s < alpha {
+			if uint(s) < uint(alpha) {
 				out[s][i>>6] |= 1 << (uint(i) & 63)
 			}
 		}

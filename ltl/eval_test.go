@@ -58,3 +58,26 @@ func TestAcceptsRecyclesAgreesWithEvaluate(t *testing.T) {
 		}
 	}
 }
+
+// TestAcceptsBytes: a word stored a byte per symbol gets the verdict of the
+// same word stored as ints, on random formulas and words across 64-bit
+// word boundaries.
+func TestAcceptsBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	p := NewPool(mustAlphabet("a", "b", "c"))
+	opt := genOptions{ops: allOps, predicates: true}
+	for trial := 0; trial < 300; trial++ {
+		ev := NewEvaluator(randomFormula(r, p, 1+r.IntN(9), opt))
+		for _, n := range []int{0, 1, 2, 7, 63, 64, 65, 130} {
+			w := make([]int, n)
+			bw := make([]byte, n)
+			for i := range w {
+				w[i] = r.IntN(3)
+				bw[i] = byte(w[i])
+			}
+			if got, want := ev.AcceptsBytes(bw), ev.Accepts(w); got != want {
+				t.Fatalf("%v on %v: bytes %v, ints %v", ev.f, w, got, want)
+			}
+		}
+	}
+}

@@ -27,6 +27,9 @@ func runCompact(a artifact.Artifact, line []byte, where string, table, asJSON bo
 	if d, ok := a.(automaton); ok && !table {
 		return runAutomaton(d.Automaton(), line, where, asJSON, out)
 	}
+	if f, ok := a.(*artifact.Formula); ok && !table && !asJSON {
+		return runFormula(f, line, where, out)
+	}
 	p, ok := a.(*artifact.Program)
 	if !ok || p.ReadsTraces() || len(line) == 0 {
 		return false, nil
@@ -286,4 +289,20 @@ func quoted(syms alphabet.Alphabet) []string {
 		q[k] = string(data)
 	}
 	return q
+}
+
+// runFormula runs an LTL formula on the word written in line, stored a byte
+// per symbol as runCompact does, and writes its verdict. It reports false
+// when it does not apply (more than 256 symbols, the empty word).
+func runFormula(f *artifact.Formula, line []byte, where string, out *bufio.Writer) (bool, error) {
+	w, err := f.Alphabet().ParseCompact(line)
+	if errors.Is(err, alphabet.ErrNotCompact) || err == nil && len(w) == 0 {
+		return false, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("%s: %v", where, err)
+	}
+	out.WriteString(map[bool]string{true: "accept", false: "reject"}[f.AcceptsBytes(w)])
+	out.WriteByte('\n')
+	return true, nil
 }

@@ -31,7 +31,7 @@ func TestRunCompact(t *testing.T) {
 		}
 		arts = append(arts, a)
 	}
-	for _, name := range []string{"dyck1_depth2.dfa", "a3.dfa", "parity.dfa", "ab_plus.re", "a_plus_b_plus_plus.re"} {
+	for _, name := range []string{"dyck1_depth2.dfa", "a3.dfa", "parity.dfa", "ab_plus.re", "a_plus_b_plus_plus.re", "phi1.ltl", "phi4.ltl", "stair3.ltl", "mid.ltl"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "examples", name))
 		if err != nil {
 			t.Fatal(err)
@@ -64,6 +64,9 @@ func TestRunCompact(t *testing.T) {
 				table, asJSON := mode.table, mode.asJSON
 				if _, ok := a.(automaton); ok && table {
 					continue // an automaton has no table: runWord says so
+				}
+				if _, ok := a.(*artifact.Formula); ok && (table || asJSON) {
+					continue // the vectors of a formula's run: runWord's
 				}
 				var want, got bytes.Buffer
 				wout, gout := bufio.NewWriter(&want), bufio.NewWriter(&got)
