@@ -22,89 +22,64 @@ func (m *Manager) Not(x Node) Node {
 }
 
 // And is the conjunction of x and y.
-func (m *Manager) And(x, y Node) Node {
-	switch {
-	case x == False || y == False:
-		return False
-	case x == True:
-		return y
-	case y == True || x == y:
-		return x
-	}
-	if x > y {
-		x, y = y, x
-	}
-	r, h, ok := m.lookup(opAnd, x, y, 0)
-	if ok {
-		return r
-	}
-	if !m.step() {
-		return False
-	}
-	nx, ny := m.nodes[x], m.nodes[y]
-	switch {
-	case nx.level == ny.level:
-		r = m.mk(nx.level, m.And(nx.lo, ny.lo), m.And(nx.hi, ny.hi))
-	case nx.level < ny.level:
-		r = m.mk(nx.level, m.And(nx.lo, y), m.And(nx.hi, y))
-	default:
-		r = m.mk(ny.level, m.And(x, ny.lo), m.And(x, ny.hi))
-	}
-	m.store(h, opAnd, x, y, 0, r)
-	return r
-}
+func (m *Manager) And(x, y Node) Node { return m.apply(opAnd, x, y) }
 
 // Or is the disjunction of x and y.
-func (m *Manager) Or(x, y Node) Node {
-	switch {
-	case x == True || y == True:
-		return True
-	case x == False:
-		return y
-	case y == False || x == y:
-		return x
-	}
-	if x > y {
-		x, y = y, x
-	}
-	r, h, ok := m.lookup(opOr, x, y, 0)
-	if ok {
-		return r
-	}
-	if !m.step() {
-		return False
-	}
-	nx, ny := m.nodes[x], m.nodes[y]
-	switch {
-	case nx.level == ny.level:
-		r = m.mk(nx.level, m.Or(nx.lo, ny.lo), m.Or(nx.hi, ny.hi))
-	case nx.level < ny.level:
-		r = m.mk(nx.level, m.Or(nx.lo, y), m.Or(nx.hi, y))
-	default:
-		r = m.mk(ny.level, m.Or(x, ny.lo), m.Or(x, ny.hi))
-	}
-	m.store(h, opOr, x, y, 0, r)
-	return r
-}
+func (m *Manager) Or(x, y Node) Node { return m.apply(opOr, x, y) }
 
 // Xor is the exclusive or of x and y.
-func (m *Manager) Xor(x, y Node) Node {
-	switch {
-	case x == False:
-		return y
-	case y == False:
-		return x
-	case x == y:
-		return False
-	case x == True:
-		return m.Not(y)
-	case y == True:
-		return m.Not(x)
+func (m *Manager) Xor(x, y Node) Node { return m.apply(opXor, x, y) }
+
+// terminal answers the binary operation op (opAnd, opOr or opXor) on x and
+// y where a terminal argument or x == y decides it.
+func (m *Manager) terminal(op int32, x, y Node) (Node, bool) {
+	switch op {
+	case opAnd:
+		switch {
+		case x == False || y == False:
+			return False, true
+		case x == True:
+			return y, true
+		case y == True || x == y:
+			return x, true
+		}
+	case opOr:
+		switch {
+		case x == True || y == True:
+			return True, true
+		case x == False:
+			return y, true
+		case y == False || x == y:
+			return x, true
+		}
+	case opXor:
+		switch {
+		case x == False:
+			return y, true
+		case y == False:
+			return x, true
+		case x == y:
+			return False, true
+		case x == True:
+			return m.Not(y), true
+		case y == True:
+			return m.Not(x), true
+		}
+	}
+	return 0, false
+}
+
+// apply computes the commutative binary operation op on x and y by
+// expansion on the top variable of the two, memoised in the operation
+// cache under the ordered pair.
+func (m *Manager) apply(op int32, x, y Node) Node {
+	if r, ok := m.terminal(op, x, y); ok {
+		return r
 	}
 	if x > y {
 		x, y = y, x
 	}
-	r, h, ok := m.lookup(opXor, x, y, 0)
+	r, h, ok := m.lookup(op, x, y, 0)
 	if ok {
 		return r
 	}
@@ -114,13 +89,13 @@ func (m *Manager) Xor(x, y Node) Node {
 	nx, ny := m.nodes[x], m.nodes[y]
 	switch {
 	case nx.level == ny.level:
-		r = m.mk(nx.level, m.Xor(nx.lo, ny.lo), m.Xor(nx.hi, ny.hi))
+		r = m.mk(nx.level, m.apply(op, nx.lo, ny.lo), m.apply(op, nx.hi, ny.hi))
 	case nx.level < ny.level:
-		r = m.mk(nx.level, m.Xor(nx.lo, y), m.Xor(nx.hi, y))
+		r = m.mk(nx.level, m.apply(op, nx.lo, y), m.apply(op, nx.hi, y))
 	default:
-		r = m.mk(ny.level, m.Xor(x, ny.lo), m.Xor(x, ny.hi))
+		r = m.mk(ny.level, m.apply(op, x, ny.lo), m.apply(op, x, ny.hi))
 	}
-	m.store(h, opXor, x, y, 0, r)
+	m.store(h, op, x, y, 0, r)
 	return r
 }
 
