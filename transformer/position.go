@@ -145,20 +145,36 @@ func Sinusoid(f *big.Rat, i int, cos bool) *big.Rat {
 	return new(big.Rat).SetFloat64(float64(float32(v)))
 }
 
-// holds evaluates a predicate term at 1-based position i of a word of length n.
-func (t *PositionTerm) holds(i, n int) bool {
+// PositionFacts are what a predicate term reads of a position: the
+// position itself (MOD reads its residue) and whether it is the first, the
+// last or the middle one of its word.
+type PositionFacts struct {
+	I                int
+	First, Last, Mid bool
+}
+
+// Holds evaluates a predicate term (first, last, mid, MOD, negated or not)
+// on the facts of a position; other kinds of term do not hold.
+func (t *PositionTerm) Holds(f PositionFacts) bool {
 	var b bool
 	switch t.Kind {
 	case PosFirst:
-		b = i == 1
+		b = f.First
 	case PosLast:
-		b = i == n
+		b = f.Last
 	case PosMid:
-		b = n%2 == 1 && i == (n+1)/2
+		b = f.Mid
 	case PosMod:
-		b = i%t.M == t.R
+		b = f.I%t.M == t.R
+	default:
+		return false
 	}
 	return b != t.Negated
+}
+
+// holds evaluates a predicate term at 1-based position i of a word of length n.
+func (t *PositionTerm) holds(i, n int) bool {
+	return t.Holds(PositionFacts{I: i, First: i == 1, Last: i == n, Mid: n%2 == 1 && i == (n+1)/2})
 }
 
 // Value returns the term's contribution (before Scale) at 1-based position i

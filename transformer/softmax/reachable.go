@@ -69,19 +69,8 @@ func embeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]
 						}
 						v = new(big.Rat).Set(t.TableValue(i))
 					default:
-						var holds bool
-						switch t.Kind {
-						case transformer.PosFirst:
-							holds = first
-						case transformer.PosLast:
-							holds = last
-						case transformer.PosMid:
-							holds = mid
-						case transformer.PosMod:
-							holds = r%t.M == t.R
-						}
 						v = new(big.Rat)
-						if holds != t.Negated {
+						if t.Holds(transformer.PositionFacts{I: r, First: first, Last: last, Mid: mid}) {
 							v.SetInt64(1)
 						}
 					}
