@@ -35,7 +35,11 @@
 // Reachable activations. R_0 holds every embedding emb(a) + θ_n(i) for
 // every symbol a and every combination of the finitely many position-term
 // values (residue modulo the period, first, last, mid): a superset of the
-// embeddings occurring in words of any length. R_{l+1} holds FFN(x + Σ_h v_h)
+// embeddings occurring in words of any length. For a model over
+// propositions a ranges over the 2^k steps (sets of true propositions),
+// emb(a) their multi-hot embeddings, so R_0 is exponential in k and
+// charged to the softmax-bytes limit; the exported model reads traces
+// (Model.OverSteps). R_{l+1} holds FFN(x + Σ_h v_h)
 // for x ∈ R_l and v_h ∈ {V_h y : y ∈ R_l} ∪ {0}: a superset of the hard
 // model's activations after layer l on every word. Every quantity below is
 // a minimum or maximum over these finite sets, computed exactly in rationals

@@ -88,6 +88,9 @@ func (m *Model) Forward(w []int) ([][]float64, error) {
 	if n == 0 {
 		return nil, transformer.ErrEmptyWord
 	}
+	if hm.Props != nil {
+		return nil, fmt.Errorf("the model reads traces of proposition sets: run the model OverSteps returns")
+	}
 	xs := make([][]float64, n)
 	for i, s := range w {
 		if s < 0 || s >= len(hm.Alphabet) {
@@ -161,6 +164,22 @@ func (m *Model) Forward(w []int) ([][]float64, error) {
 		}
 	}
 	return xs, nil
+}
+
+// OverSteps returns, for a model over propositions, a softmax model over
+// symbols that runs the given trace (each step a bit set over indices of
+// Hard.Props) as the returned word: its hard model is Hard.OverSteps's
+// (one symbol per distinct step, embedded by its multi-hot embedding) and
+// every softmax parameter is m's. The certificate covers it, since every
+// step's embedding is among those the export enumerated.
+func (m *Model) OverSteps(steps [][]uint64) (*Model, []int, error) {
+	hard, w, err := m.Hard.OverSteps(steps)
+	if err != nil {
+		return nil, nil, err
+	}
+	sm := *m
+	sm.Hard = hard
+	return &sm, w, nil
 }
 
 // Accepts runs the softmax acceptor on w.

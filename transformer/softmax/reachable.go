@@ -2,6 +2,7 @@ package softmax
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/brasp-dev/brasp/budget"
@@ -11,9 +12,39 @@ import (
 // vecBytes estimates the memory of a vector of d rationals.
 func vecBytes(d int) int64 { return int64(d) * 40 }
 
-// embeddings returns R_0: every symbol's embedding plus every combination
-// of position-term values.
+// inputEmbeddings returns the embeddings of the model's inputs before
+// position terms: one per symbol, or, for a model over propositions, the
+// multi-hot embedding of each of the 2^k steps (every set of true
+// propositions), charged to meter since their number is exponential.
+func inputEmbeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]transformer.Vec, error) {
+	if m.Props == nil {
+		return m.Embedding, nil
+	}
+	k := len(m.Props)
+	if k >= 62 || int64(1)<<k > (meter.Max()-meter.Used())/vecBytes(m.Width) {
+		need := int64(math.MaxInt64)
+		if k < 62 && int64(1)<<k < math.MaxInt64/2/vecBytes(m.Width) {
+			need = meter.Used() + int64(1)<<k*vecBytes(m.Width)
+		}
+		return nil, b.Check(maxVectorBytes, need, fmt.Sprintf("the multi-hot embeddings of the 2^%d steps over %d propositions", k, k))
+	}
+	steps := make([]transformer.Vec, 0, 1<<k)
+	for v := range uint64(1) << k {
+		if err := meter.Add(vecBytes(m.Width)); err != nil {
+			return nil, err
+		}
+		steps = append(steps, m.StepEmbedding([]uint64{v}))
+	}
+	return steps, nil
+}
+
+// embeddings returns R_0: every input's embedding (inputEmbeddings) plus
+// every combination of position-term values.
 func embeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]transformer.Vec, error) {
+	inputs, err := inputEmbeddings(b, meter, m)
+	if err != nil {
+		return nil, err
+	}
 	period, prefix := 1, 0 // prefix: the longest table prefix
 	for _, t := range m.Position {
 		p := 0
@@ -76,7 +107,7 @@ func embeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]
 					}
 					theta[t.Coord].Add(theta[t.Coord], v.Mul(v, t.Scale))
 				}
-				for _, e := range m.Embedding {
+				for _, e := range inputs {
 					x := make(transformer.Vec, m.Width)
 					for k := range x {
 						x[k] = new(big.Rat).Add(e[k], theta[k])
@@ -90,7 +121,7 @@ func embeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model) ([]
 					}
 				}
 			}
-			if err := b.Step(int64(m.Width * len(m.Embedding) * 8)); err != nil {
+			if err := b.Step(int64(m.Width * len(inputs) * 8)); err != nil {
 				return nil, err
 			}
 		}
