@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/ltl/nonstrict"
@@ -110,5 +109,5 @@ func convertCmd(e *env, args []string) error {
 		_, err = e.stdout.Write(data)
 		return err
 	}
-	return os.WriteFile(*out, data, 0o644)
+	return writeOutput(*out, data)
 }

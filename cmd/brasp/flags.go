@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -161,7 +160,7 @@ func loadFile(b *budget.Budget, path, from string) (artifact.Artifact, error) {
 	if kind == "" {
 		kind, _ = artifact.KindOf(path)
 	}
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +175,7 @@ func loadFile(b *budget.Budget, path, from string) (artifact.Artifact, error) {
 
 // readHead reads the first 64 KiB of a file, for SniffKind.
 func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
@@ -52,7 +51,7 @@ func runCmd(e *env, args []string) error {
 	if *inputFile != "" {
 		var r io.Reader = e.stdin
 		if *inputFile != "-" {
-			f, err := os.Open(*inputFile)
+			f, err := openInput(*inputFile)
 			if err != nil {
 				return err
 			}
