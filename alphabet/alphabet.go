@@ -167,15 +167,27 @@ func (a Alphabet) ParseCompact(s []byte) ([]byte, error) {
 			s[j] = a[s[j]][0]
 		}
 	}
-	w, err := a.ParseWord(string(s))
-	if err != nil {
-		return nil, err
+	// Every symbol takes at least a byte of s, so the i-th index is written
+	// at or before the i-th symbol's first byte, after the symbol was read;
+	// a first pass checks the word so that s is changed only when it is
+	// good (ParseWord then describes the problem).
+	if !a.eachSymbol(s, func(int) {}) {
+		w, err := a.ParseWord(string(s))
+		if err != nil {
+			return nil, err
+		}
+		out := s[:len(w)]
+		for i, k := range w {
+			out[i] = byte(k)
+		}
+		return out, nil
 	}
-	out := s[:len(w)]
-	for i, k := range w {
-		out[i] = byte(k)
-	}
-	return out, nil
+	n := 0
+	a.eachSymbol(s, func(k int) {
+		s[n] = byte(k)
+		n++
+	})
+	return s[:n], nil
 }
 
 // parseASCII is the fast path of ParseWord for alphabets of single ASCII

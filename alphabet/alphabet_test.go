@@ -142,7 +142,7 @@ func TestParseCompact(t *testing.T) {
 // FuzzParseCompact checks that ParseCompact reads every string as ParseWord
 // does, over one-character, multi-character and non-ASCII alphabets.
 func FuzzParseCompact(f *testing.F) {
-	for _, s := range []string{"llrr", "l r", `"l" r`, "lxr", "ab c ab", "αβ", "", " ", "\"", "a\tb"} {
+	for _, s := range []string{"llrr", "l r", `"l" r`, "lxr", "ab c ab", "αβ", "", " ", "\"", "a\tb", "s0 s299 \"s7\"", "s300", "s1 \"s2"} {
 		f.Add(s)
 	}
 	alphabets := []Alphabet{{"l", "r"}, {"ab", "c", "#"}, {"α", "β", "l"}, {"a", "b", "\""}}
@@ -159,6 +159,21 @@ func FuzzParseCompact(f *testing.F) {
 			for i := range want {
 				if int(got[i]) != want[i] {
 					t.Fatalf("{%s} %q: symbol %d is %d, want %d", a, s, i, got[i], want[i])
+				}
+			}
+		}
+		for _, a := range append(alphabets, wideAlphabet) {
+			want, wantErr := a.ParseWord(s)
+			got, err := a.ParseWide([]byte(s))
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("{%s} %q: ParseWide error %v, want %v", a.Brief(), s, err, wantErr)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("{%s} %q: ParseWide read %d symbols, want %d", a.Brief(), s, len(got), len(want))
+			}
+			for i := range want {
+				if int(got[i]) != want[i] {
+					t.Fatalf("{%s} %q: ParseWide symbol %d is %d, want %d", a.Brief(), s, i, got[i], want[i])
 				}
 			}
 		}
