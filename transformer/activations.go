@@ -12,12 +12,12 @@ import (
 // per position. Vectors are kept as float64 when the pass computed exactly
 // in float64, and converted to exact rationals on demand.
 type Activations struct {
-	class  []int
+	class  classIDs
 	floats [][]float64 // per class, when computed in float64
 	exact  []Vec       // per class, computed exactly or converted lazily
 }
 
-func newActivations(class []int, floats [][]float64, exact []Vec) *Activations {
+func newActivations(class classIDs, floats [][]float64, exact []Vec) *Activations {
 	if exact == nil {
 		exact = make([]Vec, len(floats))
 	}
@@ -25,13 +25,13 @@ func newActivations(class []int, floats [][]float64, exact []Vec) *Activations {
 }
 
 // Len returns the number of positions.
-func (a *Activations) Len() int { return len(a.class) }
+func (a *Activations) Len() int { return a.class.len() }
 
 // NumClasses returns the number of distinct vectors stored.
 func (a *Activations) NumClasses() int { return len(a.exact) }
 
 // ClassOf returns the index of the stored vector of 0-based position i.
-func (a *Activations) ClassOf(i int) int { return a.class[i] }
+func (a *Activations) ClassOf(i int) int { return int(a.class.get(i)) }
 
 // Class returns stored vector k exactly.
 func (a *Activations) Class(k int) Vec {
@@ -42,13 +42,13 @@ func (a *Activations) Class(k int) Vec {
 }
 
 // At returns the final activation at 0-based position i exactly.
-func (a *Activations) At(i int) Vec { return a.Class(a.class[i]) }
+func (a *Activations) At(i int) Vec { return a.Class(a.ClassOf(i)) }
 
 // SameAt reports whether a and b hold the same vector at position i of a
 // and position j of b.
 func (a *Activations) SameAt(i int, b *Activations, j int) bool {
 	if a.floats != nil && b.floats != nil {
-		x, y := a.floats[a.class[i]], b.floats[b.class[j]]
+		x, y := a.floats[a.ClassOf(i)], b.floats[b.ClassOf(j)]
 		for k := range x {
 			if x[k] != y[k] {
 				return false

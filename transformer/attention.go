@@ -51,12 +51,3 @@ func (r *Runner) AttentionPattern(w []int) (pattern [][][]int, a *Activations, e
 	}
 	return pattern, a, nil
 }
-
-// identityClasses puts each of n positions in its own class.
-func identityClasses(n int) []int {
-	class := make([]int, n)
-	for i := range class {
-		class[i] = i
-	}
-	return class
-}

@@ -1,7 +1,6 @@
 package transformer
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/big"
 
@@ -77,124 +76,90 @@ func (m *Model) Forward(w []int, opts FastOptions) (*Activations, error) {
 	return r.Forward(w, opts)
 }
 
-// forwardExact is the fast pass in exact rational arithmetic, within the
-// budget's rational-bits (checked on every activation vector) and its work
-// and context (checked once per class and layer).
-func (m *Model) forwardExact(b *budget.Budget, w []int, opts FastOptions) (*Activations, error) {
-	if err := m.checkWord(w); err != nil {
-		return nil, err
-	}
-	limit := opts.maxClasses()
-	n := len(w)
-	a := Arith{MaxBits: b.Max(RationalBits)}
-	step := func() error { return a.Charge(b) }
-	if err := b.Err(); err != nil {
-		return nil, err
-	}
-	period, err := positionPeriod(m.Position)
-	if err != nil {
-		return nil, err
-	}
-	// Layer 0: word embedding plus position embedding, grouped by
-	// (symbol, position key).
-	table := &classTable{index: map[string]int{}, limit: limit}
-	cls := make([]int32, n)
-	type embKey struct {
-		sym int
-		pos positionKey
-	}
-	embClass := map[embKey]int{}
-	for i := range w {
-		var pk positionKey
-		if len(m.Position) > 0 {
-			pk = keyOf(i+1, n, period)
-		}
-		k := embKey{w[i], pk}
-		c, ok := embClass[k]
-		if !ok {
-			x := copyVec(m.Embedding[w[i]])
-			if len(m.Position) > 0 {
-				addInto(x, m.positionVector(i+1, n))
-			}
-			a.checkBits(x)
-			if err := step(); err != nil {
-				return nil, err
-			}
-			if c, err = table.intern(x); err != nil {
-				return nil, err
-			}
-			embClass[k] = c
-		}
-		cls[i] = int32(c)
-	}
-	for l := range m.Layers {
-		layer := &m.Layers[l]
-		next := &classTable{index: map[string]int{}, limit: limit, layer: l + 1}
-		H := len(layer.Heads)
-		chosen := make([][]int32, H) // chosen[h][i]: class attended to, or -1
-		values := make([][]Vec, H)   // values[h][k]: Value·x for class k
-		for h := range layer.Heads {
-			chosen[h], values[h] = fastHead(&a, &layer.Heads[h], table.vecs, cls)
-		}
-		// Combine per distinct (own class, chosen classes) tuple.
-		combo := map[string]int32{}
-		key := make([]byte, 4*(H+1))
-		newCls := make([]int32, n)
-		for i := range n {
-			binary.LittleEndian.PutUint32(key, uint32(cls[i]))
-			for h := range H {
-				binary.LittleEndian.PutUint32(key[4*(h+1):], uint32(chosen[h][i]))
-			}
-			if c, ok := combo[string(key)]; ok {
-				newCls[i] = c
-				continue
-			}
-			c := copyVec(table.vecs[cls[i]])
-			for h := range H {
-				if k := chosen[h][i]; k >= 0 {
-					addInto(c, values[h][k])
-				}
-			}
-			y := a.FinishLayer(layer, c)
-			if err := step(); err != nil {
-				return nil, err
-			}
-			id, err := next.intern(y)
-			if err != nil {
-				return nil, err
-			}
-			combo[string(key)] = int32(id)
-			newCls[i] = int32(id)
-		}
-		table, cls = next, newCls
-	}
-	class := make([]int, n)
-	for i, c := range cls {
-		class[i] = int(c)
-	}
-	return newActivations(class, nil, table.vecs), nil
+// exactKernel is the classKernel in exact rational arithmetic (Arith),
+// within the budget's rational-bits (checked on every activation vector)
+// and its work and context (charged once per class and head).
+type exactKernel struct {
+	m         *Model
+	b         *budget.Budget
+	a         Arith
+	period    positionClasses
+	cur, next *classTable
+	vals      [][]Vec // [head][class]: Value·x of the current layer
 }
 
-// fastHead computes, for one head, the class each position attends to (-1
-// if none is unmasked) and the value vector of every class. Every class
-// occurs at some position, so every class is a query.
-func fastHead(a *Arith, hd *Head, vecs []Vec, cls []int32) ([]int32, []Vec) {
+func newExactKernel(b *budget.Budget, m *Model, period positionClasses, limit int) *exactKernel {
+	return &exactKernel{m: m, b: b, a: Arith{MaxBits: b.Max(RationalBits)}, period: period,
+		cur:  &classTable{index: map[string]int{}, limit: limit},
+		next: &classTable{index: map[string]int{}, limit: limit, layer: 1}}
+}
+
+func (k *exactKernel) embed(s, i, n int) (int32, error) {
+	x := copyVec(k.m.Embedding[s])
+	if len(k.m.Position) > 0 {
+		addInto(x, k.m.positionVector(i+1, n))
+	}
+	k.a.checkBits(x)
+	if err := k.a.Charge(k.b); err != nil {
+		return 0, err
+	}
+	c, err := k.cur.intern(x)
+	return int32(c), err
+}
+
+func (k *exactKernel) ranks(l, h int) ([][]int32, error) {
+	hd := &k.m.Layers[l].Heads[h]
+	vecs := k.cur.vecs
 	K := len(vecs)
+	for len(k.vals) <= h {
+		k.vals = append(k.vals, nil)
+	}
 	keys := make([]Vec, K)
-	vals := make([]Vec, K)
-	for k := range K {
-		keys[k] = a.MatVec(hd.Score, vecs[k])
-		vals[k] = a.MatVec(hd.Value, vecs[k])
+	k.vals[h] = make([]Vec, K)
+	for q := range K {
+		keys[q] = k.a.MatVec(hd.Score, vecs[q])
+		k.vals[h][q] = k.a.MatVec(hd.Value, vecs[q])
+		if err := k.a.Charge(k.b); err != nil {
+			return nil, err
+		}
 	}
 	rank := make([][]int32, K)
 	scores := make([]*big.Rat, K)
 	for q := range K {
-		for k := range K {
-			scores[k] = a.Dot(vecs[q], keys[k])
+		for j := range K {
+			scores[j] = k.a.Dot(vecs[q], keys[j])
 		}
 		rank[q] = denseRanks(scores, (*big.Rat).Cmp)
+		if err := k.a.Charge(k.b); err != nil {
+			return nil, err
+		}
 	}
-	return scanHead(hd.Mask, hd.Tiebreak, rank, cls), vals
+	return rank, nil
+}
+
+func (k *exactKernel) combine(l int, own int32, chosen []int32) (int32, error) {
+	c := copyVec(k.cur.vecs[own])
+	for h, j := range chosen {
+		if j >= 0 {
+			addInto(c, k.vals[h][j])
+		}
+	}
+	y := k.a.FinishLayer(&k.m.Layers[l], c)
+	if err := k.a.Charge(k.b); err != nil {
+		return 0, err
+	}
+	id, err := k.next.intern(y)
+	return int32(id), err
+}
+
+func (k *exactKernel) advance() {
+	k.cur, k.next = k.next, &classTable{index: map[string]int{}, limit: k.cur.limit, layer: k.next.layer + 1}
+}
+
+func (k *exactKernel) numClasses() int { return len(k.cur.vecs) }
+
+func (k *exactKernel) activations(cls classIDs) *Activations {
+	return newActivations(cls, nil, k.cur.vecs)
 }
 
 // Accepts runs the fast forward pass and the output layer. If the fast pass

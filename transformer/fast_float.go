@@ -5,13 +5,11 @@ import (
 	"encoding/binary"
 	"math"
 	"sort"
-
-	"github.com/brasp-dev/brasp/position"
 )
 
-// The fast pass in checked float64 arithmetic (Runner.Forward's first
-// choice); fast_exact.go has the same pass in exact rationals, dense.go
-// the dense passes.
+// The fast pass's kernel in checked float64 arithmetic (Runner.Forward's
+// first choice); fast.go has the pass, fast_exact.go its kernel in exact
+// rationals, dense.go the dense passes.
 
 // floatKey is an exact key for a float64 vector (−0 and +0 identified).
 func floatKey(buf []byte, x []float64) []byte {
@@ -49,137 +47,80 @@ func (t *floatClasses) intern(x []float64) (int32, error) {
 	return c, nil
 }
 
-// fastFloat is the fast pass in checked float64 arithmetic.
-func (r *Runner) fastFloat(w []int, opts FastOptions) (*Activations, error) {
-	m := r.m
-	if err := m.checkWord(w); err != nil {
-		return nil, err
+// floatKernel is the classKernel in checked float64 arithmetic (the fast
+// pass's first choice): any rounding makes it report errInexact.
+type floatKernel struct {
+	r         *Runner
+	c         checked
+	cur, next *floatClasses
+	vals      [][][]float64 // [head][class]: Value·x of the current layer
+}
+
+func newFloatKernel(r *Runner, limit int) *floatKernel {
+	return &floatKernel{r: r,
+		cur:  &floatClasses{index: map[string]int32{}, limit: limit},
+		next: &floatClasses{index: map[string]int32{}, limit: limit, layer: 1}}
+}
+
+func (k *floatKernel) embed(s, i, n int) (int32, error) {
+	x, err := k.r.embedOne(s, i, n)
+	if err != nil {
+		return 0, err
 	}
-	limit := opts.maxClasses()
-	n := len(w)
-	classes := &floatClasses{index: map[string]int32{}, limit: limit}
-	cls := make([]int32, n)
-	type embKey struct {
-		sym int
-		pos positionKey
+	return k.cur.intern(x)
+}
+
+func (k *floatKernel) ranks(l, h int) ([][]int32, error) {
+	fh := &k.r.layers[l].heads[h]
+	vecs := k.cur.vecs
+	K := len(vecs)
+	for len(k.vals) <= h {
+		k.vals = append(k.vals, nil)
 	}
-	embClass := map[embKey]int32{}
-	for i, s := range w {
-		var k embKey
-		k.sym = s
-		if len(m.Position) > 0 {
-			k.pos = keyOf(i+1, n, r.period)
-		}
-		if c, ok := embClass[k]; ok {
-			cls[i] = c
-			continue
-		}
-		x, err := r.embedOne(s, i, n)
-		if err != nil {
-			return nil, err
-		}
-		c, err := classes.intern(x)
-		if err != nil {
-			return nil, err
-		}
-		embClass[k] = c
-		cls[i] = c
+	keys := make([][]float64, K)
+	k.vals[h] = make([][]float64, K)
+	for q := range K {
+		keys[q] = k.c.matVec(fh.S, vecs[q])
+		k.vals[h][q] = k.c.matVec(fh.V, vecs[q])
 	}
-	var c checked
-	for l := range m.Layers {
-		layer := &m.Layers[l]
-		vecs := classes.vecs
-		H := len(layer.Heads)
-		chosen := make([][]int32, H)
-		values := make([][][]float64, H)
-		for h := range H {
-			fh := &r.layers[l].heads[h]
-			K := len(vecs)
-			keys := make([][]float64, K)
-			values[h] = make([][]float64, K)
-			for k := range K {
-				keys[k] = c.matVec(fh.S, vecs[k])
-				values[h][k] = c.matVec(fh.V, vecs[k])
-			}
-			rank := make([][]int32, K)
-			scores := make([]float64, K)
-			for q := range K {
-				for k := range K {
-					scores[k] = c.dot(vecs[q], keys[k])
-				}
-				rank[q] = denseRanks(scores, cmp.Compare[float64])
-			}
-			if c.inexact {
-				return nil, errInexact
-			}
-			chosen[h] = scanHead(layer.Heads[h].Mask, layer.Heads[h].Tiebreak, rank, cls)
+	rank := make([][]int32, K)
+	scores := make([]float64, K)
+	for q := range K {
+		for j := range K {
+			scores[j] = k.c.dot(vecs[q], keys[j])
 		}
-		combo := map[string]int32{}
-		key := make([]byte, 4*(H+1))
-		next := &floatClasses{index: map[string]int32{}, limit: limit, layer: l + 1, buf: classes.buf}
-		newCls := make([]int32, n)
-		// With few classes, combinations (own class, attended classes) are
-		// numbered densely and looked up in a table instead of a map.
-		K := len(vecs)
-		var table []int32
-		if size := comboTableSize(K, H); size > 0 {
-			table = make([]int32, size)
-			for k := range table {
-				table[k] = -1
-			}
-		}
-		for i := range n {
-			slot := -1
-			if table != nil {
-				slot = int(cls[i])
-				for h := range H {
-					slot = slot*(K+1) + int(chosen[h][i]+1)
-				}
-				if id := table[slot]; id >= 0 {
-					newCls[i] = id
-					continue
-				}
-			}
-			binary.LittleEndian.PutUint32(key, uint32(cls[i]))
-			for h := range H {
-				binary.LittleEndian.PutUint32(key[4*(h+1):], uint32(chosen[h][i]))
-			}
-			if id, ok := combo[string(key)]; ok {
-				newCls[i] = id
-				if slot >= 0 {
-					table[slot] = id
-				}
-				continue
-			}
-			x := append([]float64(nil), vecs[cls[i]]...)
-			for h := range H {
-				if k := chosen[h][i]; k >= 0 {
-					for d, v := range values[h][k] {
-						x[d] = c.add(x[d], v)
-					}
-				}
-			}
-			y, err := r.finishFloat(l, x, &c)
-			if err != nil {
-				return nil, err
-			}
-			id, err := next.intern(y)
-			if err != nil {
-				return nil, err
-			}
-			combo[string(key)] = id
-			if slot >= 0 {
-				table[slot] = id
-			}
-			newCls[i] = id
-		}
-		classes, cls = next, newCls
+		rank[q] = denseRanks(scores, cmp.Compare[float64])
 	}
-	class := make([]int, n)
-	for i, c := range cls {
-		class[i] = int(c)
+	if k.c.inexact {
+		return nil, errInexact
 	}
-	return newActivations(class, classes.vecs, nil), nil
+	return rank, nil
+}
+
+func (k *floatKernel) combine(l int, own int32, chosen []int32) (int32, error) {
+	x := append([]float64(nil), k.cur.vecs[own]...)
+	for h, c := range chosen {
+		if c >= 0 {
+			for d, v := range k.vals[h][c] {
+				x[d] = k.c.add(x[d], v)
+			}
+		}
+	}
+	y, err := k.r.finishFloat(l, x, &k.c)
+	if err != nil {
+		return 0, err
+	}
+	return k.next.intern(y)
+}
+
+func (k *floatKernel) advance() {
+	k.cur, k.next = k.next, &floatClasses{index: map[string]int32{}, limit: k.cur.limit, layer: k.next.layer + 1, buf: k.cur.buf}
+}
+
+func (k *floatKernel) numClasses() int { return len(k.cur.vecs) }
+
+func (k *floatKernel) activations(cls classIDs) *Activations {
+	return newActivations(cls, k.cur.vecs, nil)
 }
 
 // denseRanks returns the rank of every score among the distinct scores
@@ -199,83 +140,6 @@ func denseRanks[T any](scores []T, cmp func(a, b T) int) []int32 {
 		r[k] = cur
 	}
 	return r
-}
-
-// scanHead returns, for every position, the class of the position the head
-// attends to (-1 if none is unmasked), given the rank of every key class's
-// score for every query class. One scan over the positions keeps, for each
-// query class, the best position so far under the tie-break.
-func scanHead(mask position.Mask, tb position.Tiebreak, rank [][]int32, cls []int32) []int32 {
-	n := len(cls)
-	K := len(rank)
-	chosen := make([]int32, n)
-	present := make([]bool, K)
-	for _, c := range cls {
-		present[c] = true
-	}
-	var queries []int32
-	for k := range K {
-		if present[k] {
-			queries = append(queries, int32(k))
-		}
-	}
-	best := make([]int32, K) // best position so far per query class, -1 if none
-	for k := range best {
-		best[k] = -1
-	}
-	forward := mask == position.MaskFuture || mask == position.MaskFutureOrSelf || mask == position.MaskNone
-	preferLater := (tb == position.Rightmost) == forward // ties go to the position met later in the scan
-	update := func(j int) {
-		cj := cls[j]
-		for _, q := range queries {
-			b := best[q]
-			if b < 0 {
-				best[q] = int32(j)
-				continue
-			}
-			rj, rb := rank[q][cj], rank[q][cls[b]]
-			if rj > rb || (rj == rb && preferLater) {
-				best[q] = int32(j)
-			}
-		}
-	}
-	pick := func(i int) {
-		if b := best[cls[i]]; b < 0 {
-			chosen[i] = -1
-		} else {
-			chosen[i] = cls[b]
-		}
-	}
-	switch mask {
-	case position.MaskNone:
-		for j := range n {
-			update(j)
-		}
-		for i := range n {
-			pick(i)
-		}
-	case position.MaskFuture:
-		for i := range n {
-			pick(i)
-			update(i)
-		}
-	case position.MaskFutureOrSelf:
-		for i := range n {
-			update(i)
-			pick(i)
-		}
-	case position.MaskPast:
-		for i := n - 1; i >= 0; i-- {
-			pick(i)
-			update(i)
-		}
-	case position.MaskPastOrSelf:
-		for i := n - 1; i >= 0; i-- {
-			update(i)
-			pick(i)
-		}
-	}
-	return chosen
 }
 
 // comboTableSize returns K·(K+1)^H if it is at most 1<<16, else 0.

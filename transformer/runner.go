@@ -88,13 +88,52 @@ func (r *Runner) Model() *Model { return r.m }
 // Forward is Model.Forward (the fast pass), computed in float64 when that
 // is provably exact.
 func (r *Runner) Forward(w []int, opts FastOptions) (*Activations, error) {
+	if err := r.m.checkWord(w); err != nil {
+		return nil, err
+	}
+	return r.forward(len(w), func(i int) int { return w[i] }, opts)
+}
+
+// ForwardBytes is Forward on a word stored a byte per symbol (as
+// alphabet.ParseCompact stores it). With the class of every position kept
+// in a byte too while a layer has at most 256 distinct activation vectors
+// (fast.go), a run costs about two bytes per symbol plus what the model's
+// classes need.
+func (r *Runner) ForwardBytes(w []byte, opts FastOptions) (*Activations, error) {
+	return r.forward(len(w), func(i int) int { return int(w[i]) }, opts)
+}
+
+// ForwardWide is Forward on a word stored two bytes per symbol (as
+// alphabet.ParseWide stores the words of alphabets of more than 256
+// symbols).
+func (r *Runner) ForwardWide(w []uint16, opts FastOptions) (*Activations, error) {
+	return r.forward(len(w), func(i int) int { return int(w[i]) }, opts)
+}
+
+// forward runs the fast pass on the word of n symbols given by sym: in
+// checked float64 when the parameters allow it, and again in exact
+// rationals if some operation would round.
+func (r *Runner) forward(n int, sym func(int) int, opts FastOptions) (*Activations, error) {
+	limit := opts.maxClasses()
 	if r.floatOK {
-		a, err := r.fastFloat(w, opts)
+		a, err := r.fastPass(r.bud, n, sym, newFloatKernel(r, limit))
 		if !errors.Is(err, errInexact) {
 			return a, err
 		}
 	}
-	return r.m.forwardExact(r.bud, w, opts)
+	return r.fastPass(r.bud, n, sym, newExactKernel(r.bud, r.m, r.period, limit))
+}
+
+// forwardExact is the fast pass in exact rationals only, within b.
+func (m *Model) forwardExact(b *budget.Budget, w []int, opts FastOptions) (*Activations, error) {
+	r, err := NewRunner(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.checkWord(w); err != nil {
+		return nil, err
+	}
+	return r.fastPass(b, len(w), func(i int) int { return w[i] }, newExactKernel(b, m, r.period, opts.maxClasses()))
 }
 
 // ForwardDense is Model.ForwardDense.
@@ -102,11 +141,7 @@ func (r *Runner) ForwardDense(w []int) (*Activations, error) {
 	if r.floatOK {
 		xs, err := r.denseFloat(w)
 		if err == nil {
-			class := make([]int, len(w))
-			for i := range class {
-				class[i] = i
-			}
-			return newActivations(class, xs, nil), nil
+			return newActivations(identityClasses(len(w)), xs, nil), nil
 		}
 		if !errors.Is(err, errInexact) {
 			return nil, err
@@ -249,31 +284,103 @@ func (r *Runner) Transduce(w []int) ([]int, error) {
 
 // transduce applies the transducer output layer to every position.
 func transduce(t *Transduction, a *Activations) ([]int, error) {
+	o := &Outputs{t: t, a: a}
 	out := make([]int, a.Len())
-	byClass := map[int]int{}
 	for i := range out {
-		c := a.ClassOf(i)
-		if g, ok := byClass[c]; ok {
-			out[i] = g
-			continue
+		g, err := o.At(i)
+		if err != nil {
+			return nil, err
 		}
-		x := a.At(i)
-		g := -1
-		for k := range t.Symbols {
-			s := t.Weight[k].Dot(x)
-			if s.Add(s, t.Bias[k]).Sign() < 0 {
-				continue
-			}
-			if g >= 0 {
-				return nil, fmt.Errorf("position %d: output symbols %s and %s both score ≥ 0", i+1, t.Symbols[g], t.Symbols[k])
-			}
-			g = k
-		}
-		if g < 0 {
-			return nil, fmt.Errorf("position %d: no output symbol scores ≥ 0", i+1)
-		}
-		byClass[c] = g
 		out[i] = g
 	}
 	return out, nil
+}
+
+// Outputs reads a transducer's output symbols off the activations of a
+// pass, applying the output layer once per distinct final vector, so that
+// a long word's output can be written position by position without a
+// slice of symbols (Model.Outputs).
+type Outputs struct {
+	t       *Transduction
+	a       *Activations
+	byClass map[int]int
+}
+
+// Outputs returns the output reader of a transducer model over a, the
+// activations of one of its passes (nil for an acceptor).
+func (m *Model) Outputs(a *Activations) *Outputs {
+	if m.Transduction == nil {
+		return nil
+	}
+	return &Outputs{t: m.Transduction, a: a}
+}
+
+// At returns the output symbol at 0-based position i, as an index into
+// the model's Transduction.Symbols, or an error if no output symbol or
+// more than one scores ≥ 0 there.
+func (o *Outputs) At(i int) (int, error) {
+	c := o.a.ClassOf(i)
+	if g, ok := o.byClass[c]; ok {
+		return g, nil
+	}
+	x := o.a.At(i)
+	g := -1
+	for k := range o.t.Symbols {
+		s := o.t.Weight[k].Dot(x)
+		if s.Add(s, o.t.Bias[k]).Sign() < 0 {
+			continue
+		}
+		if g >= 0 {
+			return 0, fmt.Errorf("position %d: output symbols %s and %s both score ≥ 0", i+1, o.t.Symbols[g], o.t.Symbols[k])
+		}
+		g = k
+	}
+	if g < 0 {
+		return 0, fmt.Errorf("position %d: no output symbol scores ≥ 0", i+1)
+	}
+	if o.byClass == nil {
+		o.byClass = map[int]int{}
+	}
+	o.byClass[c] = g
+	return g, nil
+}
+
+// Verdict applies an acceptor's output layer to the last position of a,
+// the activations of one of its passes.
+func (m *Model) Verdict(a *Activations) (bool, error) {
+	if m.Output.Weight == nil {
+		return false, errNoAccept
+	}
+	return m.decide(a.At(a.Len() - 1)), nil
+}
+
+// RunBytes runs the fast pass on a word stored a byte per symbol
+// (ForwardBytes), and the dense pass if the fast one meets too many
+// distinct activation vectors, as Accepts does.
+func (r *Runner) RunBytes(w []byte) (*Activations, error) {
+	a, err := r.ForwardBytes(w, FastOptions{})
+	var cle *ClassLimitError
+	if errors.As(err, &cle) {
+		return r.ForwardDense(widenWord(w))
+	}
+	return a, err
+}
+
+// RunWide is RunBytes for a word stored two bytes per symbol.
+func (r *Runner) RunWide(w []uint16) (*Activations, error) {
+	a, err := r.ForwardWide(w, FastOptions{})
+	var cle *ClassLimitError
+	if errors.As(err, &cle) {
+		return r.ForwardDense(widenWord(w))
+	}
+	return a, err
+}
+
+// widenWord returns w as a slice of ints.
+func widenWord[S byte | uint16](w []S) []int {
+	out := make([]int, len(w))
+	for i, s := range w {
+		out[i] = int(s)
+	}
+	return out
 }
