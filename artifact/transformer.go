@@ -85,6 +85,26 @@ func (t *Transformer) Accepts(w []int) (bool, error) {
 	return t.runner.Accepts(w)
 }
 
+// RunBytes runs the model (over symbols) on a word stored a byte per
+// symbol (alphabet.ParseCompact) with the runner's fast pass, which keeps a
+// byte or two per position (transformer.Runner.RunBytes), within the
+// artifact's budget.
+func (t *Transformer) RunBytes(w []byte) (*transformer.Activations, error) {
+	if err := t.prepare(); err != nil {
+		return nil, err
+	}
+	return t.runner.RunBytes(w)
+}
+
+// RunWide is RunBytes for a word stored two bytes per symbol
+// (alphabet.ParseWide).
+func (t *Transformer) RunWide(w []uint16) (*transformer.Activations, error) {
+	if err := t.prepare(); err != nil {
+		return nil, err
+	}
+	return t.runner.RunWide(w)
+}
+
 // ReadsTraces implements TraceRunner: a model over propositions reads
 // traces.
 func (t *Transformer) ReadsTraces() bool { return t.M.Props != nil }

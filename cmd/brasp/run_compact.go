@@ -30,6 +30,9 @@ func runCompact(a artifact.Artifact, line []byte, where string, table, asJSON bo
 	if f, ok := a.(*artifact.Formula); ok && !table && !asJSON {
 		return runFormula(f, line, where, out)
 	}
+	if t, ok := a.(*artifact.Transformer); ok && !table && !t.ReadsTraces() {
+		return runModel(t, line, where, asJSON, out)
+	}
 	p, ok := a.(*artifact.Program)
 	if !ok || p.ReadsTraces() || len(line) == 0 {
 		return false, nil

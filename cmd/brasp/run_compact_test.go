@@ -3,19 +3,24 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // TestRunCompact checks that the compact run path prints exactly what the
 // general one (runWord) prints, verdicts, output words, --json objects and
 // --table tables,
-// on the example acceptors and transducer and on random programs, for
+// on the example acceptors and transducer and on random programs, as
+// programs and compiled to transformers (also over 300 symbols), for
 // random words of many lengths, including words with a symbol outside the
 // alphabet.
 func TestRunCompact(t *testing.T) {
@@ -46,6 +51,39 @@ func TestRunCompact(t *testing.T) {
 	for range 20 {
 		arts = append(arts, artifact.NewProgram(brasptest.RandomProgram(rng, brasptest.Options{Alphabet: 1 + rng.IntN(5), Predicates: true})))
 	}
+	// The programs as transformers (compiled sequentially and depth
+	// preserving), and a transformer over 300 symbols, whose words are
+	// stored two bytes per symbol.
+	for _, a := range arts[:4] {
+		for _, o := range []compile.Options{{}, {MultiHead: true}} {
+			m, err := compile.Compile(nil, a.(*artifact.Program).Prog, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			arts = append(arts, artifact.NewTransformer(m))
+		}
+	}
+	for _, a := range arts[len(arts)-20:][:6] {
+		m, err := compile.Compile(nil, a.(*artifact.Program).Prog, compile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		arts = append(arts, artifact.NewTransformer(m))
+	}
+	var wide strings.Builder
+	for k := range 300 {
+		fmt.Fprintf(&wide, "Q_s%d(i)\n", k)
+	}
+	wide.WriteString("P(i) := rightmost [j<i, 1] Q_s1(j) : 0\nY(i) := P(i) | Q_s299(i)\n")
+	wp, err := brasp.Parse("wide.brasp", []byte(wide.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wm, err := compile.Compile(nil, wp, compile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arts = append(arts, artifact.NewTransformer(wm))
 	for _, a := range arts {
 		syms := a.Alphabet()
 		for _, n := range []int{1, 2, 5, 63, 64, 65, 200} {
@@ -67,6 +105,9 @@ func TestRunCompact(t *testing.T) {
 				}
 				if _, ok := a.(*artifact.Formula); ok && (table || asJSON) {
 					continue // the vectors of a formula's run: runWord's
+				}
+				if _, ok := a.(*artifact.Transformer); ok && table {
+					continue // a model has no table: runWord says so
 				}
 				var want, got bytes.Buffer
 				wout, gout := bufio.NewWriter(&want), bufio.NewWriter(&got)
