@@ -1,0 +1,690 @@
+package toltlf
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"strconv"
+
+	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/ltlf"
+)
+
+// ErrUnsupported: the formula uses something the translation does not
+// express in LTLf (a MOD, Mid or PERIODIC predicate, or more
+// first-anchored subformulas under temporal operators than the case
+// analysis takes); package exact then builds its automaton with the
+// bimachine of its B-RASP translation.
+var ErrUnsupported = errors.New("not translatable to LTLf")
+
+// maxAnchors bounds the first-anchored subformulas one formula conditions
+// on (2^maxAnchors cases).
+const maxAnchors = 6
+
+// maxSetBytes bounds the letter sets of the translation.
+var maxSetBytes = budget.Define("ltl-letter-set-bytes", 1<<28, "bytes",
+	"bytes of the letter sets of the Boolean subformulas of an LTL formula translated to LTLf (subformulas × letters / 8)")
+
+// Translate returns an LTLf formula over the propositions of Encoding(f's
+// alphabet) that holds at the first step of the encoding of a non-empty
+// word exactly when f holds at the word's last position (the package
+// documentation gives the rules). It returns an error wrapping
+// ErrUnsupported for formulas outside its reach, and budget errors.
+func Translate(b *budget.Budget, f *ltl.Formula) (*ltlf.Formula, error) {
+	alpha := f.Alphabet()
+	t := &translator{
+		b:       b,
+		letters: len(alpha),
+		bits:    Bits(len(alpha)),
+		sets:    map[*ltl.Formula][]uint64{},
+		diag:    map[*ltl.Formula]int32{},
+		first:   map[*ltl.Formula]int32{},
+		future:  map[*ltl.Formula]bool{},
+		meter:   b.Meter(maxSetBytes, "letter sets of the LTL formula"),
+	}
+	t.g = ltlf.NewFormula(Props(len(alpha)))
+	t.tru = t.g.Mk(ltlf.True, 0, 0)
+	t.fls = t.g.Mk(ltlf.False, 0, 0)
+	for _, g := range f.Nodes() {
+		if g.Op == ltl.OpPredicate && g.Pred.Kind != brasp.First && g.Pred.Kind != brasp.Last {
+			return nil, fmt.Errorf("%w: predicate %s", ErrUnsupported, g.Pred.Name())
+		}
+	}
+	if err := t.letterSets(f); err != nil {
+		return nil, err
+	}
+	root, err := t.top(f, atLast)
+	if err != nil {
+		return nil, err
+	}
+	t.g.Root = root
+	return t.g, nil
+}
+
+// Bits is the number of propositions that encode an alphabet of n letters:
+// ⌈log2 n⌉.
+func Bits(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return bits.Len(uint(n - 1))
+}
+
+// Props names the propositions encoding an alphabet of n letters: b0 is the
+// most significant bit of a letter's index.
+func Props(n int) []string {
+	ps := make([]string, Bits(n))
+	for i := range ps {
+		ps[i] = "b" + strconv.Itoa(i)
+	}
+	return ps
+}
+
+// Code reports whether proposition i is true in the encoding of letter a
+// of an alphabet whose letters take k bits.
+func Code(a, i, k int) bool { return a>>(k-1-i)&1 == 1 }
+
+// mode says where the translated formula is read: at the last position of
+// the word, or at the first.
+type mode uint8
+
+const (
+	atLast mode = iota
+	atFirst
+)
+
+type translator struct {
+	b        *budget.Budget
+	letters  int
+	bits     int
+	g        *ltlf.Formula
+	tru, fls int32
+	meter    *budget.Meter
+	// sets holds the letter set of each pure subformula (symbols,
+	// constants and Boolean connectives only): bit a of the set says
+	// whether the subformula holds on letter a.
+	sets map[*ltl.Formula][]uint64
+	// diag holds the LTLf formula over the code bits of each pure
+	// subformula translated so far.
+	diag map[*ltl.Formula]int32
+	// future says which subformulas contain a future temporal operator.
+	future map[*ltl.Formula]bool
+	// first holds the translations at the first position made by top.
+	first map[*ltl.Formula]int32
+}
+
+// context is one translation of a formula under one assignment of truth
+// values to first-anchored subformulas.
+type context struct {
+	assume map[*ltl.Formula]bool
+	memo   map[*ltl.Formula]int32 // tr
+	atMemo map[*ltl.Formula]int32 // at, in the context's one mode
+	// need collects the anchored subformulas met under a temporal
+	// operator with no assumed value.
+	need []*ltl.Formula
+}
+
+// errNeed stops a translation that met an anchored subformula it must
+// condition on.
+var errNeed = errors.New("anchored subformula needs a case analysis")
+
+// letterSets computes the letter set of every pure subformula of f.
+func (t *translator) letterSets(f *ltl.Formula) error {
+	words := (t.letters + 63) / 64
+	full := make([]uint64, words)
+	for a := range t.letters {
+		full[a/64] |= 1 << (a % 64)
+	}
+	for _, g := range f.Nodes() {
+		switch g.Op {
+		case ltl.OpUntil, ltl.OpUntilNS, ltl.OpNext, ltl.OpWeakNext, ltl.OpEventually, ltl.OpGlobally:
+			t.future[g] = true
+		default:
+			t.future[g] = (g.X != nil && t.future[g.X]) || (g.Y != nil && t.future[g.Y])
+		}
+		var s []uint64
+		x, xok := t.sets[g.X]
+		y, yok := t.sets[g.Y]
+		switch g.Op {
+		case ltl.OpTrue:
+			s = full
+		case ltl.OpFalse:
+			s = make([]uint64, words)
+		case ltl.OpSymbol:
+			s = make([]uint64, words)
+			s[g.Symbol/64] |= 1 << (g.Symbol % 64)
+		case ltl.OpNot:
+			if xok {
+				s = make([]uint64, words)
+				for i := range s {
+					s[i] = full[i] &^ x[i]
+				}
+			}
+		case ltl.OpAnd, ltl.OpOr, ltl.OpImplies, ltl.OpIff:
+			if xok && yok {
+				s = make([]uint64, words)
+				for i := range s {
+					switch g.Op {
+					case ltl.OpAnd:
+						s[i] = x[i] & y[i]
+					case ltl.OpOr:
+						s[i] = x[i] | y[i]
+					case ltl.OpImplies:
+						s[i] = (^x[i] | y[i]) & full[i]
+					case ltl.OpIff:
+						s[i] = ^(x[i] ^ y[i]) & full[i]
+					}
+				}
+			}
+		}
+		if s == nil {
+			continue
+		}
+		t.sets[g] = s
+		if err := t.meter.Add(int64(8 * words)); err != nil {
+			return err
+		}
+		if err := t.b.Step(int64(words)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// letterFormula is the LTLf formula over the code bits that holds of
+// exactly the codes of the letters in s; codes of no letter are don't-cares.
+func (t *translator) letterFormula(g *ltl.Formula) int32 {
+	if x, ok := t.diag[g]; ok {
+		return x
+	}
+	s := t.sets[g]
+	x, _ := t.decide(s, 0, 0)
+	t.diag[g] = x
+	return x
+}
+
+// decide builds the decision diagram of s over the codes lo … lo+2^(bits-level)-1
+// as a formula; dc reports that no letter has a code in that range.
+func (t *translator) decide(s []uint64, level, lo int) (x int32, dc bool) {
+	if lo >= t.letters {
+		return 0, true
+	}
+	if level == t.bits {
+		if s[lo/64]>>(lo%64)&1 == 1 {
+			return t.tru, false
+		}
+		return t.fls, false
+	}
+	half := 1 << (t.bits - level - 1)
+	l, ldc := t.decide(s, level+1, lo)
+	h, hdc := t.decide(s, level+1, lo+half)
+	switch {
+	case hdc:
+		return l, false
+	case ldc:
+		return h, false
+	}
+	return t.ite(level, h, l), false
+}
+
+// ite is (b_v ∧ h) ∨ (¬b_v ∧ l), with the usual simplifications.
+func (t *translator) ite(v int, h, l int32) int32 {
+	g := t.g
+	if h == l {
+		return h
+	}
+	p := g.Mk(ltlf.Prop, int32(v), 0)
+	np := g.Mk(ltlf.Not, p, 0)
+	switch {
+	case h == t.tru && l == t.fls:
+		return p
+	case h == t.fls && l == t.tru:
+		return np
+	case l == t.fls:
+		return g.Mk(ltlf.And, p, h)
+	case h == t.fls:
+		return g.Mk(ltlf.And, np, l)
+	case h == t.tru:
+		return g.Mk(ltlf.Or, p, l)
+	case l == t.tru:
+		return g.Mk(ltlf.Or, np, h)
+	}
+	return g.Mk(ltlf.Or, g.Mk(ltlf.And, p, h), g.Mk(ltlf.And, np, l))
+}
+
+// anchor is a first-anchored formula O(first ∧ ψ) or H(first → ψ) (or
+// H(¬first ∨ ψ)): its value at every position is ψ's value at the first
+// position. ψ is the conjunction (disjunction, for H) of parts: the
+// operands of the connective chain the first occurs in.
+type anchor struct {
+	parts []*ltl.Formula
+	or    bool
+}
+
+// anchored returns g's anchor when g is first-anchored.
+func anchored(g *ltl.Formula) (anchor, bool) {
+	isFirst := func(x *ltl.Formula) bool {
+		return x.Op == ltl.OpPredicate && x.Pred.Kind == brasp.First
+	}
+	isNotFirst := func(x *ltl.Formula) bool { return x.Op == ltl.OpNot && isFirst(x.X) }
+	// chain splits x into the operands of its op-chain, dropping the
+	// first leaf that is a marker, and reports whether there was one.
+	chain := func(x *ltl.Formula, op ltl.Op, marker func(*ltl.Formula) bool) ([]*ltl.Formula, bool) {
+		var parts []*ltl.Formula
+		found := false
+		var walk func(y *ltl.Formula)
+		walk = func(y *ltl.Formula) {
+			switch {
+			case y.Op == op:
+				walk(y.X)
+				walk(y.Y)
+			case !found && marker(y):
+				found = true
+			default:
+				parts = append(parts, y)
+			}
+		}
+		walk(x)
+		return parts, found
+	}
+	switch g.Op {
+	case ltl.OpOnce:
+		if parts, ok := chain(g.X, ltl.OpAnd, isFirst); ok {
+			return anchor{parts: parts}, true
+		}
+	case ltl.OpHistorically:
+		if x := g.X; x.Op == ltl.OpImplies && isFirst(x.X) {
+			return anchor{parts: []*ltl.Formula{x.Y}}, true
+		}
+		if parts, ok := chain(g.X, ltl.OpOr, isNotFirst); ok {
+			return anchor{parts: parts, or: true}, true
+		}
+	}
+	return anchor{}, false
+}
+
+// futureAnchor reports whether the anchor's ψ has a future operator.
+func (t *translator) futureAnchor(a anchor) bool {
+	for _, p := range a.parts {
+		if t.future[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// atStart is the anchor's ψ translated at the first position.
+func (t *translator) atStart(a anchor) (int32, error) {
+	out := t.constant(!a.or)
+	for _, p := range a.parts {
+		x, err := t.top(p, atFirst)
+		if err != nil {
+			return 0, err
+		}
+		if a.or {
+			out = t.or(out, x)
+		} else {
+			out = t.and(out, x)
+		}
+	}
+	return out, nil
+}
+
+// top translates f read in mode m, conditioning on the first-anchored
+// subformulas that occur under temporal operators: with c_1 … c_k their
+// values at the first position (each itself translated at the first
+// position), f is the disjunction over the assignments β of
+// (∧_j c_j ↔ β_j) ∧ f[c := β], since a first-anchored subformula has the
+// same value at every position.
+func (t *translator) top(f *ltl.Formula, m mode) (int32, error) {
+	if x, ok := t.first[f]; ok && m == atFirst {
+		return x, nil
+	}
+	x, err := t.cases(f, m)
+	if err == nil && m == atFirst {
+		t.first[f] = x
+	}
+	return x, err
+}
+
+func (t *translator) cases(f *ltl.Formula, m mode) (int32, error) {
+	var anchors []*ltl.Formula
+	for {
+		if len(anchors) > maxAnchors {
+			return 0, fmt.Errorf("%w: more than %d subformulas O(first & φ) with future φ under temporal operators",
+				ErrUnsupported, maxAnchors)
+		}
+		// The anchors' own translations at the first position.
+		vals := make([]int32, len(anchors))
+		for j, a := range anchors {
+			an, _ := anchored(a)
+			v, err := t.atStart(an)
+			if err != nil {
+				return 0, err
+			}
+			vals[j] = v
+		}
+		out := t.fls
+		var need []*ltl.Formula
+		for beta := 0; beta < 1<<len(anchors); beta++ {
+			c := &context{assume: map[*ltl.Formula]bool{}, memo: map[*ltl.Formula]int32{}, atMemo: map[*ltl.Formula]int32{}}
+			cond := t.tru
+			for j, a := range anchors {
+				val := beta>>j&1 == 1
+				c.assume[a] = val
+				if val {
+					cond = t.and(cond, vals[j])
+				} else {
+					cond = t.and(cond, t.not(vals[j]))
+				}
+			}
+			x, err := t.at(c, f, m)
+			if errors.Is(err, errNeed) {
+				need = c.need
+				break
+			}
+			if err != nil {
+				return 0, err
+			}
+			out = t.or(out, t.and(cond, x))
+			if err := t.b.Step(1); err != nil {
+				return 0, err
+			}
+		}
+		if need == nil {
+			return out, nil
+		}
+		anchors = append(anchors, need...)
+	}
+}
+
+// at translates g read at the last (or first) position into a formula
+// read at the first step. At those positions the temporal operators that
+// look past the end (or before the start) are decided, and Boolean
+// connectives commute with "at the last position" because there is exactly
+// one; what is left is F(last ∧ T(g)) (or T(g)).
+func (t *translator) at(c *context, g *ltl.Formula, m mode) (int32, error) {
+	if x, ok := c.atMemo[g]; ok {
+		return x, nil
+	}
+	x, err := t.at1(c, g, m)
+	if err == nil {
+		c.atMemo[g] = x
+	}
+	return x, err
+}
+
+func (t *translator) at1(c *context, g *ltl.Formula, m mode) (int32, error) {
+	if v, ok := c.assume[g]; ok {
+		return t.constant(v), nil
+	}
+	if an, ok := anchored(g); ok {
+		return t.atStart(an)
+	}
+	if _, ok := t.sets[g]; ok {
+		if m == atFirst {
+			return t.letterFormula(g), nil
+		}
+		return t.wrapLast(t.letterFormula(g)), nil
+	}
+	bin := func(op func(x, y int32) int32) (int32, error) {
+		x, err := t.at(c, g.X, m)
+		if err != nil {
+			return 0, err
+		}
+		y, err := t.at(c, g.Y, m)
+		if err != nil {
+			return 0, err
+		}
+		return op(x, y), nil
+	}
+	switch g.Op {
+	case ltl.OpTrue:
+		return t.tru, nil
+	case ltl.OpFalse:
+		return t.fls, nil
+	case ltl.OpNot:
+		x, err := t.at(c, g.X, m)
+		return t.not(x), err
+	case ltl.OpAnd:
+		return bin(t.and)
+	case ltl.OpOr:
+		return bin(t.or)
+	case ltl.OpImplies:
+		return bin(t.implies)
+	case ltl.OpIff:
+		return bin(t.iff)
+	case ltl.OpPredicate:
+		if (m == atLast) == (g.Pred.Kind == brasp.Last) {
+			return t.tru, nil
+		}
+	}
+	if m == atLast {
+		switch g.Op {
+		case ltl.OpNext, ltl.OpUntil:
+			return t.fls, nil // there is no later position
+		case ltl.OpWeakNext:
+			return t.tru, nil
+		case ltl.OpEventually, ltl.OpGlobally:
+			return t.at(c, g.X, m)
+		case ltl.OpUntilNS:
+			return t.at(c, g.Y, m)
+		}
+		x, err := t.tr(c, g)
+		if err != nil {
+			return 0, err
+		}
+		return t.wrapLast(x), nil
+	}
+	switch g.Op {
+	case ltl.OpYesterday, ltl.OpSince:
+		return t.fls, nil // there is no earlier position
+	case ltl.OpWeakYesterday:
+		return t.tru, nil
+	case ltl.OpOnce, ltl.OpHistorically:
+		return t.at(c, g.X, m)
+	case ltl.OpSinceNS:
+		return t.at(c, g.Y, m)
+	}
+	return t.tr(c, g)
+}
+
+// tr is T(g), the LTLf formula that holds at step i-1 of the encoded trace
+// exactly when g holds at position i of the word:
+//
+//	letters, Boolean connectives   their code formulas, the same connectives
+//	first, last                    Z false, X false (weak next: the last step)
+//	φ since ψ, φ until ψ           Y(φ S ψ), X[!](φ U ψ)   (strict → non-strict)
+//	S U X N Y Z F G O H            S U X[!] X Y Z F G O H
+func (t *translator) tr(c *context, g *ltl.Formula) (int32, error) {
+	if x, ok := c.memo[g]; ok {
+		return x, nil
+	}
+	if v, ok := c.assume[g]; ok {
+		return t.constant(v), nil
+	}
+	if an, ok := anchored(g); ok && t.futureAnchor(an) {
+		c.need = append(c.need, g)
+		return 0, errNeed
+	}
+	if _, ok := t.sets[g]; ok {
+		return t.letterFormula(g), nil
+	}
+	if err := t.b.Step(1); err != nil {
+		return 0, err
+	}
+	var x, y int32
+	var err error
+	if g.X != nil {
+		if x, err = t.tr(c, g.X); err != nil {
+			return 0, err
+		}
+	}
+	if g.Y != nil {
+		if y, err = t.tr(c, g.Y); err != nil {
+			return 0, err
+		}
+	}
+	var r int32
+	switch g.Op {
+	case ltl.OpPredicate:
+		if g.Pred.Kind == brasp.First {
+			r = t.g.Mk(ltlf.WeakYesterday, t.fls, 0)
+		} else {
+			r = t.g.Mk(ltlf.WeakNext, t.fls, 0)
+		}
+	case ltl.OpNot:
+		r = t.not(x)
+	case ltl.OpAnd:
+		r = t.and(x, y)
+	case ltl.OpOr:
+		r = t.or(x, y)
+	case ltl.OpImplies:
+		r = t.implies(x, y)
+	case ltl.OpIff:
+		r = t.iff(x, y)
+	case ltl.OpSince:
+		r = t.unary(ltlf.Yesterday, t.binary(ltlf.Since, x, y))
+	case ltl.OpUntil:
+		r = t.unary(ltlf.Next, t.binary(ltlf.Until, x, y))
+	case ltl.OpSinceNS:
+		r = t.binary(ltlf.Since, x, y)
+	case ltl.OpUntilNS:
+		r = t.binary(ltlf.Until, x, y)
+	case ltl.OpNext:
+		r = t.unary(ltlf.Next, x)
+	case ltl.OpWeakNext:
+		r = t.unary(ltlf.WeakNext, x)
+	case ltl.OpYesterday:
+		r = t.unary(ltlf.Yesterday, x)
+	case ltl.OpWeakYesterday:
+		r = t.unary(ltlf.WeakYesterday, x)
+	case ltl.OpEventually:
+		r = t.unary(ltlf.Finally, x)
+	case ltl.OpGlobally:
+		r = t.unary(ltlf.Globally, x)
+	case ltl.OpOnce:
+		r = t.unary(ltlf.Once, x)
+	case ltl.OpHistorically:
+		r = t.unary(ltlf.Historically, x)
+	default:
+		return 0, fmt.Errorf("%w: operator %s", ErrUnsupported, g.Op)
+	}
+	c.memo[g] = r
+	return r, nil
+}
+
+// wrapLast is F(last ∧ x): x at the last step.
+func (t *translator) wrapLast(x int32) int32 {
+	if x == t.tru || x == t.fls {
+		return x // the trace is not empty
+	}
+	last := t.g.Mk(ltlf.WeakNext, t.fls, 0)
+	return t.g.Mk(ltlf.Finally, t.and(last, x), 0)
+}
+
+func (t *translator) constant(v bool) int32 {
+	if v {
+		return t.tru
+	}
+	return t.fls
+}
+
+func (t *translator) not(x int32) int32 {
+	switch {
+	case x == t.tru:
+		return t.fls
+	case x == t.fls:
+		return t.tru
+	}
+	if n := t.g.Nodes[x]; n.Op == ltlf.Not {
+		return n.A
+	}
+	return t.g.Mk(ltlf.Not, x, 0)
+}
+
+func (t *translator) and(x, y int32) int32 {
+	switch {
+	case x == t.fls || y == t.fls:
+		return t.fls
+	case x == t.tru:
+		return y
+	case y == t.tru || x == y:
+		return x
+	}
+	return t.g.Mk(ltlf.And, x, y)
+}
+
+func (t *translator) or(x, y int32) int32 {
+	switch {
+	case x == t.tru || y == t.tru:
+		return t.tru
+	case x == t.fls:
+		return y
+	case y == t.fls || x == y:
+		return x
+	}
+	return t.g.Mk(ltlf.Or, x, y)
+}
+
+func (t *translator) implies(x, y int32) int32 {
+	if x == t.tru || x == t.fls || y == t.tru || y == t.fls || x == y {
+		return t.or(t.not(x), y)
+	}
+	return t.g.Mk(ltlf.Implies, x, y)
+}
+
+func (t *translator) iff(x, y int32) int32 {
+	switch {
+	case x == t.tru:
+		return y
+	case y == t.tru:
+		return x
+	case x == t.fls:
+		return t.not(y)
+	case y == t.fls:
+		return t.not(x)
+	case x == y:
+		return t.tru
+	}
+	return t.g.Mk(ltlf.Equiv, x, y)
+}
+
+// unary makes op x, deciding it when x is a constant and the value does
+// not depend on the step.
+func (t *translator) unary(op ltlf.Op, x int32) int32 {
+	if x == t.tru || x == t.fls {
+		switch op {
+		case ltlf.Finally, ltlf.Globally, ltlf.Once, ltlf.Historically:
+			return x
+		case ltlf.WeakNext, ltlf.WeakYesterday:
+			if x == t.tru {
+				return x
+			}
+		case ltlf.Next, ltlf.Yesterday:
+			if x == t.fls {
+				return x
+			}
+		}
+	}
+	return t.g.Mk(op, x, 0)
+}
+
+// binary makes the non-strict φ U ψ or φ S ψ, decided when ψ is a constant.
+func (t *translator) binary(op ltlf.Op, x, y int32) int32 {
+	if y == t.tru || y == t.fls {
+		return y
+	}
+	if x == t.fls {
+		return y
+	}
+	if x == t.tru {
+		if op == ltlf.Until {
+			return t.g.Mk(ltlf.Finally, y, 0)
+		}
+		return t.g.Mk(ltlf.Once, y, 0)
+	}
+	return t.g.Mk(op, x, y)
+}
