@@ -30,9 +30,9 @@ func tableMarkdown() string {
 		typ := artifactType(k)
 		fmt.Fprintf(&b, "| `%s` | %s | `*artifact.%s` | `%s` |\n", k, "`"+strings.Join(info.Exts, "` `")+"`", typ.Elem().Name(), heldType(typ))
 	}
-	edgeTable(&b, edges)
+	edgeTable(&b, Edges())
 	b.WriteString("\nWith `Options.Masks` (`--masks non-strict|causal`), conversions to ltl, brasp and transformer read `maskedEdges` instead (Theorem 5.2):\n")
-	edgeTable(&b, maskedEdges)
+	edgeTable(&b, listing(maskedEdges()))
 	return b.String()
 }
 

@@ -147,11 +147,11 @@ func Load(b *budget.Budget, filename string, data []byte, kind Kind) (Artifact, 
 	return info.Load(b, filename, data)
 }
 
-// An Edge is one entry of the conversion table: a construction from one kind
-// to another, or a chain of constructions written out.
+// An Edge is one entry of the conversion table as Edges lists it: a
+// construction from one kind to another, or a route of several written out.
 type Edge struct {
 	From, To Kind
-	// Via lists the kinds a chain passes through, in order; empty for a
+	// Via lists the kinds a route passes through, in order; empty for a
 	// single construction.
 	Via []Kind
 	// Funcs names the Go function of each construction, in order.
@@ -163,22 +163,26 @@ type Edge struct {
 	// it reads and that field's type ("Compile compile.Options").
 	Options []string
 
-	run func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error)
-	// steps are a chain's single constructions, in order; nil for one.
-	steps []Edge
+	// A single construction (made by step) runs with run; its Funcs and
+	// Options entries come from names, called only for listings: naming a
+	// function (runtime.FuncForPC) and a type (reflect) for every edge when
+	// the program starts was a tenth of a small conversion's start-up.
+	ref   string
+	run   func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error)
+	names func() (fn, options string)
 }
 
 // step makes the edge of one construction f from kind from to kind to, with
 // its options taken from the field of Options that opt selects (field is its
 // name, for listings).
 func step[F, T Artifact, O any](from, to Kind, ref string, f func(*budget.Budget, F, O) (T, error), field string, opt func(*Options) O) Edge {
-	name := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
-	name = name[strings.LastIndexByte(name, '.')+1:]
 	return Edge{
 		From: from, To: to,
-		Funcs:   []string{name},
-		Refs:    []string{ref},
-		Options: []string{field + " " + reflect.TypeOf(opt(&Options{})).String()},
+		ref: ref,
+		names: func() (string, string) {
+			name := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+			return name[strings.LastIndexByte(name, '.')+1:], field + " " + reflect.TypeOf(opt(&Options{})).String()
+		},
 		run: func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error) {
 			if s, isSym := a.(*SymbolicDFA); isSym {
 				if _, wantsLetters := any((*DFA)(nil)).(F); wantsLetters {
@@ -207,55 +211,71 @@ func step[F, T Artifact, O any](from, to Kind, ref string, f func(*budget.Budget
 	}
 }
 
-// chain makes the edge that runs es in order; each must start where the
-// previous one ends; a chain among es is run as its own steps, so an error
-// names the one construction that failed, once.
-func chain(es ...Edge) Edge {
-	var flat []Edge // a chain in es contributes its own steps
-	for _, e := range es {
-		if e.steps != nil {
-			flat = append(flat, e.steps...)
-		} else {
-			flat = append(flat, e)
+// A route is one entry of the conversion table: the constructions (edges
+// made by step) that Convert runs in order, each starting where the
+// previous one ends (TestTableComplete checks that). A table of routes is
+// pointers to package variables only, which the linker lays out as data:
+// it costs the program's start-up nothing.
+type route []*Edge
+
+func (r route) from() Kind { return r[0].From }
+func (r route) to() Kind   { return r[len(r)-1].To }
+
+// run runs the route's constructions in order; in a route of several, an
+// error names the one construction that failed, once.
+func (r route) run(b *budget.Budget, a Artifact, opts *Options) (Artifact, error) {
+	if len(r) == 1 {
+		return r[0].run(b, a, opts)
+	}
+	for _, e := range r {
+		var err error
+		if a, err = e.run(b, a, opts); err != nil {
+			return nil, fmt.Errorf("converting %s to %s: %w", e.From, e.To, err)
 		}
 	}
-	c := Edge{From: flat[0].From, To: flat[len(flat)-1].To, steps: flat}
-	for i, e := range flat {
+	return a, nil
+}
+
+// edge is the route as Edges lists it.
+func (r route) edge() Edge {
+	e := Edge{From: r.from(), To: r.to()}
+	for i, s := range r {
 		if i > 0 {
-			if e.From != flat[i-1].To {
-				panic(fmt.Sprintf("artifact: chain %s → %s then %s → %s", flat[i-1].From, flat[i-1].To, e.From, e.To))
-			}
-			c.Via = append(c.Via, e.From)
+			e.Via = append(e.Via, s.From)
 		}
-		c.Funcs = append(c.Funcs, e.Funcs...)
-		c.Refs = append(c.Refs, e.Refs...)
-		c.Options = append(c.Options, e.Options...)
+		fn, opts := s.names()
+		e.Funcs = append(e.Funcs, fn)
+		e.Refs = append(e.Refs, s.ref)
+		e.Options = append(e.Options, opts)
 	}
-	c.run = func(b *budget.Budget, a Artifact, opts *Options) (Artifact, error) {
-		for _, e := range flat {
-			var err error
-			if a, err = e.run(b, a, opts); err != nil {
-				return nil, fmt.Errorf("converting %s to %s: %w", e.From, e.To, err)
-			}
-		}
-		return a, nil
-	}
-	return c
+	return e
 }
 
 // Edges lists the conversion table: every pair of distinct kinds Convert
 // converts between, with the constructions it runs.
-func Edges() []Edge { return append([]Edge(nil), edges...) }
+func Edges() []Edge { return listing(edges) }
 
-// edge looks up the table's edge from one kind to another.
-func edge(from, to Kind) (Edge, bool) {
-	for _, e := range edges {
-		if e.From == from && e.To == to {
-			return e, true
+// listing is the Edges of a table of routes.
+func listing(rs []route) []Edge {
+	es := make([]Edge, len(rs))
+	for i, r := range rs {
+		es[i] = r.edge()
+	}
+	return es
+}
+
+// lookup finds the route of rs from one kind to another.
+func lookup(rs []route, from, to Kind) (route, bool) {
+	for _, r := range rs {
+		if r.from() == from && r.to() == to {
+			return r, true
 		}
 	}
-	return Edge{}, false
+	return nil, false
 }
+
+// edge looks up the table's route from one kind to another.
+func edge(from, to Kind) (route, bool) { return lookup(edges, from, to) }
 
 // ErrNoConversion reports that the table has no edge between two kinds.
 var ErrNoConversion = errors.New("no conversion")

@@ -70,9 +70,18 @@ func TestConvertChains(t *testing.T) {
 
 // TestTableComplete checks the conversion table: one edge per ordered pair
 // of distinct kinds that brasp converts between (every pair but those into
-// re), chains that start where the previous step ends, and the listing
+// re), routes whose steps start where the previous step ends, and the listing
 // fields filled in.
 func TestTableComplete(t *testing.T) {
+	for _, table := range [][]route{edges, maskedEdges()} {
+		for _, r := range table {
+			for i := 1; i < len(r); i++ {
+				if r[i].From != r[i-1].To {
+					t.Errorf("route %s → %s: %s → %s then %s → %s", r.from(), r.to(), r[i-1].From, r[i-1].To, r[i].From, r[i].To)
+				}
+			}
+		}
+	}
 	seen := map[[2]Kind]bool{}
 	for _, e := range Edges() {
 		pair := [2]Kind{e.From, e.To}

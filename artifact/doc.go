@@ -13,7 +13,7 @@
 // Go are wrapped with NewProgram, NewFormula, NewDFA, NewRegex and
 // NewTransformer. Convert looks the pair (input kind, output kind) up in the
 // conversion table (table.go) and runs that edge: one construction, or a
-// chain of them written out (re → dfa → brasp is the derivative automaton,
+// route through several written out (re → dfa → brasp is the derivative automaton,
 // then Krohn–Rhodes). Every B-RASP result then gets BRASPOptions: Theorem
 // 5.1, a normal form of App. B, simplification. ToDFA is Convert to KindDFA
 // followed by minimisation; Classify, Cascade and Equiv work on that minimal
@@ -33,8 +33,8 @@
 //	func ltlfToDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*DFA, error)
 //
 // give Options a field for LTLfOptions, and list the edge in table.go with
-// step (naming that field), together with the chains through it that make
-// sense (chain(ltlfToDFAEdge, krohnRhodesEdge) for ltlf → brasp).
+// step (naming that field), together with the routes through it that make
+// sense ({&ltlfToDFAEdge, &krohnRhodesEdge} for ltlf → brasp).
 // TestTableComplete and ARCHITECTURE.md's table (checked against Edges by a
 // test) then say what is missing. A new kind adds a constant above, an
 // artifact type wrapping its central type (with New... and a loader), and a

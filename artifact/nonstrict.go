@@ -69,15 +69,8 @@ func convertMasked(b *budget.Budget, a Artifact, to Kind, opts Options) (Artifac
 	return e.run(b, a, &opts)
 }
 
-// maskedEdge looks up the edge of maskedEdges from one kind to another.
-func maskedEdge(from, to Kind) (Edge, bool) {
-	for _, e := range maskedEdges {
-		if e.From == from && e.To == to {
-			return e, true
-		}
-	}
-	return Edge{}, false
-}
+// maskedEdge looks up the route of maskedEdges from one kind to another.
+func maskedEdge(from, to Kind) (route, bool) { return lookup(maskedEdges(), from, to) }
 
 // maskedFormula wraps a formula of Theorem 5.2 with its sizes.
 func maskedFormula(f *ltl.Formula, m Masks) *Formula {

@@ -1,5 +1,7 @@
 package artifact
 
+import "sync"
+
 // This file is the conversion table: every kind brasp reads and every
 // conversion between two kinds, each written out once. Convert looks an edge
 // up here; nothing is registered at run time and no route is searched.
@@ -61,54 +63,58 @@ var (
 	maskedCompileEdge = step(KindBRASP, KindTransformer, "Thm 4.1, masks checked", compileMasked, "Compile,Masks", maskedCompileOptions)
 )
 
-// edges is the table Convert reads: the constructions above and the chains
-// of them that lead between the other pairs of kinds, written out.
-var edges = []Edge{
-	braspToDFAEdge,
-	braspToLTLEdge,
-	compileEdge,
+// edges is the table Convert reads: the constructions above, and the routes
+// through several of them that lead between the other pairs of kinds,
+// written out.
+var edges = []route{
+	{&braspToDFAEdge},
+	{&braspToLTLEdge},
+	{&compileEdge},
 
-	krohnRhodesEdge,
-	chain(krohnRhodesEdge, braspToLTLEdge),
-	chain(krohnRhodesEdge, compileEdge),
+	{&krohnRhodesEdge},
+	{&krohnRhodesEdge, &braspToLTLEdge},
+	{&krohnRhodesEdge, &compileEdge},
 
-	ltlToBRASPEdge,
-	ltlToDFAEdge,
-	chain(ltlToBRASPEdge, compileEdge),
+	{&ltlToBRASPEdge},
+	{&ltlToDFAEdge},
+	{&ltlToBRASPEdge, &compileEdge},
 
-	ltlfToDFAEdge,
-	ltlfToBRASPEdge,
-	chain(ltlfToLetterDFAEdge, krohnRhodesEdge, braspToLTLEdge),
-	chain(ltlfToBRASPEdge, compileEdge),
+	{&ltlfToDFAEdge},
+	{&ltlfToBRASPEdge},
+	{&ltlfToLetterDFAEdge, &krohnRhodesEdge, &braspToLTLEdge},
+	{&ltlfToBRASPEdge, &compileEdge},
 
-	chain(regexToDFAEdge, krohnRhodesEdge),
-	regexToDFAEdge,
-	chain(regexToDFAEdge, krohnRhodesEdge, braspToLTLEdge),
-	chain(regexToDFAEdge, krohnRhodesEdge, compileEdge),
+	{&regexToDFAEdge, &krohnRhodesEdge},
+	{&regexToDFAEdge},
+	{&regexToDFAEdge, &krohnRhodesEdge, &braspToLTLEdge},
+	{&regexToDFAEdge, &krohnRhodesEdge, &compileEdge},
 
-	decompileEdge,
-	chain(decompileEdge, braspToDFAEdge),
-	chain(decompileEdge, braspToLTLEdge),
+	{&decompileEdge},
+	{&decompileEdge, &braspToDFAEdge},
+	{&decompileEdge, &braspToLTLEdge},
 }
 
 // maskedEdges is the table Convert reads instead when Options.Masks is set
 // and the output is ltl, brasp or transformer (Theorem 5.2): from every
 // kind, its formula of the asked form, then B-RASP, then a transformer.
-var maskedEdges = maskedFrom(
-	maskFormulaEdge,
-	maskProgramEdge,
-	maskDFAEdge,
-	chain(regexToDFAEdge, maskDFAEdge),
-	chain(ltlfToLetterDFAEdge, maskDFAEdge),
-	chain(decompileEdge, maskProgramEdge),
-)
+var maskedEdges = sync.OnceValue(func() []route {
+	return maskedFrom(
+		route{&maskFormulaEdge},
+		route{&maskProgramEdge},
+		route{&maskDFAEdge},
+		route{&regexToDFAEdge, &maskDFAEdge},
+		route{&ltlfToLetterDFAEdge, &maskDFAEdge},
+		route{&decompileEdge, &maskProgramEdge},
+	)
+})
 
-// maskedFrom lists, for each route to a formula of Theorem 5.2, the edges
+// maskedFrom lists, for each route to a formula of Theorem 5.2, the routes
 // to ltl, brasp and transformer that start with it.
-func maskedFrom(toFormula ...Edge) []Edge {
-	var es []Edge
+func maskedFrom(toFormula ...route) []route {
+	var rs []route
 	for _, f := range toFormula {
-		es = append(es, f, chain(f, maskedBRASPEdge), chain(f, maskedBRASPEdge, maskedCompileEdge))
+		f = f[:len(f):len(f)] // the appends below copy
+		rs = append(rs, f, append(f, &maskedBRASPEdge), append(f, &maskedBRASPEdge, &maskedCompileEdge))
 	}
-	return es
+	return rs
 }

@@ -25,7 +25,7 @@ type Limit struct {
 
 var (
 	registryMu sync.Mutex
-	registry   = map[string]*Limit{}
+	registry   = make(map[string]*Limit, 64) // sized for the program's limits: no rehashing while packages initialise
 )
 
 // Define declares a limit. It is meant for package-level variables, next to
