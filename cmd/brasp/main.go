@@ -42,6 +42,7 @@ import (
 )
 
 func main() {
+	growStack(-1)
 	relaxGCForShortRuns()
 	signalDelay = 20 * time.Millisecond
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

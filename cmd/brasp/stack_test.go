@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// harnessFormula is a formula as the LTLf corpus harness writes it: the
+// valuations of three propositions as letters, each proposition a let, the
+// formula read at the first position.
+const harnessFormula = `alphabet "v000" "v001" "v010" "v011" "v100" "v101" "v110" "v111"
+let P0_ = (v100 | v101 | v110 | v111) in
+let P1_ = (v010 | v011 | v110 | v111) in
+let P2_ = (v001 | v011 | v101 | v111) in
+O (first & ((G (P0_ -> (X (P1_ U P2_)))) & (F (P2_ & (!P0_)))))
+`
+
+// TestConvertOnGrownStack: a conversion on a goroutine whose stack
+// growStack grew first gives the same DFA as on a fresh one.
+func TestConvertOnGrownStack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.ltl")
+	if err := os.WriteFile(path, []byte(harnessFormula), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	convert := func(grow bool) string {
+		out := make(chan string)
+		go func() {
+			if grow {
+				growStack(-1)
+			}
+			var stdout, stderr bytes.Buffer
+			if code := Main([]string{"convert", path, "--to", "dfa"}, nil, &stdout, &stderr); code != 0 {
+				t.Errorf("exit %d: %s", code, stderr.String())
+			}
+			out <- stdout.String()
+		}()
+		return <-out
+	}
+	if a, b := convert(false), convert(true); a != b || a == "" {
+		t.Fatalf("fresh stack:\n%s\ngrown stack:\n%s", a, b)
+	}
+	if growStack(-1) != 0 || growStack(3) != 0 {
+		t.Fatal("growStack's frame is not zero")
+	}
+}
+
+// BenchmarkLoadFreshGoroutine loads a harness formula on a new goroutine,
+// as the brasp program's main goroutine does: with the runtime's stack
+// growth deep in the parser (default) or after growStack (grown).
+func BenchmarkLoadFreshGoroutine(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "f.ltl")
+	if err := os.WriteFile(path, []byte(harnessFormula), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, grow := range []bool{false, true} {
+		name := "default"
+		if grow {
+			name = "grown"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				done := make(chan error)
+				go func() {
+					if grow {
+						growStack(-1)
+					}
+					_, err := loadFile(nil, path, "")
+					done <- err
+				}()
+				if err := <-done; err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
