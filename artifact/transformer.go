@@ -105,6 +105,16 @@ func (t *Transformer) RunWide(w []uint16) (*transformer.Activations, error) {
 	return t.runner.RunWide(w)
 }
 
+// Trace records every intermediate value of the model's exact dense pass
+// on w (transformer.Model.Trace) within the artifact's budget, so that the
+// user's rational-bits and context bound it.
+func (t *Transformer) Trace(w []int) (*transformer.Trace, error) {
+	if err := t.prepare(); err != nil {
+		return nil, err
+	}
+	return t.runner.Trace(w)
+}
+
 // ReadsTraces implements TraceRunner: a model over propositions reads
 // traces.
 func (t *Transformer) ReadsTraces() bool { return t.M.Props != nil }

@@ -32,7 +32,7 @@ func checkModel(t *testing.T, name string, p *brasp.Program, copts compile.Optio
 		t.Fatal(err)
 	}
 	if !eq {
-		run := func(w []int) bool { ok, _ := m.Accepts(w); return ok }
+		run := func(w []int) bool { ok, _ := m.Accepts(nil, w); return ok }
 		checkCounterexample(t, name, len(p.Alphabet), run, p.Accepts, w, mAcc)
 		t.Fatalf("%s: compiled model and program differ on %q (model accepts: %v)", name, p.Alphabet.FormatWord(w), mAcc)
 	}

@@ -127,7 +127,7 @@ func (a *API) compile(b *budget.Budget, req *CompileRequest) (any, *apiError) {
 	default:
 		// The positions the model's own dense forward pass attended to.
 		var err error
-		if pattern, _, err = m.AttentionPattern(w); err != nil {
+		if pattern, _, err = m.AttentionPattern(b, w); err != nil {
 			res.Note = "the attention pattern is not available for this model: " + err.Error()
 		}
 	}
@@ -154,7 +154,7 @@ func (a *API) compile(b *budget.Budget, req *CompileRequest) (any, *apiError) {
 	}
 	if len(w) > 0 {
 		pa := p.Accepts(w)
-		x, err := m.Forward(w, transformer.FastOptions{})
+		x, err := m.Forward(b, w, transformer.FastOptions{})
 		if err != nil {
 			return nil, failed("", "forward pass", err)
 		}

@@ -440,7 +440,7 @@ func TestModelDownload(t *testing.T) {
 			t.Fatalf("%s: %v", format, err)
 		}
 		w, _ := m.Alphabet.ParseWord("llrrllrlrr")
-		if ok, err := m.Accepts(w); !ok || err != nil {
+		if ok, err := m.Accepts(nil, w); !ok || err != nil {
 			t.Errorf("%s: the downloaded model rejects llrrllrlrr (%v)", format, err)
 		}
 	}

@@ -1,6 +1,10 @@
 package transformer
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/brasp-dev/brasp/budget"
+)
 
 // AttentionPattern runs the dense forward pass on w (ForwardDense) and
 // returns, with its activations, which position every head attended to:
@@ -15,9 +19,9 @@ import "errors"
 // uses (checked float64 or exact), so a caller showing them (the
 // playground, a debugger) shows what the model computed and needs no
 // forward pass of its own. The pass is O(n²·d) per head: it is meant for
-// inspecting short words.
-func (m *Model) AttentionPattern(w []int) (pattern [][][]int, a *Activations, err error) {
-	r, err := NewRunner(m)
+// inspecting short words. It runs within b (see Runner.SetBudget).
+func (m *Model) AttentionPattern(b *budget.Budget, w []int) (pattern [][][]int, a *Activations, err error) {
+	r, err := m.runner(b)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -90,12 +90,12 @@ func TestAttentionPatternDyck(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		pattern, a, err := m.AttentionPattern(w)
+		pattern, a, err := m.AttentionPattern(nil, w)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		// The activations are the dense pass's.
-		dense, err := m.ForwardDense(w)
+		dense, err := m.ForwardDense(nil, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +269,7 @@ func TestAttentionPatternTies(t *testing.T) {
 	// Concrete rows, so that a wrong tie-break in both the pass and the
 	// expectation above cannot pass: on babba (a at 1 and 4).
 	m := tieModel(big.NewRat(1, 1), big.NewRat(1, 1))
-	pattern, _, err := m.AttentionPattern([]int{1, 0, 1, 1, 0})
+	pattern, _, err := m.AttentionPattern(nil, []int{1, 0, 1, 1, 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,13 +290,13 @@ func TestAttentionPatternTies(t *testing.T) {
 // TestAttentionPatternErrors: the pass refuses what ForwardDense refuses.
 func TestAttentionPatternErrors(t *testing.T) {
 	m := tieModel(big.NewRat(1, 1), big.NewRat(1, 1))
-	if _, _, err := m.AttentionPattern([]int{0, 5}); err == nil {
+	if _, _, err := m.AttentionPattern(nil, []int{0, 5}); err == nil {
 		t.Error("a symbol outside the alphabet was accepted")
 	}
-	if _, _, err := m.AttentionPattern(nil); !errors.Is(err, transformer.ErrEmptyWord) {
+	if _, _, err := m.AttentionPattern(nil, nil); !errors.Is(err, transformer.ErrEmptyWord) {
 		t.Errorf("the empty word: %v", err)
 	}
-	if _, _, err := (&transformer.Model{}).AttentionPattern([]int{0}); err == nil {
+	if _, _, err := (&transformer.Model{}).AttentionPattern(nil, []int{0}); err == nil {
 		t.Error("an invalid model was run")
 	}
 }

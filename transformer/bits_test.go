@@ -69,8 +69,34 @@ func TestRationalBitsInForwardPasses(t *testing.T) {
 			t.Errorf("%s: %v, want rational-bits", name, err)
 		}
 	}
-	if _, err := growingModel(300).Trace(w); !errors.Is(err, budget.ErrLimit) {
+	if _, err := growingModel(300).Trace(nil, w); !errors.Is(err, budget.ErrLimit) {
 		t.Errorf("Trace: %v, want rational-bits", err)
+	}
+	// The model's own entry points take the caller's budget: refused at
+	// 2,048 bits, run at 4,096.
+	direct := func(b *budget.Budget) map[string]func() error {
+		return map[string]func() error{
+			"Model.Forward":          func() error { _, err := m.Forward(b, w, transformer.FastOptions{}); return err },
+			"Model.ForwardDense":     func() error { _, err := m.ForwardDense(b, w); return err },
+			"Model.Accepts":          func() error { _, err := m.Accepts(b, w); return err },
+			"Model.AcceptsDense":     func() error { _, err := m.AcceptsDense(b, w); return err },
+			"Model.Trace":            func() error { _, err := m.Trace(b, w); return err },
+			"Model.AttentionPattern": func() error { _, _, err := m.AttentionPattern(b, w); return err },
+		}
+	}
+	for name, pass := range direct(budget.New(context.Background(), budget.Settings{"rational-bits": 2048})) {
+		var le *budget.Error
+		if err := pass(); !errors.As(err, &le) || le.Limit != transformer.RationalBits {
+			t.Errorf("%s at rational-bits=2K: %v, want rational-bits", name, err)
+		}
+	}
+	for name, pass := range direct(budget.New(context.Background(), budget.Settings{"rational-bits": 4096})) {
+		if err := pass(); err != nil {
+			t.Errorf("%s at rational-bits=4K: %v", name, err)
+		}
+	}
+	if _, err := r.Trace(w); !errors.Is(err, budget.ErrLimit) {
+		t.Errorf("Runner.Trace: %v, want the runner's rational-bits", err)
 	}
 	raised, _ := transformer.NewRunner(m)
 	raised.SetBudget(budget.New(context.Background(), budget.Settings{"rational-bits": 4096}))

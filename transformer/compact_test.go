@@ -223,7 +223,7 @@ func TestCompactRunManyClasses(t *testing.T) {
 	}
 	compactAgree(t, "300 classes", m, nil, 3, 800, 0, rand.New(rand.NewPCG(1, 1)))
 	w := make([]int, 700)
-	a, err := m.Forward(w, transformer.FastOptions{})
+	a, err := m.Forward(nil, w, transformer.FastOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,18 +13,18 @@ import (
 // float64 while every operation is provably exact (each product and sum is
 // checked error-free with FMA and TwoSum, so no rounding ever happens), and
 // otherwise reruns in exact rational arithmetic. Layer norm is always
-// computed exactly.
-func (m *Model) ForwardDense(w []int) (*Activations, error) {
-	r, err := NewRunner(m)
+// computed exactly. The pass runs within b (see Runner.SetBudget).
+func (m *Model) ForwardDense(b *budget.Budget, w []int) (*Activations, error) {
+	r, err := m.runner(b)
 	if err != nil {
 		return nil, err
 	}
 	return r.ForwardDense(w)
 }
 
-// AcceptsDense runs the dense forward pass and the output layer.
-func (m *Model) AcceptsDense(w []int) (bool, error) {
-	r, err := NewRunner(m)
+// AcceptsDense runs the dense forward pass and the output layer within b.
+func (m *Model) AcceptsDense(b *budget.Budget, w []int) (bool, error) {
+	r, err := m.runner(b)
 	if err != nil {
 		return false, err
 	}

@@ -15,17 +15,23 @@
 //     activation vector (finitely many, Lemma 4.3), ranks the scores between
 //     distinct vectors once per head, and finds every position's attended
 //     position in one scan keeping the best position so far per distinct
-//     query. It stops with a *ClassLimitError past FastOptions.MaxClasses
-//     distinct vectors; Accepts and Transduce then fall back to the dense pass.
+//     query. It keeps only the id of each position's vector (a byte while a
+//     layer has at most 256 distinct vectors), overwritten layer by layer,
+//     so a run on a word stored a byte per symbol (Runner.RunBytes) costs
+//     about two bytes per symbol. It stops with a *ClassLimitError past
+//     FastOptions.MaxClasses distinct vectors; Accepts and Transduce then
+//     fall back to the dense pass.
 //   - ForwardDense is the definition, O(n²·d) per head.
 //
 // Both compute in float64 while every operation is provably free of rounding
 // (each product and sum is checked error-free with FMA and TwoSum), and
 // otherwise in exact rational arithmetic; a Runner prepares the float64
-// parameters once for many words. The exact passes run within the
-// Runner's budget (Runner.SetBudget; the defaults otherwise): every
-// activation vector they produce must have entries of at most rational-bits
-// bits, and their work is charged to it, so a cancelled context stops them.
+// parameters once for many words. Every pass runs within a budget: the
+// Runner's (Runner.SetBudget), or the one given to the Model's own entry
+// points (Forward, Accepts, Trace, AttentionPattern, …; nil for the
+// defaults). Every activation vector an exact pass produces must have
+// entries of at most rational-bits bits, and the work is charged to the
+// budget, so a cancelled context stops it.
 //
 // # Arithmetic kernel
 //
@@ -39,8 +45,10 @@
 // passes use checked.go directly; the exact passes and the decompiler
 // (transformer/decompile) compute with Arith, so every pass and the
 // decompiler agree on every value. Files of the passes: runner.go (Runner,
-// the choice of pass), fast_float.go and fast_exact.go (the fast pass in
-// checked float64 and in rationals), dense.go (the dense passes),
+// the choice of pass), fast.go (the fast pass, written once over a class
+// kernel; classids.go and tuples.go its per-position storage),
+// fast_float.go and fast_exact.go (its kernels in checked float64 and in
+// rationals), dense.go (the dense passes),
 // batch.go (many words), activations.go (their results and the output
 // layer).
 //

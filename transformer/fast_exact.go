@@ -68,8 +68,9 @@ func (t *classTable) intern(v Vec) (int, error) {
 // vectors) is pushed through the residuals, norms and FFN once, exactly.
 // The result equals ForwardDense on every word; if the number of distinct
 // vectors exceeds opts.MaxClasses the pass stops with a *ClassLimitError.
-func (m *Model) Forward(w []int, opts FastOptions) (*Activations, error) {
-	r, err := NewRunner(m)
+// The pass runs within b (see Runner.SetBudget; nil for the defaults).
+func (m *Model) Forward(b *budget.Budget, w []int, opts FastOptions) (*Activations, error) {
+	r, err := m.runner(b)
 	if err != nil {
 		return nil, err
 	}
@@ -164,18 +165,18 @@ func (k *exactKernel) activations(cls classIDs) *Activations {
 
 // Accepts runs the fast forward pass and the output layer. If the fast pass
 // meets too many distinct activation vectors it falls back to the dense pass,
-// so the verdict is always the model's.
-func (m *Model) Accepts(w []int) (bool, error) {
-	r, err := NewRunner(m)
+// so the verdict is always the model's. The passes run within b.
+func (m *Model) Accepts(b *budget.Budget, w []int) (bool, error) {
+	r, err := m.runner(b)
 	if err != nil {
 		return false, err
 	}
 	return r.Accepts(w)
 }
 
-// Transduce runs a transducer model on w (see Runner.Transduce).
-func (m *Model) Transduce(w []int) ([]int, error) {
-	r, err := NewRunner(m)
+// Transduce runs a transducer model on w (see Runner.Transduce) within b.
+func (m *Model) Transduce(b *budget.Budget, w []int) ([]int, error) {
+	r, err := m.runner(b)
 	if err != nil {
 		return nil, err
 	}

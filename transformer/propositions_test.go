@@ -48,12 +48,12 @@ func TestOverValuations(t *testing.T) {
 					steps[i] = []uint64{uint64(w[i])}
 				}
 				want := p.AcceptsSteps(steps)
-				byValuations, err1 := lv.Accepts(w)
+				byValuations, err1 := lv.Accepts(nil, w)
 				ls, ws, err := m.OverSteps(steps)
 				if err != nil {
 					t.Fatal(err)
 				}
-				bySteps, err2 := ls.Accepts(ws)
+				bySteps, err2 := ls.Accepts(nil, ws)
 				if err1 != nil || err2 != nil || byValuations != want || bySteps != want {
 					t.Fatalf("%+v on %v: valuations %v, steps %v (%v, %v), program %v", opts, w, byValuations, bySteps, err1, err2, want)
 				}
@@ -92,7 +92,7 @@ func TestPropositionsJSONErrors(t *testing.T) {
 	}
 	// A model over propositions refuses words: it reads traces.
 	m := propModel(t, compile.Options{})
-	if _, err := m.Accepts([]int{0}); err == nil {
+	if _, err := m.Accepts(nil, []int{0}); err == nil {
 		t.Error("a model over propositions accepted a word of symbols")
 	}
 	if _, _, err := propModelLetters(t).OverSteps(nil); err == nil {
@@ -141,6 +141,6 @@ func FuzzDecodePropositions(f *testing.F) {
 		if err := ls.Validate(); err != nil {
 			t.Fatalf("model over the steps does not validate: %v", err)
 		}
-		_, _ = ls.AcceptsDense(w)
+		_, _ = ls.AcceptsDense(nil, w)
 	})
 }

@@ -75,6 +75,16 @@ func NewRunner(m *Model) (*Runner, error) {
 	return r, nil
 }
 
+// runner returns a runner of m within b.
+func (m *Model) runner(b *budget.Budget) (*Runner, error) {
+	r, err := NewRunner(m)
+	if err != nil {
+		return nil, err
+	}
+	r.SetBudget(b)
+	return r, nil
+}
+
 // SetBudget makes the runner's exact passes run within b: its context
 // stops them, and its rational-bits bounds every exact activation (a
 // hostile model can otherwise grow its rationals without bound on a short

@@ -2,8 +2,9 @@ package transformer
 
 import (
 	"strconv"
-
 	"strings"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // Trace is every intermediate value of a forward pass on one word, exactly:
@@ -30,14 +31,18 @@ type LayerTrace struct {
 // Trace runs the dense pass (Model.ForwardDense's definition) on w in exact
 // rational arithmetic and records every layer's activations and every
 // head's attended positions. It is O(n²·d²) per head and meant for short
-// words.
-func (m *Model) Trace(w []int) (*Trace, error) {
+// words. It runs within b: its context stops it, and rational-bits bounds
+// every value (nil: the defaults).
+func (m *Model) Trace(b *budget.Budget, w []int) (*Trace, error) {
 	t := &Trace{}
-	if _, err := m.denseExactPattern(nil, w, nil, t); err != nil {
+	if _, err := m.denseExactPattern(b, w, nil, t); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
+
+// Trace is Model.Trace within the runner's budget.
+func (r *Runner) Trace(w []int) (*Trace, error) { return r.m.Trace(r.bud, w) }
 
 func copyVecs(vs []Vec) []Vec {
 	out := make([]Vec, len(vs))

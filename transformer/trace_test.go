@@ -29,7 +29,7 @@ func TestTraceMatchesForward(t *testing.T) {
 			}
 			for range 4 {
 				w := brasptest.RandomWord(rng, len(p.Alphabet), 1+rng.IntN(9))
-				tr, err := m.Trace(w)
+				tr, err := m.Trace(nil, w)
 				if err != nil {
 					t.Fatal(err)
 				}

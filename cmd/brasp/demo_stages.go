@@ -58,7 +58,7 @@ func demoCompile(w io.Writer, p *brasp.Program) error {
 		fmt.Fprintf(w, "    %-28s %6d %5d %5d %10d\n", c.name, m.AttentionLayers(), m.NumHeads(), m.Width, m.NumParams())
 		for _, s := range demoWords {
 			word, _ := p.Alphabet.ParseWord(s)
-			acc, err := m.Accepts(word)
+			acc, err := m.Accepts(nil, word)
 			if err != nil {
 				return err
 			}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
-	"github.com/brasp-dev/brasp/transformer"
 )
 
 const runUsage = "run [--from KIND] [--table | --json | --trace] [--input-file F] [--limit NAME=N]... FILE WORD..."
@@ -37,13 +36,13 @@ func runCmd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var traced *transformer.Model
+	var traced *artifact.Transformer
 	if *trace {
 		tm, ok := a.(*artifact.Transformer)
 		if !ok {
 			return &exitError{code: 2, msg: fmt.Sprintf("run: --trace needs a transformer; %s inputs have no layers", a.Kind())}
 		}
-		traced = tm.M
+		traced = tm
 	}
 	words := pos[1:]
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
@@ -112,7 +111,7 @@ func runCmd(e *env, args []string) error {
 // runWord runs a on the word written s and prints the result; where names
 // the word in error messages. With traced (the transformer a holds) it
 // prints the word's exact trace instead (see writeTrace).
-func runWord(a artifact.Artifact, s, where string, table, asJSON bool, traced *transformer.Model, out *bufio.Writer) error {
+func runWord(a artifact.Artifact, s, where string, table, asJSON bool, traced *artifact.Transformer, out *bufio.Writer) error {
 	if tr, ok := a.(artifact.TraceRunner); ok && tr.ReadsTraces() {
 		tt, canTable := a.(artifact.TraceTabler)
 		if asJSON || table && !canTable {
@@ -138,7 +137,7 @@ func runWord(a artifact.Artifact, s, where string, table, asJSON bool, traced *t
 		return fmt.Errorf("%s: %v", where, err)
 	}
 	if traced != nil {
-		return writeTrace(a, traced, w, where, out)
+		return writeTrace(traced, w, where, out)
 	}
 	tracer, canTrace := a.(artifact.Tracer)
 	if (table || asJSON) && !canTrace {
@@ -256,42 +255,43 @@ func (t *vectorTable) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// writeTrace prints the exact trace of the transformer m on w as one JSON
+// writeTrace prints the exact trace of the transformer t on w as one JSON
 // object with the input, the trace (transformer.Trace.JSON) and the verdict
 // or output word, or, when the output layer fails on w (a transducer with
-// not exactly one output symbol somewhere), the error.
-func writeTrace(a artifact.Artifact, m *transformer.Model, w []int, where string, out *bufio.Writer) error {
+// not exactly one output symbol somewhere), the error. Every pass runs
+// within t's budget (the user's --limit settings).
+func writeTrace(t *artifact.Transformer, w []int, where string, out *bufio.Writer) error {
 	if len(w) == 0 {
 		return fmt.Errorf("%s: the empty word has no trace (transformers read non-empty words)", where)
 	}
-	tr, err := m.Trace(w)
+	tr, err := t.Trace(w)
 	if err != nil {
 		return fmt.Errorf("%s: %v", where, err)
 	}
 	input := make([]string, len(w))
 	for i, k := range w {
-		input[i] = a.Alphabet()[k]
+		input[i] = t.Alphabet()[k]
 	}
 	var b strings.Builder
 	b.WriteString(`{"input":`)
 	writeJSONTo(&b, input)
 	b.WriteString(`,"trace":`)
 	b.WriteString(tr.JSON())
-	if m.IsTransducer() {
-		o, err := m.Transduce(w)
+	if t.IsTransducer() {
+		o, syms, err := t.Transduce(w)
 		if err != nil {
 			b.WriteString(`,"error":`)
 			writeJSONTo(&b, err.Error())
 		} else {
-			syms := make([]string, len(o))
+			names := make([]string, len(o))
 			for i, k := range o {
-				syms[i] = m.Transduction.Symbols[k]
+				names[i] = syms[k]
 			}
 			b.WriteString(`,"output":`)
-			writeJSONTo(&b, syms)
+			writeJSONTo(&b, names)
 		}
 	} else {
-		acc, err := m.Accepts(w)
+		acc, err := t.Accepts(w)
 		if err != nil {
 			return fmt.Errorf("%s: %v", where, err)
 		}

@@ -51,8 +51,8 @@ func TestCompilePropositions(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fast, err1 := lm.Accepts(w)
-				dense, err2 := lm.AcceptsDense(w)
+				fast, err1 := lm.Accepts(nil, w)
+				dense, err2 := lm.AcceptsDense(nil, w)
 				if err1 != nil || err2 != nil || fast != want || dense != want {
 					t.Fatalf("%s model (%+v) on %v: fast %v dense %v (%v, %v), program %v\n%s", name, opts, steps, fast, dense,
 						err1, err2, want, brasp.Format(p))
@@ -80,7 +80,7 @@ func TestCompileManyPropositions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := lm.Accepts(w)
+		got, err := lm.Accepts(nil, w)
 		if err != nil || got != p.AcceptsSteps(steps) {
 			t.Fatalf("trace of length %d: model %v (%v), program %v", len(steps), got, err, !got)
 		}

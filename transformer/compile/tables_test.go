@@ -174,12 +174,12 @@ func checkAllPasses(t *testing.T, what string, p *brasp.Program, m *transformer.
 		fail("fast", got, err)
 		got, err = batch.Accept(w)
 		fail("batch", got, err)
-		a, err := m.Forward(w, transformer.FastOptions{})
+		a, err := m.Forward(nil, w, transformer.FastOptions{})
 		fail("exact fast", err == nil && m.OutputScore(a).Sign() >= 0, err)
 		if slow {
 			got, err = r.AcceptsDense(w)
 			fail("dense", got, err)
-			tr, err := m.Trace(w)
+			tr, err := m.Trace(nil, w)
 			if err != nil {
 				t.Fatalf("%s: trace on %q: %v", what, p.Alphabet.FormatWord(w), err)
 			}

@@ -53,7 +53,7 @@ func FuzzDecompile(f *testing.F) {
 		}
 		run := brasp.NewRunner(p)
 		brasptest.AllWords(len(m.Alphabet), 3, func(w []int) {
-			want, err := m.AcceptsDense(w)
+			want, err := m.AcceptsDense(nil, w)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,7 +22,7 @@ func agree(t *testing.T, name string, m *transformer.Model, p *brasp.Program, ma
 	t.Helper()
 	run := brasp.NewRunner(p)
 	check := func(w []int) {
-		want, err := m.AcceptsDense(w)
+		want, err := m.AcceptsDense(nil, w)
 		if err != nil {
 			t.Fatalf("%s: dense forward: %v", name, err)
 		}

@@ -39,7 +39,7 @@ func agreeTransducer(t *testing.T, name string, p *brasp.Program, m *transformer
 		if err != nil || len(w) > 8 {
 			return
 		}
-		if mo, err := m.Transduce(w); err != nil || !slices.Equal(mo, want) {
+		if mo, err := m.Transduce(nil, w); err != nil || !slices.Equal(mo, want) {
 			t.Fatalf("%s: on %q the source outputs %v, the model %v (%v)", name, p.Alphabet.FormatWord(w), want, mo, err)
 		}
 	}

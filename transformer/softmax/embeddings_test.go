@@ -38,7 +38,7 @@ func TestEmbeddingsCoverPositions(t *testing.T) {
 			in[x.Key()] = true
 		}
 		brasptest.AllWords(len(m.Alphabet), 8, func(w []int) {
-			tr, err := m.Trace(w)
+			tr, err := m.Trace(nil, w)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestEmbeddingsCoverSteps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := letters.Trace(word)
+		tr, err := letters.Trace(nil, word)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func compiled(t testing.TB, name string, o compile.Options) *transformer.Model {
 func agrees(t *testing.T, sm *softmax.Model, w []int) bool {
 	t.Helper()
 	if sm.Hard.IsTransducer() {
-		want, err1 := sm.Hard.Transduce(w)
+		want, err1 := sm.Hard.Transduce(nil, w)
 		got, err2 := sm.Transduce(w)
 		if err1 != nil || err2 != nil {
 			return (err1 != nil) == (err2 != nil)
@@ -42,7 +42,7 @@ func agrees(t *testing.T, sm *softmax.Model, w []int) bool {
 		}
 		return true
 	}
-	want, err := sm.Hard.Accepts(w)
+	want, err := sm.Hard.Accepts(nil, w)
 	if err != nil {
 		t.Fatal(err)
 	}
