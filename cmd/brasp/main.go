@@ -39,10 +39,10 @@ import (
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/budget"
+	_ "github.com/brasp-dev/brasp/internal/bigstack" // one stack growth, first (see its package doc)
 )
 
 func main() {
-	growStack(-1)
 	relaxGCForShortRuns()
 	signalDelay = 20 * time.Millisecond
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
