@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -121,12 +122,48 @@ func (t *Transformer) ReadsTraces() bool { return t.M.Props != nil }
 
 // RunTrace implements TraceRunner: s is a trace such as "a,b;;c", read
 // through the model's multi-hot embedding.
-func (t *Transformer) RunTrace(s string) (bool, error) {
-	tr, err := ltlf.ParseTrace(t.M.Props, s)
+func (t *Transformer) RunTrace(s string) (bool, error) { return t.RunTraceBytes([]byte(s)) }
+
+// RunTraceBytes is RunTrace on a trace written in line, stored a byte per
+// step (two past 256 distinct steps; ltlf.ParseTraceCompact) and run by the
+// compact fast pass of the model over the trace's distinct steps
+// (transformer.Model.OverStepSet), within the artifact's budget: a long
+// trace costs a few bytes per step.
+func (t *Transformer) RunTraceBytes(line []byte) (bool, error) {
+	ct, err := ltlf.ParseTraceCompact(t.M.Props, line)
+	if errors.Is(err, ltlf.ErrTooManySteps) {
+		tr, err := ltlf.ParseTrace(t.M.Props, string(line))
+		if err != nil {
+			return false, err
+		}
+		return t.acceptsSteps(tr.Steps())
+	}
 	if err != nil {
 		return false, err
 	}
-	return t.acceptsSteps(tr.Steps())
+	steps := make([][]uint64, len(ct.Steps))
+	for k, s := range ct.Steps {
+		steps[k] = s
+	}
+	m, err := t.M.OverStepSet(steps)
+	if err != nil {
+		return false, err
+	}
+	r, err := transformer.NewRunner(m)
+	if err != nil {
+		return false, err
+	}
+	r.SetBudget(t.bud)
+	var a *transformer.Activations
+	if ct.Narrow != nil {
+		a, err = r.RunBytes(ct.Narrow)
+	} else {
+		a, err = r.RunWide(ct.Wide)
+	}
+	if err != nil {
+		return false, err
+	}
+	return m.Verdict(a)
 }
 
 // acceptsSteps runs a model over propositions on a trace: the model over

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
@@ -100,5 +101,50 @@ func BenchmarkDyckBatch(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), "ns/word")
 			b.ReportMetric(float64(testing.AllocsPerRun(1, func() { _ = batch.Accepts(nil, words, out) }))/float64(count), "allocs/word")
 		})
+	}
+}
+
+// BenchmarkDyckRunBytes runs the compiled Dyck-1 depth-2 models (sequential
+// and depth-preserving) on a word stored a byte per symbol
+// (Runner.RunBytes) and reports the bytes allocated per symbol
+// (alloc-B/symbol: the class ids of the positions, layer after layer,
+// plus the pass's per-class tables) and the time per symbol.
+func BenchmarkDyckRunBytes(b *testing.B) {
+	for _, multi := range []bool{false, true} {
+		r, p := dyckBenchModel(b)
+		if !multi {
+			m, err := compile.Compile(nil, p, compile.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r, err = transformer.NewRunner(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, n := range []int{1000, 1000000} {
+			ints := dyckWord(p, n)
+			w := make([]byte, n)
+			for i, s := range ints {
+				w[i] = byte(s)
+			}
+			b.Run(fmt.Sprintf("multihead=%v/n=%d", multi, n), func(b *testing.B) {
+				b.ReportAllocs()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				before := ms.TotalAlloc
+				for b.Loop() {
+					a, err := r.RunBytes(w)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if ok, err := r.Model().Verdict(a); err != nil || !ok {
+						b.Fatalf("verdict = %v, %v", ok, err)
+					}
+				}
+				runtime.ReadMemStats(&ms)
+				b.ReportMetric(float64(ms.TotalAlloc-before)/float64(b.N*n), "alloc-B/symbol")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/symbol")
+			})
+		}
 	}
 }

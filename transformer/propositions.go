@@ -111,29 +111,47 @@ func StepName(props []string, step []uint64) string {
 
 // OverSteps returns a model over symbols equivalent to m on the trace
 // steps, and the trace as a word of it: its symbols are the distinct steps
-// of the trace (named by StepName), each embedded by StepEmbedding, and
-// every other part is m's own (shared, not copied). Running the word
-// through any forward pass runs m on the trace.
+// of the trace (OverStepSet). Running the word through any forward pass
+// runs m on the trace.
 func (m *Model) OverSteps(steps [][]uint64) (*Model, []int, error) {
 	if m.Props == nil {
 		return nil, nil, fmt.Errorf("the model reads words of symbols, not traces")
 	}
 	index := map[string]int{}
 	w := make([]int, len(steps))
-	letters := *m
-	letters.Props, letters.EmbeddingBias, letters.Alphabet, letters.Embedding = nil, nil, nil, nil
+	var distinct [][]uint64
 	for i, s := range steps {
 		name := StepName(m.Props, s)
 		k, ok := index[name]
 		if !ok {
-			k = len(letters.Alphabet)
+			k = len(distinct)
 			index[name] = k
-			letters.Alphabet = append(letters.Alphabet, name)
-			letters.Embedding = append(letters.Embedding, m.StepEmbedding(s))
+			distinct = append(distinct, s)
 		}
 		w[i] = k
 	}
-	return &letters, w, nil
+	letters, err := m.OverStepSet(distinct)
+	return letters, w, err
+}
+
+// OverStepSet returns a model over symbols equivalent to m on the traces
+// whose steps are among steps (distinct sets): symbol k is steps[k], named
+// by StepName and embedded by StepEmbedding, and every other part is m's
+// own (shared, not copied). A trace stored as the index of each step's set
+// among steps (ltlf.ParseTraceCompact) is then a word of it.
+func (m *Model) OverStepSet(steps [][]uint64) (*Model, error) {
+	if m.Props == nil {
+		return nil, fmt.Errorf("the model reads words of symbols, not traces")
+	}
+	letters := *m
+	letters.Props, letters.EmbeddingBias = nil, nil
+	letters.Alphabet = make(alphabet.Alphabet, len(steps))
+	letters.Embedding = make([]Vec, len(steps))
+	for k, s := range steps {
+		letters.Alphabet[k] = StepName(m.Props, s)
+		letters.Embedding[k] = m.StepEmbedding(s)
+	}
+	return &letters, nil
 }
 
 // MaxValuationProps bounds the propositions of a model that OverValuations

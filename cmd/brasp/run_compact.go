@@ -33,6 +33,15 @@ func runCompact(a artifact.Artifact, line []byte, where string, table, asJSON bo
 	if t, ok := a.(*artifact.Transformer); ok && !table && !t.ReadsTraces() {
 		return runModel(t, line, where, asJSON, out)
 	}
+	if t, ok := a.(*artifact.Transformer); ok && !table && !asJSON && t.ReadsTraces() {
+		acc, err := t.RunTraceBytes(line)
+		if err != nil {
+			return true, fmt.Errorf("%s: %v", where, err)
+		}
+		out.WriteString(map[bool]string{true: "accept", false: "reject"}[acc])
+		out.WriteByte('\n')
+		return true, nil
+	}
 	p, ok := a.(*artifact.Program)
 	if !ok || p.ReadsTraces() || len(line) == 0 {
 		return false, nil

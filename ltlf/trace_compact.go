@@ -1,0 +1,143 @@
+package ltlf
+
+import (
+	"bytes"
+	"errors"
+)
+
+// CompactTrace is a trace stored a byte per step (two bytes past 256
+// distinct steps): the trace's distinct steps, and at each step the index
+// of its set among them. A long trace then costs a byte or two per step
+// instead of a bit set per step.
+type CompactTrace struct {
+	// Steps are the distinct steps, in order of first occurrence.
+	Steps []Step
+	// Narrow (at most 256 distinct steps) or Wide (more) holds the index
+	// into Steps of every step of the trace; the other is nil.
+	Narrow []byte
+	Wide   []uint16
+}
+
+// Len returns the number of steps.
+func (t *CompactTrace) Len() int { return len(t.Narrow) + len(t.Wide) }
+
+// ErrTooManySteps is ParseTraceCompact's error for a trace of more than
+// 65536 distinct steps: use ParseTrace.
+var ErrTooManySteps = errors.New("more than 65536 distinct steps: their indices do not fit two bytes")
+
+// ParseTraceCompact reads a trace as ParseTrace does (same syntax, same
+// errors) and stores it compactly. It reads s twice, numbering the
+// distinct steps and counting, then storing each step's number, so that
+// no slice per step is ever held.
+func ParseTraceCompact(props []string, s []byte) (*CompactTrace, error) {
+	index := make(map[string]int, len(props))
+	for i, p := range props {
+		index[p] = i
+	}
+	t := &CompactTrace{}
+	ids := map[string]int{}
+	n := 0
+	ok := eachStep(s, index, func(step Step) bool {
+		key := stepKey(step)
+		if _, seen := ids[key]; !seen {
+			if len(t.Steps) == 1<<16 {
+				return false
+			}
+			ids[key] = len(t.Steps)
+			t.Steps = append(t.Steps, append(Step(nil), step...))
+		}
+		n++
+		return true
+	})
+	if !ok || n == 0 {
+		if len(t.Steps) == 1<<16 {
+			return nil, ErrTooManySteps
+		}
+		_, err := ParseTrace(props, string(s))
+		if err == nil { // (not reached: eachStep stops where ParseTrace fails)
+			err = ErrTooManySteps
+		}
+		return nil, err
+	}
+	if len(t.Steps) <= 1<<8 {
+		t.Narrow = make([]byte, 0, n)
+	} else {
+		t.Wide = make([]uint16, 0, n)
+	}
+	eachStep(s, index, func(step Step) bool {
+		k := ids[stepKey(step)]
+		if t.Narrow != nil {
+			t.Narrow = append(t.Narrow, byte(k))
+		} else {
+			t.Wide = append(t.Wide, uint16(k))
+		}
+		return true
+	})
+	return t, nil
+}
+
+// stepKey is a map key of a step's set.
+func stepKey(s Step) string {
+	for len(s) > 0 && s[len(s)-1] == 0 {
+		s = s[:len(s)-1]
+	}
+	b := make([]byte, 0, 8*len(s))
+	for _, w := range s {
+		for k := range 8 {
+			b = append(b, byte(w>>(8*k)))
+		}
+	}
+	return string(b)
+}
+
+// eachStep calls f with every step of the trace written in s, as
+// ParseTrace reads it (the step is reused between calls). It stops and
+// reports false at the first problem, or when f returns false.
+func eachStep(s []byte, index map[string]int, f func(Step) bool) bool {
+	if len(bytes.TrimSpace(s)) == 0 {
+		return false
+	}
+	var step Step
+	for {
+		end := bytes.IndexByte(s, ';')
+		part := s
+		if end >= 0 {
+			part = s[:end]
+		}
+		part = bytes.TrimSpace(part)
+		if bytes.HasPrefix(part, []byte("{")) && bytes.HasSuffix(part, []byte("}")) {
+			part = bytes.TrimSpace(part[1 : len(part)-1])
+		}
+		clear(step)
+		step = step[:0]
+		for len(part) > 0 {
+			comma := bytes.IndexByte(part, ',')
+			name := part
+			if comma >= 0 {
+				name, part = part[:comma], part[comma+1:]
+			} else {
+				part = nil
+			}
+			name = bytes.TrimSpace(name)
+			if len(name) >= 2 && name[0] == '"' && name[len(name)-1] == '"' {
+				name = name[1 : len(name)-1]
+			}
+			i, ok := index[string(name)]
+			if !ok {
+				return false
+			}
+			step = step.With(i)
+			if comma >= 0 && len(part) == 0 {
+				// A trailing comma: an empty name, which ParseTrace refuses.
+				return false
+			}
+		}
+		if !f(step) {
+			return false
+		}
+		if end < 0 {
+			return true
+		}
+		s = s[end+1:]
+	}
+}
