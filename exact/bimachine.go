@@ -103,20 +103,12 @@ type step struct {
 // newBimachine sets up the initial machines (the left one counts positions
 // modulo the MOD moduli and knows the first position, the right one knows
 // the last) and the tables of the symbols and predicates, and compiles the
-// operations into steps. An unmasked operation becomes three directed ones
-// and a position-wise choice: rightmost over all j is the rightmost j >= i
-// if there is one, else the rightmost j < i; leftmost symmetrically.
+// operations into steps (see planSteps).
 func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []step, error) {
 	sigma := len(p.Alphabet)
-	modL := 1
-	for _, v := range p.Vectors {
-		if v.Kind == brasp.PredicateVector && v.Pred.Kind == brasp.Mod {
-			l := lcm(modL, v.Pred.M)
-			if err := bud.Check(maxModulus, int64(l), "the least common multiple of the MOD moduli"); err != nil {
-				return nil, nil, err
-			}
-			modL = l
-		}
+	modL, err := modulus(bud, p)
+	if err != nil {
+		return nil, nil, err
 	}
 	b := &bimachine{sigma: sigma, nL: modL + 1, nR: 2, bud: bud}
 	// Left state 0: nothing read; state t ≥ 1: t ≡ positions read (mod modL).
@@ -135,68 +127,20 @@ func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []step, err
 		}
 		b.dR = append(b.dR, row)
 	}
-	ntab := len(p.Vectors)
-	var steps []step
-	hidden := func() int { ntab++; return ntab - 1 }
-	refs := func(es ...brasp.Expr) []int {
-		var ks []int
-		for _, e := range es {
-			for _, r := range brasp.Refs(e) {
-				ks = append(ks, r.Vec)
-			}
-		}
-		return ks
+	plans, ntab, err := planSteps(bud, p)
+	if err != nil {
+		return nil, nil, err
 	}
-	for k, v := range p.Vectors {
-		switch v.Kind {
-		case brasp.PositionwiseVector:
-			steps = append(steps, step{out: k, pw: compileExpr(v.Expr, nil), uses: refs(v.Expr)})
-		case brasp.AttentionVector:
-			a := v.Att
-			var atoms []int
-			idx := map[int]int{}
-			for _, r := range brasp.Refs(a.Score) {
-				if _, ok := idx[r.Vec]; r.Var == brasp.VarI && !ok {
-					idx[r.Vec] = len(atoms)
-					atoms = append(atoms, r.Vec)
-				}
-			}
-			for _, r := range brasp.Refs(a.Value) {
-				if _, ok := idx[r.Vec]; r.Var == brasp.VarI && !ok {
-					idx[r.Vec] = len(atoms)
-					atoms = append(atoms, r.Vec)
-				}
-			}
-			if err := bud.Check(maxAtoms, int64(len(atoms)), fmt.Sprintf("attention operation %s, whose score and value read %d vectors at i,", v.Name, len(atoms))); err != nil {
-				return nil, nil, err
-			}
-			s, val, d := compileExpr(a.Score, idx), compileExpr(a.Value, idx), compileExpr(a.Default, nil)
-			uses := refs(a.Score, a.Value, a.Default)
-			rm := a.Tiebreak == position.Rightmost
-			mk := func(out int, forward, strict bool, value, def evalFn) step {
-				return step{out: out, uses: uses, att: &attn{out: out, forward: forward, strict: strict, rightmost: rm, s: s, v: value, d: def, atoms: atoms}}
-			}
-			switch a.Mask {
-			case position.MaskFuture, position.MaskFutureOrSelf:
-				steps = append(steps, mk(k, true, a.Mask == position.MaskFuture, val, d))
-			case position.MaskPast, position.MaskPastOrSelf:
-				steps = append(steps, mk(k, false, a.Mask == position.MaskPast, val, d))
-			default:
-				// near: the side the tie-break prefers, including i itself.
-				one := func([][]bool, int, uint32) bool { return true }
-				zero := func([][]bool, int, uint32) bool { return false }
-				found, near, far := hidden(), hidden(), hidden()
-				// rightmost: near = j >= i (backward, non-strict), far = j < i;
-				// leftmost: near = j <= i (forward, non-strict), far = j > i.
-				steps = append(steps, mk(found, !rm, false, one, zero), mk(near, !rm, false, val, zero), mk(far, rm, true, val, d))
-				steps = append(steps, step{out: k, uses: []int{found, near, far}, pw: func(t [][]bool, c int, _ uint32) bool {
-					if t[found][c] {
-						return t[near][c]
-					}
-					return t[far][c]
-				}})
-			}
+	steps := make([]step, len(plans))
+	for t, pl := range plans {
+		st := step{out: pl.out, uses: pl.uses}
+		if a := pl.att; a != nil {
+			st.att = &attn{out: pl.out, forward: a.forward, strict: a.strict, rightmost: a.rightmost,
+				s: compileExpr(a.score, a.idx), v: compileExpr(a.value, a.idx), d: compileExpr(a.def, nil), atoms: a.atoms}
+		} else {
+			st.pw = compileExpr(pl.expr, nil)
 		}
+		steps[t] = st
 	}
 	b.tab = make([][]bool, ntab)
 	for k, v := range p.Vectors {
@@ -225,6 +169,108 @@ func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []step, err
 		b.tab[k] = tab
 	}
 	return b, steps, nil
+}
+
+// modulus is the least common multiple of the program's MOD moduli (1 when
+// there is none): the period of the left machine's position counter.
+func modulus(bud *budget.Budget, p *brasp.Program) (int, error) {
+	modL := 1
+	for _, v := range p.Vectors {
+		if v.Kind == brasp.PredicateVector && v.Pred.Kind == brasp.Mod {
+			l := lcm(modL, v.Pred.M)
+			if err := bud.Check(maxModulus, int64(l), "the least common multiple of the MOD moduli"); err != nil {
+				return 0, err
+			}
+			modL = l
+		}
+	}
+	return modL, nil
+}
+
+// stepPlan is one operation of a program as both bimachine constructions
+// (over letters, over propositions) run it: a position-wise computation of
+// table out from expr, or a directed attention operation. Table indices
+// are the program's vector indices, then hidden tables for the parts of
+// unmasked attention.
+type stepPlan struct {
+	out  int
+	expr brasp.Expr // position-wise: references are table reads at i
+	att  *attnPlan
+	uses []int // the tables the step reads
+}
+
+// attnPlan is a directed attention operation: forward ones (masks j<i,
+// j<=i) refine the left machine, backward ones (j>i, j>=i) the right one.
+// The score and value read the atoms (vectors at i, bit idx[k] of the
+// atom assignment) and tables at j; the default reads tables at i.
+type attnPlan struct {
+	forward, strict, rightmost bool
+	score, value, def          brasp.Expr
+	idx                        map[int]int
+	atoms                      []int
+}
+
+// planSteps lists the program's operations as steps. An unmasked operation
+// becomes three directed ones and a position-wise choice: rightmost over
+// all j is the rightmost j >= i if there is one, else the rightmost j < i;
+// leftmost symmetrically. ntab is the number of tables, hidden ones
+// included.
+func planSteps(bud *budget.Budget, p *brasp.Program) (steps []stepPlan, ntab int, err error) {
+	ntab = len(p.Vectors)
+	hidden := func() int { ntab++; return ntab - 1 }
+	refs := func(es ...brasp.Expr) []int {
+		var ks []int
+		for _, e := range es {
+			for _, r := range brasp.Refs(e) {
+				ks = append(ks, r.Vec)
+			}
+		}
+		return ks
+	}
+	at := func(k int) brasp.Expr { return &brasp.Ref{Var: brasp.VarI, Vec: k} }
+	for k, v := range p.Vectors {
+		switch v.Kind {
+		case brasp.PositionwiseVector:
+			steps = append(steps, stepPlan{out: k, expr: v.Expr, uses: refs(v.Expr)})
+		case brasp.AttentionVector:
+			a := v.Att
+			var atoms []int
+			idx := map[int]int{}
+			for _, e := range []brasp.Expr{a.Score, a.Value} {
+				for _, r := range brasp.Refs(e) {
+					if _, ok := idx[r.Vec]; r.Var == brasp.VarI && !ok {
+						idx[r.Vec] = len(atoms)
+						atoms = append(atoms, r.Vec)
+					}
+				}
+			}
+			if err := bud.Check(maxAtoms, int64(len(atoms)), fmt.Sprintf("attention operation %s, whose score and value read %d vectors at i,", v.Name, len(atoms))); err != nil {
+				return nil, 0, err
+			}
+			uses := refs(a.Score, a.Value, a.Default)
+			rm := a.Tiebreak == position.Rightmost
+			mk := func(out int, forward, strict bool, value, def brasp.Expr) stepPlan {
+				return stepPlan{out: out, uses: uses, att: &attnPlan{forward: forward, strict: strict, rightmost: rm,
+					score: a.Score, value: value, def: def, idx: idx, atoms: atoms}}
+			}
+			switch a.Mask {
+			case position.MaskFuture, position.MaskFutureOrSelf:
+				steps = append(steps, mk(k, true, a.Mask == position.MaskFuture, a.Value, a.Default))
+			case position.MaskPast, position.MaskPastOrSelf:
+				steps = append(steps, mk(k, false, a.Mask == position.MaskPast, a.Value, a.Default))
+			default:
+				// near: the side the tie-break prefers, including i itself.
+				found, near, far := hidden(), hidden(), hidden()
+				// rightmost: near = j >= i (backward, non-strict), far = j < i;
+				// leftmost: near = j <= i (forward, non-strict), far = j > i.
+				steps = append(steps, mk(found, !rm, false, brasp.Bool(true), brasp.Bool(false)),
+					mk(near, !rm, false, a.Value, brasp.Bool(false)), mk(far, rm, true, a.Value, a.Default))
+				choice := brasp.Disjoin(brasp.Conjoin(at(found), at(near)), brasp.Conjoin(brasp.Not(at(found)), at(far)))
+				steps = append(steps, stepPlan{out: k, expr: choice, uses: []int{found, near, far}})
+			}
+		}
+	}
+	return steps, ntab, nil
 }
 
 func lcm(a, b int) int {
