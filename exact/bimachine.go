@@ -32,7 +32,30 @@ type bimachine struct {
 	nL, nR int
 	dL, dR [][]int
 	tab    [][]bool // per table index; nil when not computed or dead
+	steps  []step
 	bud    *budget.Budget
+}
+
+func (b *bimachine) numTables() int  { return len(b.tab) }
+func (b *bimachine) kept(k int) bool { return b.tab[k] != nil }
+func (b *bimachine) drop(k int)      { b.tab[k] = nil }
+
+// run performs step t: an attention operation refines a machine, a
+// position-wise one computes its table cell by cell.
+func (b *bimachine) run(t int) error {
+	st := b.steps[t]
+	if st.att != nil {
+		return b.extend(st.att)
+	}
+	tab := make([]bool, b.nL*b.sigma*b.nR)
+	if err := b.bud.Step(int64(len(tab))); err != nil {
+		return err
+	}
+	for c := range tab {
+		tab[c] = st.pw(b.tab, c, 0)
+	}
+	b.tab[st.out] = tab
+	return nil
 }
 
 func (b *bimachine) cell(l, a, r int) int { return (l*b.sigma+a)*b.nR + r }
@@ -96,15 +119,13 @@ type step struct {
 	att *attn
 	out int
 	pw  evalFn
-	// uses lists the tables the step reads.
-	uses []int
 }
 
 // newBimachine sets up the initial machines (the left one counts positions
 // modulo the MOD moduli and knows the first position, the right one knows
 // the last) and the tables of the symbols and predicates, and compiles the
 // operations into steps (see planSteps).
-func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []step, error) {
+func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []stepPlan, error) {
 	sigma := len(p.Alphabet)
 	modL, err := modulus(bud, p)
 	if err != nil {
@@ -131,16 +152,16 @@ func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []step, err
 	if err != nil {
 		return nil, nil, err
 	}
-	steps := make([]step, len(plans))
+	b.steps = make([]step, len(plans))
 	for t, pl := range plans {
-		st := step{out: pl.out, uses: pl.uses}
+		st := step{out: pl.out}
 		if a := pl.att; a != nil {
 			st.att = &attn{out: pl.out, forward: a.forward, strict: a.strict, rightmost: a.rightmost,
 				s: compileExpr(a.score, a.idx), v: compileExpr(a.value, a.idx), d: compileExpr(a.def, nil), atoms: a.atoms}
 		} else {
 			st.pw = compileExpr(pl.expr, nil)
 		}
-		steps[t] = st
+		b.steps[t] = st
 	}
 	b.tab = make([][]bool, ntab)
 	for k, v := range p.Vectors {
@@ -168,7 +189,7 @@ func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []step, err
 		}
 		b.tab[k] = tab
 	}
-	return b, steps, nil
+	return b, plans, nil
 }
 
 // modulus is the least common multiple of the program's MOD moduli (1 when

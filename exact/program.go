@@ -47,14 +47,30 @@ var (
 // (the limits exact-states, exact-bytes, exact-atoms, exact-modulus and the
 // budget's work and context).
 func ProgramDFA(bud *budget.Budget, p *brasp.Program) (*automata.DFA, error) {
+	p, err := prepare(p)
+	if err != nil {
+		return nil, err
+	}
+	b, steps, err := newBimachine(bud, p)
+	if err != nil {
+		return nil, err
+	}
+	out := p.Output.Accept
+	if err := runSteps(bud, b, steps, out); err != nil {
+		return nil, err
+	}
+	return b.dfa(p, out), nil
+}
+
+// prepare returns the program the bimachine constructions run: constants
+// folded, dead operations and predicates dropped (Mid is refused only when
+// the output depends on it), eventually periodic predicates lowered to MOD
+// and attention (brasp.LowerPeriodic).
+func prepare(p *brasp.Program) (*brasp.Program, error) {
 	if p.IsTransducer() {
 		return nil, ErrTransducer
 	}
-	// Constants folded, dead operations and predicates dropped: Mid is
-	// refused only when the output depends on it.
 	p = brasp.Simplify(p)
-	// Eventually periodic table predicates are definable with MOD and
-	// attention (brasp.LowerPeriodic).
 	p, err := brasp.LowerPeriodic(p)
 	if err != nil {
 		return nil, err
@@ -64,12 +80,31 @@ func ProgramDFA(bud *budget.Budget, p *brasp.Program) (*automata.DFA, error) {
 			return nil, fmt.Errorf("vector %s: %w", v.Name, errMid)
 		}
 	}
-	b, steps, err := newBimachine(bud, p)
-	if err != nil {
-		return nil, err
-	}
-	// Liveness: the last step reading each table; the output lives to the end.
-	lastUse := make([]int, len(b.tab))
+	return p, nil
+}
+
+// machines is a bimachine under construction, over letters or over
+// propositions, as runSteps drives it.
+type machines interface {
+	// numTables is the number of tables, hidden ones included.
+	numTables() int
+	// kept reports whether table k is computed and not dropped.
+	kept(k int) bool
+	// drop frees table k.
+	drop(k int)
+	// run performs step t.
+	run(t int) error
+	// minimize merges the states of both machines that the tables in live
+	// and the steps to come cannot tell apart.
+	minimize(live []int) error
+}
+
+// runSteps performs the steps in order, dropping each table after its last
+// reader, and minimises the machines after every attention step (and before
+// one, when tables were dropped since) with respect to the live tables; the
+// output table out lives to the end.
+func runSteps(bud *budget.Budget, b machines, steps []stepPlan, out int) error {
+	lastUse := make([]int, b.numTables())
 	for k := range lastUse {
 		lastUse[k] = -1
 	}
@@ -78,24 +113,23 @@ func ProgramDFA(bud *budget.Budget, p *brasp.Program) (*automata.DFA, error) {
 			lastUse[k] = t
 		}
 	}
-	out := p.Output.Accept
 	lastUse[out] = len(steps)
 	live := func(after int) []int {
 		var ks []int
 		for k, t := range lastUse {
-			if t > after && b.tab[k] != nil {
+			if t > after && b.kept(k) {
 				ks = append(ks, k)
 			}
 		}
 		return ks
 	}
-	for k := range b.tab {
+	for k := range lastUse {
 		if lastUse[k] < 0 {
-			b.tab[k] = nil
+			b.drop(k)
 		}
 	}
 	if err := b.minimize(live(-1)); err != nil {
-		return nil, err
+		return err
 	}
 	dropped := false // tables freed since the last minimisation
 	for t, st := range steps {
@@ -103,27 +137,18 @@ func ProgramDFA(bud *budget.Budget, p *brasp.Program) (*automata.DFA, error) {
 			// Attention multiplies the machine it starts from: start it
 			// from the smallest one the live tables allow.
 			if err := b.minimize(live(t - 1)); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		switch {
-		case st.att == nil:
-			tab := make([]bool, b.nL*b.sigma*b.nR)
-			if err := bud.Step(int64(len(tab))); err != nil {
-				return nil, err
-			}
-			for c := range tab {
-				tab[c] = st.pw(b.tab, c, 0)
-			}
-			b.tab[st.out] = tab
-		default:
-			if err := b.extend(st.att); err != nil {
-				return nil, err
-			}
+		if err := bud.Err(); err != nil {
+			return err
+		}
+		if err := b.run(t); err != nil {
+			return err
 		}
 		for k, u := range lastUse {
-			if u == t && b.tab[k] != nil {
-				b.tab[k] = nil
+			if u == t && b.kept(k) {
+				b.drop(k)
 				dropped = true
 			}
 		}
@@ -135,9 +160,9 @@ func ProgramDFA(bud *budget.Budget, p *brasp.Program) (*automata.DFA, error) {
 			continue
 		}
 		if err := b.minimize(live(t)); err != nil {
-			return nil, err
+			return err
 		}
 		dropped = false
 	}
-	return b.dfa(p, out), nil
+	return nil
 }
