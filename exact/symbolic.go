@@ -239,15 +239,20 @@ func (s *symMachine) dfa(props []string, out int) (*symbolic.DFA, error) {
 	t := s.tab[out]
 	n := 1 + 2*s.nL
 	d := &symbolic.DFA{Props: props, M: m, Accept: make([]bool, n), Next: make([]bdd.Node, n), Leaf: make(map[bdd.Node]int, n)}
-	memo := map[string]bdd.Node{}
+	// Row ℓ: the diagram of δ_L(ℓ, a) and the output at (ℓ, a, r = 0),
+	// one code of a leafDiagram.
+	ld := newLeafDiagram(m, s.k)
 	rows := make([]bdd.Node, s.nL)
 	for l := range s.nL {
-		rows[l] = s.walk([]bdd.Node{s.dL[l], t[l*s.nR]}, memo, func(at []bdd.Node) bdd.Node {
+		ld.reset()
+		succ := ld.extend(ld.from(s, s.dL[l], map[bdd.Node]leafRef{}), t[l*s.nR], t[l*s.nR])
+		rows[l] = ld.to(succ, map[leafRef]bdd.Node{}, func(e int32) bdd.Node {
+			q, code := ld.tuple(e, 1)
 			bit := 0
-			if at[1] == bdd.True {
+			if code[0] == valTrue {
 				bit = 1
 			}
-			return m.Terminal(1 + 2*s.leafState(at[0]) + bit)
+			return m.Terminal(1 + 2*q + bit)
 		})
 	}
 	d.Next[0] = rows[0]
@@ -265,45 +270,6 @@ func (s *symMachine) dfa(props []string, out int) (*symbolic.DFA, error) {
 		return nil, err
 	}
 	return symbolic.Minimize(s.bud, d)
-}
-
-// walk returns the diagram of the function that maps a valuation to
-// leaf(the leaves the roots reach on it): the roots are walked together,
-// splitting on the topmost proposition any of them tests, memoised on the
-// tuple of nodes reached (memo).
-func (s *symMachine) walk(roots []bdd.Node, memo map[string]bdd.Node, leaf func([]bdd.Node) bdd.Node) bdd.Node {
-	m := s.m
-	top := s.k
-	for _, x := range roots {
-		top = min(top, m.Level(x))
-	}
-	if top >= s.k {
-		return leaf(roots)
-	}
-	key := nodesKey(roots)
-	if r, ok := memo[key]; ok {
-		return r
-	}
-	lo := make([]bdd.Node, len(roots))
-	hi := make([]bdd.Node, len(roots))
-	for i, x := range roots {
-		if m.Level(x) == top {
-			lo[i], hi[i] = m.Low(x), m.High(x)
-		} else {
-			lo[i], hi[i] = x, x
-		}
-	}
-	r := m.Mk(top, s.walk(lo, memo, leaf), s.walk(hi, memo, leaf))
-	memo[key] = r
-	return r
-}
-
-func nodesKey(xs []bdd.Node) string {
-	buf := make([]byte, 0, 4*len(xs))
-	for _, x := range xs {
-		buf = appendInt(buf, int(x))
-	}
-	return string(buf)
 }
 
 // relabel returns the transition diagram x with each leaf replaced by

@@ -54,9 +54,9 @@ func project(t []bdd.Node, left bool, pick []int, nOld, nOther int) []bdd.Node {
 // the other machine's diagram of o with its leaves relabelled (two
 // diagrams: "some position selected" and "its value is 1"), and the
 // position itself updates it where the score's diagram holds. The
-// successor on a is (δ_own(q, a), the updated summaries): one diagram,
-// built by walking q's diagram and the updated summaries' diagrams
-// together, whose leaves are the interned successors.
+// successor on a is (δ_own(q, a), the updated summaries): one diagram
+// whose leaves are the interned successors, built from q's diagram one
+// summary code at a time (leafDiagram).
 func (s *symMachine) extend(op *symAttn) error {
 	m := s.m
 	left := op.forward
@@ -101,10 +101,11 @@ func (s *symMachine) extend(op *symAttn) error {
 	// Per (other state o, α) at o·na + α: selected before the position
 	// and its value (dOld, vOld); after it (dNew, vNew; vNew implies dNew).
 	dOld, vOld := make([]bdd.Node, w), make([]bdd.Node, w)
-	roots := make([]bdd.Node, 1+2*w)
-	dNew, vNew := roots[1:1+w], roots[1+w:]
+	dNew, vNew := make([]bdd.Node, w), make([]bdd.Node, w)
 	var memo bdd.NodeMap[bdd.Node]
-	walked := map[string]bdd.Node{}
+	ld := newLeafDiagram(m, s.k)
+	fromMemo := map[bdd.Node]leafRef{}
+	toMemo := map[leafRef]bdd.Node{}
 	for i := 0; i < len(sums); i++ {
 		q, sum := proj[i], sums[i]
 		row := make([]bdd.Node, nOther)
@@ -146,26 +147,20 @@ func (s *symMachine) extend(op *symAttn) error {
 			}
 			row[o] = m.Ite(selD, selV, op.d(s.tab, c, 0))
 		}
-		roots[0] = dOwn[q]
-		clear(walked)
+		ld.reset()
+		clear(fromMemo)
+		succ := ld.from(s, dOwn[q], fromMemo)
+		for x := range w {
+			succ = ld.extend(succ, dNew[x], vNew[x])
+		}
+		clear(toMemo)
 		var err error
-		next := s.walk(roots, walked, func(at []bdd.Node) bdd.Node {
+		next := ld.to(succ, toMemo, func(e int32) bdd.Node {
 			if err != nil {
 				return bdd.False
 			}
-			sum := make([]byte, w)
-			for x := range w {
-				switch {
-				case at[1+x] == bdd.False:
-					sum[x] = none
-				case at[1+w+x] == bdd.True:
-					sum[x] = valTrue
-				default:
-					sum[x] = valFalse
-				}
-			}
 			var j int
-			if j, err = intern(s.leafState(at[0]), sum); err != nil {
+			if j, err = intern(ld.tuple(e, w)); err != nil {
 				return bdd.False
 			}
 			return m.Terminal(j)
@@ -173,7 +168,7 @@ func (s *symMachine) extend(op *symAttn) error {
 		if err != nil {
 			return err
 		}
-		if err := s.bud.Step(int64(len(walked) + 1)); err != nil {
+		if err := s.bud.Step(int64(ld.size() + 1)); err != nil {
 			return err
 		}
 		if err := m.Err(); err != nil {
