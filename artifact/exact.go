@@ -18,13 +18,13 @@ import (
 // the equiv and classify commands call.
 
 // braspToDFA is the exact semantics of a program: its minimal DFA over
-// non-empty words.
-func braspToDFA(b *budget.Budget, p *Program, _ NoOptions) (*DFA, error) {
-	prog, err := p.letters()
-	if err != nil {
-		return nil, err
+// non-empty words, or for a program over propositions its minimal symbolic
+// DFA over them (exact.SymbolicProgramDFA: any number of propositions).
+func braspToDFA(b *budget.Budget, p *Program, _ NoOptions) (Artifact, error) {
+	if p.Prog.Props != nil {
+		return p.symbolicDFA(b)
 	}
-	d, err := exact.ProgramDFA(b, prog)
+	d, err := exact.ProgramDFA(b, p.Prog)
 	if err != nil {
 		return nil, err
 	}
@@ -106,8 +106,8 @@ var ErrUnconfirmed = errors.New("internal error: the counterexample does not sep
 // position of every non-empty word (see equivTransducers); a transducer and
 // an acceptor are never compared.
 func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) {
-	if sx, ok := symbolicInput(x); ok {
-		if sy, ok := symbolicInput(y); ok {
+	if sx, ok := symbolicInput(x, opts); ok {
+		if sy, ok := symbolicInput(y, opts); ok {
 			return equivSymbolic(b, sx, sy)
 		}
 	}
@@ -219,26 +219,29 @@ func withProps(a Artifact, props []string) (Artifact, error) {
 		}
 		return NewTransformer(&m), nil
 	case *SymbolicDFA:
-		if a.mona == nil {
-			return nil, fmt.Errorf("the symbolic automaton over %v cannot be read over %v", own, props)
-		}
-		d, err := a.mona.Symbolic(nil, props)
+		d, _, err := a.over(nil, props)
 		if err != nil {
 			return nil, err
 		}
-		return &SymbolicDFA{D: d, mona: a.mona}, nil
+		return &SymbolicDFA{D: d, mona: a.mona, prog: a.prog}, nil
 	}
 	return a, nil
 }
 
 // symbolicInput returns a as an input equiv compares symbolically: an
-// LTLf formula or a DFA read from MONA's output.
-func symbolicInput(a Artifact) (symbolicSide, bool) {
+// LTLf formula, a DFA read from MONA's output or built from a program, or
+// an acceptor over propositions (a program, or a model through its
+// decompiled program).
+func symbolicInput(a Artifact, opts Options) (symbolicSide, bool) {
 	switch a := a.(type) {
 	case *LTLf:
 		return a, true
 	case *SymbolicDFA:
-		return a, a.mona != nil
+		return a, a.mona != nil || a.prog != nil
+	case *Program:
+		return a, a.Prog.Props != nil && !a.Prog.IsTransducer()
+	case *Transformer:
+		return &modelSide{t: a, opts: opts.Decompile}, a.M.Props != nil && !a.M.IsTransducer()
 	}
 	return nil, false
 }

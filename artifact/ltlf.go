@@ -10,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/monadfa"
 	"github.com/brasp-dev/brasp/automata/symbolic"
+	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/ltlf"
 )
@@ -138,8 +139,10 @@ func ltlfToBRASP(_ *budget.Budget, f *LTLf, _ NoOptions) (*Program, error) {
 type SymbolicDFA struct {
 	D *symbolic.DFA
 	// mona is the automaton D was read from, when it is MONA's -w output,
-	// to build it again over more propositions or in another order.
+	// and prog the program over propositions D was built from, to build it
+	// again over more propositions or in another order.
 	mona *monadfa.Automaton
+	prog *brasp.Program
 }
 
 // loadMONA reads MONA's -w output (package automata/monadfa) as a symbolic
@@ -190,11 +193,16 @@ func (s *SymbolicDFA) ownProps() []string { return s.D.Props }
 func (s *SymbolicDFA) over(b *budget.Budget, props []string) (*symbolic.DFA, func(ltlf.Trace) bool, error) {
 	d := s.D
 	if !slices.Equal(props, d.Props) {
-		if s.mona == nil {
-			return nil, nil, fmt.Errorf("the symbolic automaton over %v cannot be read over %v", d.Props, props)
-		}
 		var err error
-		if d, err = s.mona.Symbolic(b, props); err != nil {
+		switch {
+		case s.mona != nil:
+			d, err = s.mona.Symbolic(b, props)
+		case s.prog != nil:
+			d, _, err = NewProgram(s.prog).over(b, props)
+		default:
+			err = fmt.Errorf("the symbolic automaton over %v cannot be read over %v", d.Props, props)
+		}
+		if err != nil {
 			return nil, nil, err
 		}
 	}
@@ -316,9 +324,11 @@ func ltlfToLetterDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*DFA, error) 
 	return s.Letters(b)
 }
 
-// equivSymbolic decides two LTLf formulas, or a formula and MONA's DFA,
-// symbolically, over the union of their propositions, with a shortest
-// counterexample trace confirmed on both inputs.
+// equivSymbolic decides two inputs over propositions (LTLf formulas,
+// MONA's DFAs, programs and models) symbolically, over the union of their
+// propositions, with a shortest counterexample trace confirmed on both
+// inputs. Programs and models read only non-empty traces: when one side is
+// one, the empty trace is left out of the comparison.
 func equivSymbolic(b *budget.Budget, x, y symbolicSide) (*EquivResult, error) {
 	props := append([]string(nil), x.ownProps()...)
 	for _, p := range y.ownProps() {
@@ -333,6 +343,9 @@ func equivSymbolic(b *budget.Budget, x, y symbolicSide) (*EquivResult, error) {
 	dy, evalY, err := y.over(b, props)
 	if err != nil {
 		return nil, err
+	}
+	if nonEmptyOnly(x) || nonEmptyOnly(y) {
+		dx, dy = rejectEmpty(dx), rejectEmpty(dy)
 	}
 	cex, err := symbolic.Compare(b, dx, dy)
 	if err != nil || cex == nil {

@@ -84,6 +84,43 @@
 // MONA's route (a track per free variable, a product and a projection per
 // connective) would need an alphabet of 2^tracks letters without BDDs.
 //
+// # Programs over propositions: the bimachine with a symbolic letter
+//
+// A program over propositions reads traces whose steps are valuations of k
+// propositions; spelled as letters there would be 2^k of them.
+// SymbolicProgramDFA runs the same construction with the letter dimension
+// symbolic (symbolic.go, symbolic_attention.go): a table's cell (ℓ, r) is
+// a decision diagram over the propositions (package bdd) — the vector's
+// value at a position with left state ℓ and right state r, as a function
+// of the valuation there — and a machine state's transitions are one
+// diagram whose leaves are its successors, as in package automata/symbolic.
+// P_p is the variable p in every cell; a position-wise operation is BDD
+// apply, cell by cell. For an attention operation and a new state (q, φ),
+// the summary before the position under the other machine's state o is
+// φ[δ(o, a)], which is o's transition diagram with its leaves relabelled
+// by φ (two Boolean diagrams per atom assignment: "some position
+// selected", "its value is 1"); the position itself updates it where the
+// score's diagram holds. The successor on a valuation a is δ_own(q, a)
+// with all the updated summaries: its diagram is built from q's diagram by
+// one product per summary code with a scratch multi-terminal diagram whose
+// leaves are interned prefixes of the successor's tuple (symbolic_leaves.go),
+// so no step ever enumerates valuations. Minimisation is Moore refinement
+// on diagrams (equal functions are equal nodes), and the DFA read off the
+// left machine is minimised by symbolic.Minimize. The result is the same
+// minimal automaton as ProgramDFA's on the program over the 2^k valuation
+// letters (checked on random programs over up to six propositions, and
+// against LTLf progression on compiled formulas of up to thirty).
+//
+// Cost: the bimachine computes at every position the values the program
+// will need, including those that depend on the future; so where the
+// language's reverse needs many states (a formula reading the next step's
+// value of many propositions, a conjunction of n response properties,
+// whose right machine has 2^n states), the left machine carries summaries
+// over all of them and the work grows as the product of the two machines.
+// On the LTLf corpus's formulas of 20 to 34 propositions (TestSymbolicCorpus),
+// those with small minimal DFAs take milliseconds to seconds; others exceed
+// a time limit where LTLf progression, which reads forward only, does not.
+//
 // Position predicates: first, last and MOD_r_m are regular and built into
 // the initial machines; Mid is refused with ErrNotRegular ("Mid is not
 // regular: {#a^m#b^m#} is definable with it"). LTL formulas go through
