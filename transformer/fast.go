@@ -17,7 +17,9 @@ import (
 // (own class, attended classes) gives in the next layer; fast_float.go has
 // the kernel in checked float64, fast_exact.go the one in exact rationals.
 //
-// A layer is computed in at most three scans of the ids. Heads without a
+// A layer without heads maps each class to one class of the next layer:
+// one pass rewrites the ids. Otherwise a layer is computed in at most three
+// scans of the ids. Heads without a
 // mask attend, from every position, to the best position of the whole
 // word for the query's class: one scan finds it for every class. Heads
 // masked to the future (j < i or j ≤ i) are scanned left to right, heads
@@ -174,6 +176,26 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls, aux *cla
 	n := cls.len()
 	H := len(layer.Heads)
 	K := k.numClasses()
+	if H == 0 {
+		// Every class occurs at some position, and the next class of a
+		// position depends on its own class only.
+		trans := make([]int32, K)
+		for c := range trans {
+			var err error
+			if trans[c], err = k.combine(l, int32(c), nil); err != nil {
+				return err
+			}
+		}
+		switch {
+		case cls.u8 != nil:
+			translate(cls.u8, trans)
+		case cls.u16 != nil:
+			translate(cls.u16, trans)
+		default:
+			translate(cls.u32, trans)
+		}
+		return b.Step(int64(n))
+	}
 	var forward, backward, whole []*headScan
 	for h := range layer.Heads {
 		hd := &layer.Heads[h]
@@ -235,40 +257,111 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls, aux *cla
 			}
 		}
 	}
-	combos := newTupleIndex(K+1, H+1)
-	var next []int32 // next layer's class by combination id
-	tuple := make([]int32, H+1)
-	for p := range n {
-		i := p
-		if reverse {
-			i = n - 1 - p
+	f := &finalScan{k: k, l: l, inline: inline, whole: whole, backward: backward, apart: apart, aux: aux,
+		combos: newTupleIndex(K+1, H+1), chosen: chosen, tuple: make([]int32, H+1), reverse: reverse}
+	for p := 0; p < n; {
+		var c int32
+		var err error
+		switch {
+		case cls.u8 != nil:
+			p, c, err = scanIDs(b, f, cls.u8, p)
+		case cls.u16 != nil:
+			p, c, err = scanIDs(b, f, cls.u16, p)
+		default:
+			p, c, err = scanIDs(b, f, cls.u32, p)
 		}
-		own := cls.get(i)
-		for _, s := range inline {
-			chosen[s.h] = s.visit(own)
-		}
-		for _, s := range whole {
-			chosen[s.h] = s.best[own]
-		}
-		if apart != nil {
-			for j, c := range apart.tuple(aux.get(i)) {
-				chosen[backward[j].h] = c
-			}
-		}
-		tuple[0] = own
-		copy(tuple[1:], chosen)
-		id, isNew := combos.lookup(tuple)
-		if isNew {
-			c, err := k.combine(l, own, chosen)
-			if err != nil {
-				return err
-			}
-			next = append(next, c)
-		}
-		cls.set(i, next[id])
-		if err := step(p); err != nil {
+		if err != nil {
 			return err
+		}
+		if p < n { // c does not fit: widen, and go on after p
+			cls.set(f.position(p, n), c)
+			p++
 		}
 	}
 	return nil
+}
+
+// finalScan is the state of a layer's last scan (see fastLayer): the heads
+// it scans, those it reads off per class (whole) or per position (apart,
+// aux), and the combinations met so far with their next-layer classes.
+type finalScan struct {
+	k                       classKernel
+	l                       int
+	inline, whole, backward []*headScan
+	apart                   *tupleIndex
+	aux                     *classIDs
+	combos                  *tupleIndex
+	next                    []int32 // next layer's class by combination id
+	chosen, tuple           []int32 // scratch
+	reverse                 bool
+}
+
+// position is the p-th position the scan visits in a word of length n.
+func (f *finalScan) position(p, n int) int {
+	if f.reverse {
+		return n - 1 - p
+	}
+	return p
+}
+
+// class visits position i, of class own, and returns its next-layer class.
+func (f *finalScan) class(i int, own int32) (int32, error) {
+	for _, s := range f.inline {
+		f.chosen[s.h] = s.visit(own)
+	}
+	for _, s := range f.whole {
+		f.chosen[s.h] = s.best[own]
+	}
+	if f.apart != nil {
+		for j, c := range f.apart.tuple(f.aux.get(i)) {
+			f.chosen[f.backward[j].h] = c
+		}
+	}
+	f.tuple[0] = own
+	copy(f.tuple[1:], f.chosen)
+	id, isNew := f.combos.lookup(f.tuple)
+	if isNew {
+		c, err := f.k.combine(f.l, own, f.chosen)
+		if err != nil {
+			return 0, err
+		}
+		f.next = append(f.next, c)
+	}
+	return f.next[id], nil
+}
+
+// scanIDs runs the final scan from its p-th position on, overwriting each
+// position's class id in ids with its next-layer class. It stops at the
+// first class that does not fit T, returning the scan index of its
+// position (visited but not written) and the class; otherwise it returns
+// len(ids). Written once per width so that the inner loop indexes the ids
+// directly.
+func scanIDs[T uint8 | uint16 | uint32](b *budget.Budget, f *finalScan, ids []T, p int) (int, int32, error) {
+	n := len(ids)
+	limit := int64(^T(0))
+	for ; p < n; p++ {
+		i := f.position(p, n)
+		c, err := f.class(i, int32(ids[i]))
+		if err != nil {
+			return 0, 0, err
+		}
+		if int64(c) > limit {
+			return p, c, nil
+		}
+		ids[i] = T(c)
+		if p&(scanStep-1) == scanStep-1 {
+			if err := b.Step(scanStep); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	return n, 0, nil
+}
+
+// translate replaces every id c in ids by trans[c] (no larger than the
+// number of ids' classes, so it fits T).
+func translate[T uint8 | uint16 | uint32](ids []T, trans []int32) {
+	for i, c := range ids {
+		ids[i] = T(trans[c])
+	}
 }
