@@ -162,7 +162,7 @@ func dfaToBRASP(b *budget.Budget, d *DFA, _ NoOptions) (*Program, error) {
 // minimal DFA, through ToDFA): star-free, stutter-invariant, in AC0, with
 // witnesses and the transformer variants that recognise it (§5).
 func Classify(b *budget.Budget, a Artifact, opts Options) (*automata.Classification, error) {
-	d, err := ToDFA(b, a, opts)
+	d, err := monoidDFA(b, a, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func Classify(b *budget.Budget, a Artifact, opts Options) (*automata.Classificat
 // Cascade returns the Krohn–Rhodes cascade of an artifact's minimal DFA, for
 // printing (brasp inspect --cascade).
 func Cascade(b *budget.Budget, a Artifact, opts Options) (*krohnrhodes.Cascade, error) {
-	d, err := ToDFA(b, a, opts)
+	d, err := monoidDFA(b, a, opts)
 	if err != nil {
 		return nil, err
 	}

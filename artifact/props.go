@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/symbolic"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
@@ -137,4 +138,28 @@ func rejectEmpty(d *symbolic.DFA) *symbolic.DFA {
 	}
 	e.Accept[e.Start] = false
 	return &e
+}
+
+// monoidDFA is ToDFA for the questions about a language's transition
+// monoid (classify, the Krohn–Rhodes cascade): an input over more
+// propositions than the valuation letters allow is written over its letter
+// classes instead (symbolic.LetterClasses), which have the same monoid,
+// each class named by one of its valuations.
+func monoidDFA(b *budget.Budget, a Artifact, opts Options) (*automata.DFA, error) {
+	if props, ok := propsOf(a); !ok || len(props) <= maxValuationProps {
+		return ToDFA(b, a, opts)
+	}
+	c, err := Convert(b, a, KindDFA, opts)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := c.(*SymbolicDFA)
+	if !ok {
+		return ToDFA(b, a, opts)
+	}
+	d, _, err := symbolic.LetterClasses(b, s.D, func(v []bool) string { return valuationName(s.D.Props, v) })
+	if err != nil {
+		return nil, err
+	}
+	return automata.Minimize(d), nil
 }
