@@ -18,6 +18,27 @@ and acceptor or transducer outputs::
     cache["blocks.0.heads.0.hook_attended"]   # attended positions, −1 for none
     cache.labelled("blocks.2.hook_resid_post")["Y"]
 
+Models over propositions (``brasp convert f.ltlf --to transformer``) read
+traces of proposition sets through a multi-hot token embedding: each step
+is the vector h ∈ {0,1}^k of its true propositions, embedded as
+``embedding_bias + h @ embedding`` (one row per proposition plus a bias
+row, as in the Go package's JSON and safetensors formats).  They take
+traces wherever letter models take words, written as ``brasp run`` writes
+them or as sequences of sets of names (:mod:`brasp.traces`), and a batched
+tensor form of multi-hot rows [B, n, k] in ``forward``, ``accepts`` and
+``run_with_cache``::
+
+    m = brasp.load("spec.safetensors")     # from G(a -> X b)
+    m.propositions                         # ['a', 'b']
+    m.accepts(["a;b", "a;a", [{"a", "b"}, set()]])   # [True, False, False]
+    hot, lengths = m.multi_hot(["a;b", "a,b;;b"])    # shape [2, 3, 2]; [2, 3]
+    m.accepts((hot, lengths))
+    m(hot, lengths)                        # output scores
+
+The multi-hot rows must hold 0 or 1; the embedding is certified exact like
+every other linear operation, and softmax exports of such models (certified
+over all 2^k steps) load and run traces the same way.
+
 A word is a string of one-character symbols (symbols separated by spaces
 when some symbol is longer) or a list of symbols.  Words of one length run
 as one batch; ``accepts``/``transduce`` group words by length, and
@@ -67,8 +88,9 @@ words of length ≤ N; they run in float64 or float32 (``dtype=``), and
 from .exactness import InexactError
 from .model import Cache, HookPoint, Model
 from .spec import FormatError, Spec, read
+from . import traces
 
-__all__ = ["load", "Model", "Cache", "HookPoint", "InexactError", "FormatError", "Spec", "read"]
+__all__ = ["load", "Model", "Cache", "HookPoint", "InexactError", "FormatError", "Spec", "read", "traces"]
 
 
 def load(path, device=None, dtype=None):

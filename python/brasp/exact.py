@@ -36,12 +36,13 @@ def _norm(ln, x):
 
 
 def trace(s, word):
-    """Runs the spec on a word of symbol indices; returns (final residual,
+    """Runs the spec on a word of symbol indices (over propositions: a trace,
+    each step a collection of proposition indices); returns (final residual,
     attended positions per layer per head)."""
     n = len(word)
     if n == 0:
         raise ValueError("the empty word has no last position (transformers read non-empty words)")
-    xs = [list(s.embedding[a]) for a in word]
+    xs = [s.step_embedding(a) for a in word]
     for i in range(n):
         for t in s.position:
             xs[i][t.coord] += t.scale * t.value(i + 1, n)

@@ -7,6 +7,7 @@ from torch import nn
 
 from .exactness import Checker, InexactError
 from . import spec as specmod
+from . import traces as tracemod
 
 
 def _tensor(rows, dtype):
@@ -193,7 +194,12 @@ class LayerNorm(nn.Module):
         self.exact = True
         self._memo = {}
 
-    def forward(self, x):
+    def forward(self, x, valid=None):
+        if valid is not None:
+            # Padding positions are normalised as zero rows (output beta,
+            # exactly): their activations are arbitrary and must not make
+            # the exactness check fail.
+            x = torch.where(valid.unsqueeze(-1), x, torch.zeros((), dtype=x.dtype, device=x.device))
         if not self.exact:
             mu = x.mean(-1, keepdim=True)
             var = ((x - mu) ** 2).mean(-1, keepdim=True) + float(self.norm.eps)
@@ -275,14 +281,14 @@ class Block(nn.Module):
             a = self.hook_attn_out(a)
             c = self.checker.add([x, a], "attention residual")
         if self.ln_attn is not None:
-            c = self.ln_attn(c)
+            c = self.ln_attn(c, valid)
         c = self.hook_resid_mid(c)
         y = c
         if self.ffn is not None:
             f = self.hook_ffn_out(self.ffn(c))
             y = self.checker.add([c, f], "ffn residual")
         if self.ln_ffn is not None:
-            y = self.ln_ffn(y)
+            y = self.ln_ffn(y, valid)
         return self.hook_resid_post(y)
 
 
@@ -309,18 +315,33 @@ class Model(nn.Module):
     positions any index) and the word lengths [B] (default: all n) and
     returns the output scores: [B] (acceptor: accept iff ≥ 0) or [B, n, |Γ|]
     (transducer: the output symbol at each position is the one scoring ≥ 0).
+
+    A model over propositions (``over_propositions``; compiled from LTLf)
+    reads traces of proposition sets instead: forward takes multi-hot rows
+    [B, n, k] (1 where proposition p holds at the step, entries 0 or 1;
+    padding rows any 0/1 values) and embeds each step as
+    ``embedding_bias + hot @ embedding``; ``accepts``, ``transduce``,
+    ``encode`` and ``run_with_cache`` take traces (see :mod:`brasp.traces`).
     """
 
     def __init__(self, s, dtype=torch.float64):
         super().__init__()
         self.spec = s
         self.alphabet = list(s.alphabet)
+        self.propositions = list(s.propositions) if s.over_propositions else None
         self.labels = list(s.labels)
         self.width = s.width
         self.output_symbols = list(s.transduction[0]) if s.transduction else None
         self.float_exact = all(_params_exact(s, dtype))
-        emb = _tensor(s.embedding, dtype)
-        self.register_buffer("embedding", torch.cat([emb, torch.zeros(1, s.width, dtype=dtype)]))
+        if s.over_propositions:
+            # One row per proposition (a linear layer over the multi-hot
+            # vector) and the bias, the empty step's embedding.
+            emb = _tensor(s.embedding, dtype).reshape(len(s.propositions), s.width)
+            self.register_buffer("embedding", emb)
+            self.register_buffer("embedding_bias", _tensor(s.embedding_bias, dtype))
+        else:
+            emb = _tensor(s.embedding, dtype)
+            self.register_buffer("embedding", torch.cat([emb, torch.zeros(1, s.width, dtype=dtype)]))
         self.blocks = nn.ModuleList(Block(l, dtype, s.width) for l in s.layers)
         if s.output is not None:
             self.register_buffer("out_weight", _tensor(s.output[0], dtype))
@@ -340,6 +361,12 @@ class Model(nn.Module):
     @property
     def is_transducer(self):
         return self.output_symbols is not None
+
+    @property
+    def over_propositions(self):
+        """Whether the model reads traces of proposition sets (multi-hot
+        embedding) rather than words."""
+        return self.propositions is not None
 
     @property
     def dtype(self):
@@ -367,10 +394,14 @@ class Model(nn.Module):
     def label_index(self, label):
         return self.labels.index(label)
 
-    # -- words -----------------------------------------------------------
+    # -- words and traces -------------------------------------------------
     def word(self, w):
         """Symbol indices of a word: a string of one-character symbols (or of
-        symbols separated by spaces) or a list of symbols."""
+        symbols separated by spaces) or a list of symbols.  For a model over
+        propositions: the trace w as steps of proposition indices (see
+        :func:`trace`)."""
+        if self.over_propositions:
+            return self.trace(w)
         if isinstance(w, str):
             if all(len(a) == 1 for a in self.alphabet) and " " not in self.alphabet:
                 syms = [c for c in w if c != " "]
@@ -387,9 +418,26 @@ class Model(nn.Module):
             raise ValueError("the empty word has no last position (transformers read non-empty words)")
         return out
 
+    def trace(self, t):
+        """A trace of a model over propositions as a list of steps, each the
+        sorted indices of its true propositions: t is a string as brasp run
+        writes traces ("a,b;;c") or a sequence of collections of names."""
+        if not self.over_propositions:
+            raise ValueError("the model reads words over %s, not traces of propositions" % self.alphabet)
+        return tracemod.steps(self.propositions, t)
+
+    def multi_hot(self, traces):
+        """Traces (as for trace()) as multi-hot rows: (hot [B, n, k] in the
+        model's dtype, lengths [B]); padding rows are 0."""
+        return tracemod.multi_hot(len(self.propositions), [self.trace(t) for t in traces],
+                                  dtype=self.dtype, device=self.device)
+
     def encode(self, words):
         """Pads words (given as in word()) to one tensor: (tokens [B, n],
-        lengths [B]); padding uses the index |Σ|, embedded as zero."""
+        lengths [B]); padding uses the index |Σ|, embedded as zero.  For a
+        model over propositions: multi_hot(words)."""
+        if self.over_propositions:
+            return self.multi_hot(words)
         idx = [self.word(w) for w in words]
         n = max(len(w) for w in idx)
         pad = len(self.alphabet)
@@ -420,9 +468,28 @@ class Model(nn.Module):
             self._position_tables[key] = t
         return t
 
+    def _embed_inputs(self, tokens, lengths):
+        """The token embedding: a row per symbol index, or for a model over
+        propositions the multi-hot embedding bias + hot @ embedding (zero on
+        padding, as a padding symbol is)."""
+        if not self.over_propositions:
+            return self.embedding[tokens]
+        k = len(self.propositions)
+        if tokens.dim() != 3 or tokens.shape[-1] != k:
+            raise ValueError("a model over %d propositions takes multi-hot rows [B, n, %d], not a tensor of shape %s"
+                             % (k, k, list(tokens.shape)))
+        hot = tokens.to(self.dtype)
+        if not ((hot == 0) | (hot == 1)).all():
+            raise ValueError("multi-hot rows must hold 0 or 1 (proposition false or true)")
+        B, n = tokens.shape[0], tokens.shape[1]
+        x = self.checker.add([self.checker.matmul(hot, self.embedding, "embedding"), self.embedding_bias],
+                             "embedding bias")
+        valid = torch.arange(n, device=x.device).view(1, n) < lengths.view(B, 1)
+        return torch.where(valid.unsqueeze(-1), x, torch.zeros((), dtype=x.dtype, device=x.device))
+
     def embed(self, tokens, lengths):
-        B, n = tokens.shape
-        x = self.embedding[tokens]
+        B, n = tokens.shape[0], tokens.shape[1]
+        x = self._embed_inputs(tokens, lengths)
         terms = [x]
         if self.spec.position:
             pos = torch.arange(1, n + 1, device=self.device).view(1, n).expand(B, n)
@@ -455,7 +522,7 @@ class Model(nn.Module):
         """The final residual stream [B, n, d]."""
         if self.checker.enabled and not self.float_exact:
             raise InexactError("a parameter is not exactly representable in %s" % self.dtype)
-        B, n = tokens.shape
+        B, n = tokens.shape[0], tokens.shape[1]
         if lengths is None:
             lengths = torch.full((B,), n, dtype=torch.long, device=tokens.device)
         valid = torch.arange(n, device=tokens.device).view(1, n) < lengths.view(B, 1)
@@ -478,8 +545,9 @@ class Model(nn.Module):
         return self.hook_logits(logits)
 
     def run_with_cache(self, words, names=None):
-        """Runs words (a list as for encode, or a (tokens, lengths) pair) and
-        returns (output scores, Cache of every hook point's value)."""
+        """Runs words (a list as for encode, or a (tokens, lengths) pair;
+        traces or (multi-hot rows, lengths) for a model over propositions)
+        and returns (output scores, Cache of every hook point's value)."""
         tokens, lengths = words if isinstance(words, tuple) else self.encode(words)
         cache = Cache(self.labels)
         handles = []
@@ -496,64 +564,96 @@ class Model(nn.Module):
 
     # -- verdicts --------------------------------------------------------
     def _batches(self, words, max_tokens):
-        """Groups word indices by length (no padding), in batches of at most
-        max_tokens positions."""
+        """Groups words (or traces) by length (no padding), in batches of at
+        most max_tokens positions: (indices into words, input tensor, the
+        inputs as word() gives them).  A (tokens, lengths) pair, or (multi-hot
+        rows, lengths), is one batch as it is."""
+        if isinstance(words, tuple):
+            tokens, lengths = words
+            B, n = tokens.shape[0], tokens.shape[1]
+            if lengths is None:
+                lengths = torch.full((B,), n, dtype=torch.long)
+            if self.over_propositions:
+                inputs = tracemod.from_multi_hot(tokens, lengths)
+            else:
+                inputs = [row[:int(l)] for row, l in zip(tokens.tolist(), lengths)]
+            yield list(range(B)), (tokens.to(self.device), lengths.to(self.device)), inputs
+            return
         idx = [self.word(w) for w in words]
         by_len = {}
         for k, w in enumerate(idx):
             by_len.setdefault(len(w), []).append(k)
         for n, ks in sorted(by_len.items()):
-            step = max(1, max_tokens // n)
+            step = max(1, max_tokens // (n * (len(self.propositions) if self.over_propositions else 1) or 1))
             for a in range(0, len(ks), step):
                 part = ks[a:a + step]
-                yield part, torch.tensor([idx[k] for k in part], dtype=torch.long, device=self.device)
+                inputs = [idx[k] for k in part]
+                if self.over_propositions:
+                    tokens = tracemod.multi_hot(len(self.propositions), inputs, dtype=self.dtype, device=self.device)
+                else:
+                    tokens = (torch.tensor(inputs, dtype=torch.long, device=self.device), None)
+                yield part, tokens, inputs
 
     def accepts(self, words, max_tokens=1 << 20):
-        """The verdict on each word (list of bool)."""
+        """The verdict on each word (list of bool): words as for word() (for
+        a model over propositions, traces), or one (tokens, lengths) pair
+        ((multi-hot rows, lengths) over propositions; lengths may be None)."""
         if self.out_weight is None:
             raise ValueError("the model is a transducer, not an acceptor")
-        out = [None] * len(words)
-        for part, tokens in self._batches(words, max_tokens):
+        out = {}
+        for part, (tokens, lengths), inputs in self._batches(words, max_tokens):
             try:
                 with torch.no_grad():
-                    v = (self(tokens) >= 0).tolist()
+                    v = (self(tokens, lengths) >= 0).tolist()
             except InexactError:
                 from . import exact
-                v = [exact.accepts(self.spec, w) for w in tokens.tolist()]
+                v = [exact.accepts(self.spec, w) for w in inputs]
             for k, b in zip(part, v):
                 out[k] = bool(b)
-        return out
+        return [out[k] for k in range(len(out))]
 
     def transduce(self, words, max_tokens=1 << 20):
-        """The output word of each word (list of lists of output symbols)."""
+        """The output word of each word (list of lists of output symbols);
+        words as for accepts."""
         if not self.is_transducer:
             raise ValueError("the model is an acceptor, not a transducer")
-        out = [None] * len(words)
-        for part, tokens in self._batches(words, max_tokens):
+        out = {}
+        for part, (tokens, lengths), inputs in self._batches(words, max_tokens):
             try:
                 with torch.no_grad():
-                    ys = _decode(self(tokens) >= 0)
+                    ys = _decode(self(tokens, lengths) >= 0, lengths)
             except InexactError:
                 from . import exact
-                ys = [exact.transduce(self.spec, w) for w in tokens.tolist()]
+                ys = [exact.transduce(self.spec, w) for w in inputs]
             for k, y in zip(part, ys):
                 out[k] = [self.output_symbols[g] for g in y]
-        return out
+        return [out[k] for k in range(len(out))]
 
 
-def _decode(pos):
+def _decode(pos, lengths=None):
     """Output symbol indices from a [B, n, |Γ|] Boolean tensor, checking that
-    exactly one symbol scores ≥ 0 at each position."""
+    exactly one symbol scores ≥ 0 at each position (before each word's
+    length, when lengths are given)."""
+    B, n = pos.shape[0], pos.shape[1]
     count = pos.sum(-1)
-    if (count != 1).any():
-        b, i = [int(v) for v in (count != 1).nonzero()[0]]
+    valid = torch.ones(B, n, dtype=torch.bool, device=pos.device)
+    if lengths is not None:
+        valid = torch.arange(n, device=pos.device).view(1, n) < lengths.view(B, 1)
+    bad = (count != 1) & valid
+    if bad.any():
+        b, i = [int(v) for v in bad.nonzero()[0]]
         raise ValueError("word %d, position %d: %d output symbols score ≥ 0 (want exactly one)"
                          % (b + 1, i + 1, int(count[b, i])))
-    return pos.to(torch.int8).argmax(-1).tolist()
+    ys = pos.to(torch.int8).argmax(-1).tolist()
+    if lengths is None:
+        return ys
+    return [y[:int(l)] for y, l in zip(ys, lengths)]
 
 
 def _params_exact(s, dtype):
     yield _exact_in(s.embedding, dtype)
+    if s.embedding_bias is not None:
+        yield _exact_in(s.embedding_bias, dtype)
     for l in s.layers:
         for h in l.heads:
             yield _exact_in(h.score, dtype) and _exact_in(h.value, dtype)

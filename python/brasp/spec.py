@@ -160,7 +160,9 @@ class Spec:
         self.alphabet = []
         self.labels = []
         self.width = 0
-        self.embedding = []      # |Σ| rows of d Fractions
+        self.embedding = []      # |Σ| rows of d Fractions (k rows over propositions)
+        self.propositions = None  # the k proposition names of a model over propositions
+        self.embedding_bias = None  # over propositions: the embedding of the empty step
         self.position = []       # PositionTerm
         self.layers = []         # Layer
         self.output = None       # (weight [d], bias) or None
@@ -169,6 +171,23 @@ class Spec:
     @property
     def is_transducer(self):
         return self.transduction is not None
+
+    @property
+    def over_propositions(self):
+        """Whether the model reads traces of proposition sets (multi-hot
+        embedding) rather than words of symbols."""
+        return self.propositions is not None
+
+    def step_embedding(self, step):
+        """The embedding of one input, exactly: the row of symbol index
+        ``step``, or, over propositions, ``embedding_bias`` plus the rows of
+        the propositions (indices) in the collection ``step``."""
+        if self.propositions is None:
+            return list(self.embedding[step])
+        e = list(self.embedding_bias)
+        for p in step:
+            e = [a + b for a, b in zip(e, self.embedding[p])]
+        return e
 
 
 def _num(v, path):
@@ -264,6 +283,30 @@ def _check_terms(terms, d):
     return terms
 
 
+def _width(v, path):
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise FormatError("%s: %r is not a width" % (path, v))
+    try:
+        d = int(v)
+    except ValueError:
+        raise FormatError("%s: %r is not a width" % (path, v))
+    if d < 1:
+        raise FormatError("%s: %d is not positive" % (path, d))
+    return d
+
+
+def _names(v, path):
+    """A list of distinct non-empty proposition names."""
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise FormatError("%s: want a list of names" % path)
+    seen = set()
+    for x in v:
+        if x == "" or x in seen:
+            raise FormatError("%s: empty or duplicate proposition %r" % (path, x))
+        seen.add(x)
+    return list(v)
+
+
 def _check_choice(v, choices, path):
     if v not in choices:
         raise FormatError("%s: %r is not one of %s" % (path, v, ", ".join(choices)))
@@ -281,19 +324,34 @@ def from_json(data):
     if jm.get("format") != FORMAT:
         raise FormatError("format: %r, want %r" % (jm.get("format"), FORMAT))
     s = Spec()
-    s.alphabet = list(jm.get("alphabet") or [])
-    if not s.alphabet:
-        raise FormatError("alphabet: missing or empty")
-    s.width = d = int(jm.get("width", 0))
-    if d < 1:
-        raise FormatError("width: %d is not positive" % d)
+    s.width = d = _width(jm.get("width", 0), "width")
     s.labels = list(jm.get("labels") or [])
     if len(s.labels) != d:
         raise FormatError("labels: %d labels for width %d" % (len(s.labels), d))
     emb = jm.get("embedding") or {}
-    for a in s.alphabet:
+    if not isinstance(emb, dict):
+        raise FormatError("embedding: want an object keyed by symbol or proposition")
+    if "propositions" in jm:
+        if jm.get("alphabet"):
+            raise FormatError("alphabet: a model over propositions has no alphabet")
+        s.propositions = _names(jm["propositions"], "propositions")
+        if "embedding_bias" not in jm:
+            raise FormatError("embedding_bias: missing (a model over propositions embeds the empty step as it)")
+        s.embedding_bias = _vec(jm["embedding_bias"], d, "embedding_bias")
+        inputs, what = s.propositions, "proposition"
+    else:
+        if "embedding_bias" in jm:
+            raise FormatError("embedding_bias: only a model over propositions has one")
+        s.alphabet = list(jm.get("alphabet") or [])
+        if not s.alphabet:
+            raise FormatError("alphabet: missing or empty")
+        inputs, what = s.alphabet, "symbol"
+    for a in emb:
+        if a not in inputs:
+            raise FormatError("embedding: %s %r is not in the %s" % (what, a, "alphabet" if what == "symbol" else "propositions"))
+    for a in inputs:
         if a not in emb:
-            raise FormatError("embedding: no vector for symbol %r" % a)
+            raise FormatError("embedding: no vector for %s %r" % (what, a))
         s.embedding.append(_vec(emb[a], d, "embedding[%r]" % a))
     s.position = _position(jm.get("position"), d)
     for l, jl in enumerate(jm.get("layers") or []):
@@ -381,12 +439,22 @@ def from_safetensors(data):
         return vals
 
     s = Spec()
-    s.alphabet = json.loads(meta["alphabet"])
-    s.width = d = int(meta["width"])
-    s.labels = json.loads(meta["labels"])
+    s.alphabet = _meta_json(meta, "alphabet", "[]")
+    s.width = d = _width(meta.get("width"), "safetensors: __metadata__.width")
+    s.labels = _meta_json(meta, "labels", "[]")
     if len(s.labels) != d:
         raise FormatError("safetensors: %d labels for width %d" % (len(s.labels), d))
-    s.embedding = tensor("embedding", [len(s.alphabet), d])
+    if "propositions" in meta:
+        if s.alphabet:
+            raise FormatError("safetensors: __metadata__.alphabet: a model over propositions has no alphabet")
+        s.propositions = _names(_meta_json(meta, "propositions", None), "safetensors: __metadata__.propositions")
+        s.alphabet = []
+        s.embedding_bias = tensor("embedding_bias", [d])
+        s.embedding = tensor("embedding", [len(s.propositions), d])
+    else:
+        if not s.alphabet:
+            raise FormatError("safetensors: __metadata__.alphabet: missing or empty")
+        s.embedding = tensor("embedding", [len(s.alphabet), d])
     s.position = _position(json.loads(meta.get("position") or "null", parse_float=str), d)
     for l, ml in enumerate(json.loads(meta["layers"])):
         heads = []
@@ -419,6 +487,16 @@ def from_safetensors(data):
     elif s.transduction is None:
         raise FormatError("safetensors: tensor output.weight is missing")
     return s
+
+
+def _meta_json(meta, key, default):
+    raw = meta.get(key, default)
+    if raw is None:
+        raise FormatError("safetensors: __metadata__.%s: missing" % key)
+    try:
+        return json.loads(raw)
+    except (TypeError, ValueError) as e:
+        raise FormatError("safetensors: __metadata__.%s: %s" % (key, e))
 
 
 def read(path):
