@@ -28,7 +28,11 @@ func tableMarkdown() string {
 	for _, k := range Kinds() {
 		info, _ := kindInfo(k)
 		typ := artifactType(k)
-		fmt.Fprintf(&b, "| `%s` | %s | `*artifact.%s` | `%s` |\n", k, "`"+strings.Join(info.Exts, "` `")+"`", typ.Elem().Name(), heldType(typ))
+		files := "`" + strings.Join(info.Exts, "` `") + "`"
+		if len(info.Exts) == 0 {
+			files = "any name (known by its contents)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | `*artifact.%s` | `%s` |\n", k, files, typ.Elem().Name(), heldType(typ))
 	}
 	edgeTable(&b, Edges())
 	b.WriteString("\nWith `Options.Masks` (`--masks non-strict|causal`), conversions to ltl, brasp and transformer read `maskedEdges` instead (Theorem 5.2):\n")
@@ -52,6 +56,10 @@ func edgeTable(b *strings.Builder, edges []Edge) {
 
 // artifactType is the artifact type of a kind.
 func artifactType(k Kind) reflect.Type {
+	if k == KindMONADFA {
+		// MONA's output loads as a DFA over propositions.
+		return reflect.TypeOf(&SymbolicDFA{})
+	}
 	for _, a := range []Artifact{&Program{}, &Formula{}, &DFA{}, &Regex{}, &Transformer{}, &LTLf{}} {
 		if a.Kind() == k {
 			return reflect.TypeOf(a)

@@ -312,6 +312,9 @@ func Convert(b *budget.Budget, a Artifact, to Kind, opts Options) (Artifact, err
 
 // CanConvert reports whether the table converts one kind into another.
 func CanConvert(from, to Kind) bool {
-	_, ok := edge(from, to)
-	return from == to || ok
+	if from == to {
+		return true
+	}
+	_, ok := edge(loadsAs(from), to)
+	return loadsAs(from) == to || ok
 }

@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"bytes"
+	"os"
 	"testing"
 
 	"github.com/brasp-dev/brasp/examples"
@@ -32,6 +33,12 @@ func FuzzLoad(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(string(KindTransformer), model)
+	mona, err := os.ReadFile("../automata/monadfa/testdata/req_grant.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(KindMONADFA), mona)
+	f.Add(string(KindMONADFA), []byte("alphabet a b\nstart 0\naccept 0\n0 0 a\n0 0 b\n"))
 	f.Fuzz(func(t *testing.T, kind string, data []byte) {
 		k, err := ParseKind(kind)
 		if err != nil {
@@ -44,6 +51,12 @@ func FuzzLoad(f *testing.F) {
 		text, err := a.Format()
 		if err != nil {
 			t.Fatalf("Format: %v", err)
+		}
+		if _, ok := a.(*SymbolicDFA); ok {
+			// MONA's output prints in the guard format of package
+			// automata/symbolic, which is an output only: no loader reads
+			// it back.
+			return
 		}
 		b, err := Load(nil, "fuzz", text, k)
 		if err != nil {

@@ -15,6 +15,7 @@ var kinds = []KindInfo{
 	{Kind: KindDFA, Exts: []string{".dfa"}, Load: loadDFA},
 	{Kind: KindLTL, Exts: []string{".ltl"}, Load: loadFormula},
 	{Kind: KindLTLf, Exts: []string{".ltlf"}, Load: loadLTLf},
+	{Kind: KindMONADFA, Load: loadMONADFA},
 	{Kind: KindRegex, Exts: []string{".re"}, Load: loadRegex},
 	{Kind: KindTransformer, Exts: []string{".json", ".safetensors"}, Load: loadTransformer},
 }
