@@ -2,12 +2,10 @@ package brasp_test
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/alphabet"
-	"github.com/brasp-dev/brasp/automata"
-	"github.com/brasp-dev/brasp/automata/regex"
+	"github.com/brasp-dev/brasp/automata/regex/regextest"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/ltl"
@@ -31,23 +29,6 @@ Y(i) := !seen(i) & !bad(i)
 `, "a b", ". | ..(b.)*b?"},
 }
 
-func regexDFA(t *testing.T, alpha, re string) *automata.DFA {
-	t.Helper()
-	a, err := alphabet.New(strings.Fields(alpha)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := regex.ParseExpr(a, re)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := r.DFA(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // TestPeriodic checks the table predicates end to end: the interpreters
 // against the table, the lowering to MOD (exactly), the exact DFA against
 // the expected language, the compiled transformer (rational sinusoids only,
@@ -62,7 +43,7 @@ func TestPeriodic(t *testing.T) {
 			if got := brasp.Format(p); got != tc.src {
 				t.Errorf("prints as\n%s", got)
 			}
-			want := regexDFA(t, tc.alpha, tc.re)
+			want := regextest.DFA(t, tc.alpha, tc.re)
 			low, err := brasp.LowerPeriodic(p)
 			if err != nil {
 				t.Fatal(err)
@@ -132,7 +113,7 @@ func TestPeriodicFormula(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eq, w, _, _ := exact.Equivalent(d, regexDFA(t, "a b", "(..|...|.....+) & .*b")); !eq {
+	if eq, w, _, _ := exact.Equivalent(d, regextest.DFA(t, "a b", "(..|...|.....+) & .*b")); !eq {
 		t.Fatalf("differs on %v", w)
 	}
 	for _, bad := range []string{"PERIODIC_", "PERIODIC_2", "PERIODIC_1_0_1"} {

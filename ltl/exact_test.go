@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata"
-	"github.com/brasp-dev/brasp/automata/regex"
+	"github.com/brasp-dev/brasp/automata/regex/regextest"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/exact"
@@ -23,19 +23,6 @@ import (
 // load parses testdata/name.
 func load(t *testing.T, name string) *ltl.Formula {
 	return testkit.Load(t, filepath.Join("testdata", name), ltl.ParseFile)
-}
-
-func regexDFA(t *testing.T, alpha, expr string) *automata.DFA {
-	t.Helper()
-	r, err := regex.Parse("lang.re", []byte("alphabet "+alpha+"\n"+expr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := r.DFA(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 func formulaDFA(t *testing.T, f *ltl.Formula) *automata.DFA {
@@ -67,7 +54,7 @@ func TestPaperLanguagesExact(t *testing.T) {
 		{"phi3.ltl", `(a|b|"#")* "#" a* "#" b* "#"`},
 		{"phi4.ltl", `"#" a* "#" b* "#"`},
 	} {
-		mustEquivalent(t, tc.file, formulaDFA(t, load(t, tc.file)), regexDFA(t, `a b "#"`, tc.expr))
+		mustEquivalent(t, tc.file, formulaDFA(t, load(t, tc.file)), regextest.DFA(t, `a b "#"`, tc.expr))
 	}
 	for k := 1; k <= 6; k++ {
 		prog, err := examples.StairProgram(k)
@@ -81,7 +68,7 @@ func TestPaperLanguagesExact(t *testing.T) {
 		stair := load(t, fmt.Sprintf("stair%d.ltl", k))
 		mustEquivalent(t, fmt.Sprint("STAIR_", k), formulaDFA(t, stair), pd)
 		expr := "(a|b|c)* a" + strings.Repeat(" c* a", k-1) + " (a|b|c)*"
-		mustEquivalent(t, fmt.Sprint("STAIR_", k, " regex"), pd, regexDFA(t, "a b c", expr))
+		mustEquivalent(t, fmt.Sprint("STAIR_", k, " regex"), pd, regextest.DFA(t, "a b c", expr))
 		// The paper's φ_k = 1 since γ_k defines STAIR_k·Σ, not STAIR_k.
 		p := stair.Pool()
 		gamma := p.Symbol(0)
@@ -89,13 +76,13 @@ func TestPaperLanguagesExact(t *testing.T) {
 			gamma = p.And(p.Symbol(0), p.Since(p.Symbol(2), gamma))
 		}
 		paper := formulaDFA(t, p.Since(p.True(), gamma))
-		mustEquivalent(t, fmt.Sprint("paper's φ_", k), paper, regexDFA(t, "a b c", expr+" (a|b|c)"))
+		mustEquivalent(t, fmt.Sprint("paper's φ_", k), paper, regextest.DFA(t, "a b c", expr+" (a|b|c)"))
 		if eq, w, _, _ := exact.Equivalent(paper, pd); eq || len(w) != k {
 			t.Errorf("paper's φ_%d vs STAIR_%d: equivalent %v, shortest difference %v (want a^%d)", k, k, eq, w, k)
 		}
 	}
 	// A wrong language is told apart.
-	if eq, _, _, _ := exact.Equivalent(formulaDFA(t, load(t, "phi2.ltl")), regexDFA(t, `a b "#"`, `(a|b|"#")* "#" a* "#"`)); eq {
+	if eq, _, _, _ := exact.Equivalent(formulaDFA(t, load(t, "phi2.ltl")), regextest.DFA(t, `a b "#"`, `(a|b|"#")* "#" a* "#"`)); eq {
 		t.Error("φ2 equivalent to Σ*#a*#")
 	}
 }

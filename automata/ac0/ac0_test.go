@@ -13,6 +13,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/ac0"
 	"github.com/brasp-dev/brasp/automata/regex"
+	"github.com/brasp-dev/brasp/automata/regex/regextest"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/internal/testkit"
@@ -40,23 +41,6 @@ var ac0Cases = []struct{ name, alpha, re string }{
 	{"odd_positions_a", "a b", "(a.)*a?"},
 	{"len0mod5", "a", "(aaaaa)*"},
 	{"len0mod6_ends_ab", "a b", "(......)* & .*ab"},
-}
-
-func regexDFA(t testing.TB, alpha, re string) *automata.DFA {
-	t.Helper()
-	a, err := alphabet.New(strings.Fields(alpha)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := regex.ParseExpr(a, re)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := r.DFA(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 // checkProgram checks that the program uses only MOD predicates, runs like
@@ -198,7 +182,7 @@ func TestAC0Cases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range ac0Cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d := regexDFA(t, tc.alpha, tc.re)
+			d := regextest.DFA(t, tc.alpha, tc.re)
 			c, err := automata.Classify(nil, d)
 			if err != nil {
 				t.Fatal(err)
@@ -236,7 +220,7 @@ func TestRefusesExactlyNotAC0(t *testing.T) {
 		{"a b", "((aa)*b)*"},
 	}
 	for _, tc := range cases {
-		d := regexDFA(t, tc.alpha, tc.re)
+		d := regextest.DFA(t, tc.alpha, tc.re)
 		checkRefusal(t, tc.re, d)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/ac0"
+	"github.com/brasp-dev/brasp/automata/regex/regextest"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer/compile"
 	"github.com/brasp-dev/brasp/transformer/decompile"
@@ -67,7 +68,7 @@ func BenchmarkDecompile(b *testing.B) {
 				alpha, re = tc.alpha, tc.re
 			}
 		}
-		res, err := ac0.DFAToBRASP(nil, regexDFA(b, alpha, re))
+		res, err := ac0.DFAToBRASP(nil, regextest.DFA(b, alpha, re))
 		if err != nil {
 			b.Fatal(err)
 		}
