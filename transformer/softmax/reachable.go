@@ -26,7 +26,7 @@ func inputEmbeddings(b *budget.Budget, meter *budget.Meter, m *transformer.Model
 		if k < 62 && int64(1)<<k < math.MaxInt64/2/vecBytes(m.Width) {
 			need = meter.Used() + int64(1)<<k*vecBytes(m.Width)
 		}
-		return nil, b.Check(maxVectorBytes, need, fmt.Sprintf("the multi-hot embeddings of the 2^%d steps over %d propositions", k, k))
+		return nil, b.Check(maxVectorBytes, need, fmt.Sprintf("the table of multi-hot embeddings of the 2^%d steps over %d propositions", k, k))
 	}
 	steps := make([]transformer.Vec, 0, 1<<k)
 	for v := range uint64(1) << k {
