@@ -584,7 +584,9 @@ class Model(nn.Module):
         for k, w in enumerate(idx):
             by_len.setdefault(len(w), []).append(k)
         for n, ks in sorted(by_len.items()):
-            step = max(1, max_tokens // (n * (len(self.propositions) if self.over_propositions else 1) or 1))
+            # A position costs one index, or k multi-hot entries.
+            cost = n * (len(self.propositions) if self.over_propositions else 1)
+            step = max(1, max_tokens // max(cost, 1))
             for a in range(0, len(ks), step):
                 part = ks[a:a + step]
                 inputs = [idx[k] for k in part]
