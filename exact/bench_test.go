@@ -3,11 +3,13 @@ package exact
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/ltlf"
 )
 
 // go test ./exact -run '^$' -bench . -benchtime 3x
@@ -58,5 +60,65 @@ func BenchmarkRandom(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkPropositions: the exact semantics of programs over k
+// propositions compiled from LTLf (ltlf.ToBRASP), symbolically
+// (SymbolicProgramDFA) and, up to 10 propositions, by the letter
+// construction on the program over the 2^k valuations.
+//
+//	go test ./exact -run '^$' -bench Propositions -benchtime 3x
+func BenchmarkPropositions(b *testing.B) {
+	anyAll := func(k int) string {
+		var as, bs []string
+		for i := 1; i <= k/2; i++ {
+			as = append(as, fmt.Sprintf("a%d", i))
+			bs = append(bs, fmt.Sprintf("b%d", i))
+		}
+		return "G((" + strings.Join(as, " | ") + ") -> F(" + strings.Join(bs, " & ") + "))"
+	}
+	cases := []struct {
+		name, src string
+	}{
+		{"declare_8", "(F act1 -> F act2) & G(act3 -> X[!](!act3 U act4)) & (!act5 W act6) & G(act7 -> F act8)"},
+		{"responses_4", responses(4)},
+		{"responses_6", responses(6)},
+		{"anyall_6", anyAll(6)},
+		{"anyall_10", anyAll(10)},
+		{"anyall_30", anyAll(30)},
+		{"anyall_60", anyAll(60)},
+	}
+	for _, c := range cases {
+		f, err := ltlf.ParseString(c.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := ltlf.ToBRASP(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name+"/symbolic", func(b *testing.B) {
+			for b.Loop() {
+				d, err := SymbolicProgramDFA(nil, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(d.NumStates()), "states")
+			}
+		})
+		if k := len(p.Props); k <= 10 {
+			lp, err := brasp.ToValuationLetters(p, valuationLetters(k))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(c.name+"/letters", func(b *testing.B) {
+				for b.Loop() {
+					if _, err := ProgramDFA(nil, lp); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
