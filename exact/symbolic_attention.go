@@ -105,6 +105,8 @@ func (s *symMachine) extend(op *symAttn) error {
 	var memo bdd.NodeMap[bdd.Node]
 	ld := newLeafDiagram(m, s.k)
 	fromMemo := map[bdd.Node]leafRef{}
+	slotOf := map[[2]bdd.Node]int{}
+	slot := make([]int, w)
 	toMemo := map[leafRef]bdd.Node{}
 	for i := 0; i < len(sums); i++ {
 		q, sum := proj[i], sums[i]
@@ -150,8 +152,21 @@ func (s *symMachine) extend(op *symAttn) error {
 		ld.reset()
 		clear(fromMemo)
 		succ := ld.from(s, dOwn[q], fromMemo)
+		// Codes with the same pair of diagrams are equal on every
+		// valuation (about half of them on compiled LTLf): one product
+		// each, slot[x] the code's place in the tuple.
+		clear(slotOf)
+		nslots := 0
 		for x := range w {
-			succ = ld.extend(succ, dNew[x], vNew[x])
+			pair := [2]bdd.Node{dNew[x], vNew[x]}
+			j, ok := slotOf[pair]
+			if !ok {
+				j = nslots
+				nslots++
+				slotOf[pair] = j
+				succ = ld.extend(succ, dNew[x], vNew[x])
+			}
+			slot[x] = j
 		}
 		clear(toMemo)
 		var err error
@@ -159,8 +174,13 @@ func (s *symMachine) extend(op *symAttn) error {
 			if err != nil {
 				return bdd.False
 			}
+			q, codes := ld.tuple(e, nslots)
+			sum := make([]byte, w)
+			for x, j := range slot {
+				sum[x] = codes[j]
+			}
 			var j int
-			if j, err = intern(ld.tuple(e, w)); err != nil {
+			if j, err = intern(q, sum); err != nil {
 				return bdd.False
 			}
 			return m.Terminal(j)
