@@ -1,7 +1,7 @@
 package exact
 
 import (
-	"strconv"
+	"slices"
 
 	"github.com/brasp-dev/brasp/bdd"
 )
@@ -72,9 +72,12 @@ func (s *symMachine) extend(op *symAttn) error {
 	index := map[string]int{}
 	var sums [][]byte
 	var proj []int
+	var key []byte
+	// intern numbers the state (q, sum); sum may be scratch memory, copied
+	// when the state is new.
 	intern := func(q int, sum []byte) (int, error) {
-		key := string(sum) + strconv.Itoa(q)
-		if id, ok := index[key]; ok {
+		key = appendInt(append(key[:0], sum...), q)
+		if id, ok := index[string(key)]; ok {
 			return id, nil
 		}
 		if err := s.bud.Check(maxStates, int64(len(sums)+1), side); err != nil {
@@ -88,8 +91,8 @@ func (s *symMachine) extend(op *symAttn) error {
 		if err := s.bud.Step(int64(w)); err != nil {
 			return 0, err
 		}
-		index[key] = len(sums)
-		sums = append(sums, sum)
+		index[string(key)] = len(sums)
+		sums = append(sums, slices.Clone(sum))
 		proj = append(proj, q)
 		return len(sums) - 1, nil
 	}
@@ -107,6 +110,7 @@ func (s *symMachine) extend(op *symAttn) error {
 	fromMemo := map[bdd.Node]leafRef{}
 	slotOf := map[[2]bdd.Node]int{}
 	slot := make([]int, w)
+	scratch := make([]byte, w)
 	toMemo := map[leafRef]bdd.Node{}
 	for i := 0; i < len(sums); i++ {
 		q, sum := proj[i], sums[i]
@@ -175,7 +179,7 @@ func (s *symMachine) extend(op *symAttn) error {
 				return bdd.False
 			}
 			q, codes := ld.tuple(e, nslots)
-			sum := make([]byte, w)
+			sum := scratch
 			for x, j := range slot {
 				sum[x] = codes[j]
 			}
