@@ -76,6 +76,9 @@ func (s *symMachine) extend(op *symAttn) error {
 	// intern numbers the state (q, sum); sum may be scratch memory, copied
 	// when the state is new.
 	intern := func(q int, sum []byte) (int, error) {
+		if err := s.bud.Step(1); err != nil {
+			return 0, err
+		}
 		key = appendInt(append(key[:0], sum...), q)
 		if id, ok := index[string(key)]; ok {
 			return id, nil
@@ -169,6 +172,9 @@ func (s *symMachine) extend(op *symAttn) error {
 				nslots++
 				slotOf[pair] = j
 				succ = ld.extend(succ, dNew[x], vNew[x])
+				if err := s.bud.Step(int64(ld.memo.n) + 1); err != nil {
+					return err
+				}
 			}
 			slot[x] = j
 		}
@@ -270,6 +276,11 @@ func (s *symMachine) minimizeSide(live []int, left bool) error {
 		next := make([]int, n)
 		pairs := map[[2]int]int{}
 		for q := range n {
+			if q%256 == 255 {
+				if err := s.bud.Err(); err != nil { // a round over thousands of dense diagrams takes seconds
+					return err
+				}
+			}
 			key := [2]int{class[q], int(s.relabel(delta[q], &memo, toClass))}
 			id, ok := pairs[key]
 			if !ok {

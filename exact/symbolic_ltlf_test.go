@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -163,4 +164,28 @@ func envInt(name string, def int) int {
 		return n
 	}
 	return def
+}
+
+// TestSymbolicLimits: the construction stops at its limits and at a
+// cancelled context, with errors naming them.
+func TestSymbolicLimits(t *testing.T) {
+	f, err := ltlf.ParseString(responses(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ltlf.ToBRASP(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lim := range []string{"exact-states", "exact-bytes", "bdd-bytes"} {
+		_, err := SymbolicProgramDFA(budget.New(context.Background(), budget.Settings{lim: 40}), p)
+		if !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), lim) {
+			t.Errorf("%s=40: %v", lim, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := SymbolicProgramDFA(budget.New(ctx, nil), p); err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Errorf("cancelled: %v", err)
+	}
 }
