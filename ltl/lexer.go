@@ -51,7 +51,11 @@ func (t token) String() string {
 // Problems are added to errs; a bad token is still returned so that the
 // parser reports where it is.
 func lex(file string, src []byte, errs *ErrorList) []token {
-	var toks []token
+	// About one token per four bytes of a formula: a small formula's tokens
+	// fit in one allocation instead of a dozen doublings (each of a new size
+	// class, which a short run pays for in fresh pages); a large one's grow
+	// from a bounded start as before.
+	toks := make([]token, 0, min(len(src)/4+8, 1<<10))
 	line, lineStart := 1, 0
 	i := 0
 	for i < len(src) && !errs.Full() {
