@@ -19,7 +19,9 @@ func (s *Marks) Clear() {
 // Add adds x and reports whether it was absent.
 func (s *Marks) Add(x Node) bool {
 	if int(x) >= len(s.stamp) {
-		n := max(2*len(s.stamp), int(x)+1, 1024)
+		// From 64 stamps up, doubling: a short run's many small traversals
+		// touch a few hundred bytes each, not a fresh 4 KB page.
+		n := max(2*len(s.stamp), int(x)+1, 64)
 		s.stamp = append(s.stamp, make([]uint32, n-len(s.stamp))...)
 	}
 	if s.epoch == 0 {

@@ -64,7 +64,7 @@ func (t *pairTable) reserve(n int) {
 }
 
 func (t *pairTable) resize() {
-	size := max(2*len(t.keys), 256)
+	size := max(2*len(t.keys), 16) // small for the many small tables of a short run
 	keys, vals := t.keys, t.vals
 	t.keys, t.vals = make([]uint64, size), make([]bdd.Node, size)
 	for i := range t.keys {
