@@ -30,11 +30,48 @@ func DFA(b *budget.Budget, f *ltl.Formula) (*automata.DFA, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := Letters(b, sd, f.Alphabet())
+	alpha := f.Alphabet()
+	d, err := Letters(b, sd, alpha)
 	if err != nil {
 		return nil, err
 	}
+	if len(alpha) == 1<<Bits(len(alpha)) {
+		// Every valuation is a letter: states told apart by some trace of
+		// valuations are told apart by a word, and the symbolic DFA is
+		// minimal, so the letter DFA is too. Only its numbering is left.
+		return breadthFirst(d), nil
+	}
 	return automata.Minimize(d), nil
+}
+
+// breadthFirst renumbers the states of d in breadth-first order from the
+// start, symbols in alphabet order, as automata.Minimize does, dropping
+// unreachable ones.
+func breadthFirst(d *automata.DFA) *automata.DFA {
+	id := make([]int, d.NumStates())
+	for q := range id {
+		id[q] = -1
+	}
+	id[d.Start] = 0
+	order := []int{d.Start}
+	for i := 0; i < len(order); i++ {
+		for _, r := range d.Delta[order[i]] {
+			if id[r] < 0 {
+				id[r] = len(order)
+				order = append(order, r)
+			}
+		}
+	}
+	out := automata.NewDFA(d.Alphabet, len(order))
+	for i, q := range order {
+		out.States[i] = d.States[q]
+		out.Accept[i] = d.Accept[q]
+		for a, r := range d.Delta[q] {
+			out.Delta[i][a] = id[r]
+		}
+	}
+	out.Start = 0
+	return out
 }
 
 // Letters writes the symbolic automaton d over the code bits of alpha's
