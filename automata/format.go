@@ -26,9 +26,24 @@ func Format(d *DFA) string {
 		}
 	}
 	b.WriteByte('\n')
+	// Each name quoted once: a table of n states over k symbols has n·k
+	// lines.
+	states := make([]string, len(d.States))
+	for q, name := range d.States {
+		states[q] = QuoteState(name)
+	}
+	symbols := make([]string, len(d.Alphabet))
+	for a, s := range d.Alphabet {
+		symbols[a] = alphabet.Quote(s)
+	}
 	for q, row := range d.Delta {
 		for a, r := range row {
-			b.WriteString(QuoteState(d.States[q]) + " " + alphabet.Quote(d.Alphabet[a]) + " " + QuoteState(d.States[r]) + "\n")
+			b.WriteString(states[q])
+			b.WriteByte(' ')
+			b.WriteString(symbols[a])
+			b.WriteByte(' ')
+			b.WriteString(states[r])
+			b.WriteByte('\n')
 		}
 	}
 	return b.String()
