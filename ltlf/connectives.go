@@ -1,6 +1,8 @@
 package ltlf
 
 import (
+	"slices"
+
 	"github.com/brasp-dev/brasp/automata/symbolic"
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -84,6 +86,9 @@ func (c *connectives) build(i int32) (*symbolic.DFA, error) {
 		}
 		return symbolic.Minimize(b, d)
 	}
+	if n.Op == And || n.Op == Or {
+		return c.chain(i, op)
+	}
 	ops := []int32{n.A}
 	if n.Op != Not {
 		ops = append(ops, n.B)
@@ -106,4 +111,60 @@ func (c *connectives) build(i int32) (*symbolic.DFA, error) {
 		return nil, err
 	}
 	return symbolic.Minimize(b, p)
+}
+
+// operands appends the operands of the chain of op (And or Or) at node i,
+// each distributed, and each once.
+func (c *connectives) operands(i int32, op Op, out []int32) []int32 {
+	j := c.distribute(i)
+	if n := c.f.Nodes[j]; n.Op == op {
+		return c.operands(n.B, op, c.operands(n.A, op, out))
+	}
+	if slices.Contains(out, j) {
+		return out
+	}
+	return append(out, j)
+}
+
+// chain builds a conjunction or disjunction of any number of operands as a
+// whole: every operand's DFA first (one empty conjunct or full disjunct
+// decides it), then the minimised products of the two smallest automata
+// until one is left, so that a long conjunction of specifications does not
+// carry the product of all those before it into every step, and stops as
+// soon as an intermediate product is empty (full).
+func (c *connectives) chain(i int32, op func([]bool) bool) (*symbolic.DFA, error) {
+	and := c.f.Nodes[i].Op == And
+	decided := func(d *symbolic.DFA) bool {
+		if and {
+			return symbolic.IsEmpty(d)
+		}
+		return symbolic.IsFull(d)
+	}
+	var ds []*symbolic.DFA
+	for _, j := range c.operands(i, c.f.Nodes[i].Op, nil) {
+		d, err := c.dfa(j)
+		if err != nil {
+			return nil, err
+		}
+		if decided(d) {
+			return d, nil
+		}
+		ds = append(ds, d)
+	}
+	for len(ds) > 1 {
+		slices.SortStableFunc(ds, func(x, y *symbolic.DFA) int { return x.NumStates() - y.NumStates() })
+		p, err := symbolic.Product(c.b, ds[:2], op)
+		if err != nil {
+			return nil, err
+		}
+		d, err := symbolic.Minimize(c.b, p)
+		if err != nil {
+			return nil, err
+		}
+		if decided(d) {
+			return d, nil
+		}
+		ds = append(ds[2:], d)
+	}
+	return ds[0], nil
 }

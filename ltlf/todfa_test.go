@@ -2,6 +2,7 @@ package ltlf
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata"
@@ -114,7 +115,8 @@ func TestCompare(t *testing.T) {
 // deciding its connective, G, X[!] and X distributed over ∧ and F over ∨)
 // gives the same minimal DFA, numbered the same, as progression of the
 // whole formula, on random formulas and on formulas built to have empty
-// conjuncts and full disjuncts.
+// conjuncts and full disjuncts, and on chains of conjunctions and
+// disjunctions.
 func TestConnectivesAgreeWithMonolithic(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	var fs []*Formula
@@ -131,6 +133,15 @@ func TestConnectivesAgreeWithMonolithic(t *testing.T) {
 		f := randomFormula(r, 2, 1+r.Intn(8), false)
 		g := randomFormula(r, 2, 1+r.Intn(8), false)
 		fs = append(fs, mustParse(t, "("+f.String()+") & ("+g.String()+") | !("+g.String()+")"))
+	}
+	// Chains of three to six operands, built smallest first.
+	for i := range 120 {
+		var parts []string
+		for range 3 + r.Intn(4) {
+			parts = append(parts, "("+randomFormula(r, 2, 1+r.Intn(6), false).String()+")")
+		}
+		op := []string{" & ", " | "}[i%2]
+		fs = append(fs, mustParse(t, strings.Join(parts, op)))
 	}
 	decided := 0
 	for _, f := range fs {
