@@ -9,8 +9,10 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/examples"
 	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // growingModel has layers FFNs x ↦ x + ReLU(x/3^20): every layer multiplies
@@ -116,6 +118,28 @@ func TestRationalBitsInForwardPasses(t *testing.T) {
 	} {
 		if err := pass(); !errors.Is(err, budget.ErrStopped) {
 			t.Errorf("%s cancelled: %v, want stopped", name, err)
+		}
+	}
+	// The float64 passes of a model whose parameters are exact in float64
+	// stop too.
+	dyck, err := compile.Compile(nil, examples.MustProgram(examples.Dyck), compile.Options{MultiHead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	floats, _ := transformer.NewRunner(dyck)
+	if !transformer.FloatOK(floats) {
+		t.Fatal("the compiled Dyck model does not run in float64")
+	}
+	floats.SetBudget(budget.New(ctx, nil))
+	for name, pass := range map[string]func() error{
+		"Forward":          func() error { _, err := floats.Forward(long, transformer.FastOptions{}); return err },
+		"ForwardDense":     func() error { _, err := floats.ForwardDense(long); return err },
+		"AcceptsDense":     func() error { _, err := floats.AcceptsDense(long); return err },
+		"AttentionPattern": func() error { _, _, err := floats.AttentionPattern(long); return err },
+		"RunBytes":         func() error { _, err := floats.RunBytes(make([]byte, 500)); return err },
+	} {
+		if err := pass(); !errors.Is(err, budget.ErrStopped) {
+			t.Errorf("float %s cancelled: %v, want stopped", name, err)
 		}
 	}
 }

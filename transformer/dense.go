@@ -37,13 +37,18 @@ func (r *Runner) denseFloat(w []int) ([][]float64, error) { return r.denseFloatP
 
 // denseFloatPattern is denseFloat; when pattern is not nil (as newPattern
 // makes it) it also records in pattern[l][h][i] the position head h of
-// layer l attends to at position i, -1 when the mask leaves none.
+// layer l attends to at position i, -1 when the mask leaves none. Its work
+// (a unit per score) is charged to the runner's budget, whose context
+// stops it.
 func (r *Runner) denseFloatPattern(w []int, pattern [][][]int) ([][]float64, error) {
 	m := r.m
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
 	n, d := len(w), m.Width
+	if err := r.bud.Err(); err != nil {
+		return nil, err
+	}
 	var c checked
 	xs, err := r.embedFloat(w)
 	if err != nil {
@@ -74,6 +79,9 @@ func (r *Runner) denseFloatPattern(w []int, pattern [][][]int) ([][]float64, err
 				}
 				best, bestScore := -1, 0.0
 				lo, hi := maskRange(hd.Mask, i, n)
+				if err := r.bud.Step(int64(hi-lo) + 1); err != nil {
+					return nil, err
+				}
 				for j := lo; j < hi; j++ {
 					s := 0.0
 					kj := keys[j]
