@@ -42,14 +42,14 @@ func (a Alphabet) ParseWide(s []byte) ([]uint16, error) {
 // in s, as ParseWord reads it, without building a slice. It reports false
 // (having stopped) at the first problem, which ParseWord then describes.
 func (a Alphabet) eachSymbol(s []byte, emit func(k int)) bool {
-	index := a.Indexer()
+	index := a.byteIndexer()
 	if a.SingleChar() && !bytes.ContainsAny(s, " \t\"") {
 		for i := 0; i < len(s); {
 			r, size := utf8.DecodeRune(s[i:])
 			if r == utf8.RuneError && size == 1 {
 				return false
 			}
-			k := index(string(s[i : i+size]))
+			k := index(s[i : i+size])
 			if k < 0 {
 				return false
 			}
@@ -64,11 +64,27 @@ func (a Alphabet) eachSymbol(s []byte, emit func(k int)) bool {
 			i += size
 			continue
 		}
-		end, sym, _, err := ScanSymbol(s, i, notSpace)
-		if err != nil {
-			return false
+		var k int
+		end := i
+		if s[i] == '"' {
+			var sym string
+			var err error
+			if end, sym, _, err = ScanSymbol(s, i, notSpace); err != nil {
+				return false
+			}
+			k = index([]byte(sym))
+		} else {
+			// A bare symbol (ScanSymbol's run of non-space runes), looked
+			// up without a string per symbol.
+			for end < len(s) {
+				r, size := utf8.DecodeRune(s[end:])
+				if unicode.IsSpace(r) {
+					break
+				}
+				end += size
+			}
+			k = index(s[i:end])
 		}
-		k := index(sym)
 		if k < 0 {
 			return false
 		}
@@ -76,4 +92,19 @@ func (a Alphabet) eachSymbol(s []byte, emit func(k int)) bool {
 		i = end
 	}
 	return true
+}
+
+// byteIndexer is Indexer for symbols given as bytes, which it looks up
+// without making a string of them.
+func (a Alphabet) byteIndexer() func([]byte) int {
+	m := make(map[string]int, len(a))
+	for i, s := range a {
+		m[s] = i
+	}
+	return func(b []byte) int {
+		if i, ok := m[string(b)]; ok {
+			return i
+		}
+		return -1
+	}
 }
