@@ -16,7 +16,9 @@
 //	dm, err := exact.ModelDFA(nil, m, decompile.Options{})            // transformer
 //	eq, w, firstAccepts, err := exact.Equivalent(dp, dm)              // w: a shortest counterexample
 //
-// FormulaDFA does the same for LTL. Package artifact's conversion table
+// FormulaDFA does the same for LTL (through the symbolic LTLf engine of
+// package ltl/toltlf where the formula allows, through this package's
+// bimachine otherwise; the same DFA either way). Package artifact's conversion table
 // lists the edges brasp → dfa, ltl → dfa, transformer → dfa and brasp →
 // brasp (--future-only) that the equiv, classify and convert commands use.
 //
