@@ -116,6 +116,23 @@ func (t *Transformer) Trace(w []int) (*transformer.Trace, error) {
 	return t.runner.Trace(w)
 }
 
+// OverTrace returns, for a model over propositions, the model over the
+// distinct steps of the trace written s (transformer.Model.OverSteps, its
+// symbols named {a,b}, {}, …) as an artifact with t's budget, and the trace
+// as a word of it: running, tracing or inspecting that word is running the
+// model on the trace.
+func (t *Transformer) OverTrace(s string) (*Transformer, []int, error) {
+	tr, err := ltlf.ParseTrace(t.M.Props, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, w, err := t.M.OverSteps(tr.Steps())
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Transformer{M: m, bud: t.bud}, w, nil
+}
+
 // ReadsTraces implements TraceRunner: a model over propositions reads
 // traces.
 func (t *Transformer) ReadsTraces() bool { return t.M.Props != nil }

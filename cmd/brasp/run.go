@@ -113,6 +113,15 @@ func runCmd(e *env, args []string) error {
 // prints the word's exact trace instead (see writeTrace).
 func runWord(a artifact.Artifact, s, where string, table, asJSON bool, traced *artifact.Transformer, out *bufio.Writer) error {
 	if tr, ok := a.(artifact.TraceRunner); ok && tr.ReadsTraces() {
+		if traced != nil {
+			// A model over propositions: its trace on the word of the
+			// trace's distinct steps, named {a,b}, {}, ….
+			steps, w, err := traced.OverTrace(s)
+			if err != nil {
+				return fmt.Errorf("%s: %v", where, err)
+			}
+			return writeTrace(steps, w, where, out)
+		}
 		tt, canTable := a.(artifact.TraceTabler)
 		if asJSON || table && !canTable {
 			return fmt.Errorf("--table and --json are for words; %s inputs read traces", a.Kind())

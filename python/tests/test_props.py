@@ -66,6 +66,15 @@ def test_traces(props, seed):
     return all_traces(props, 4 if len(props) <= 2 else 3) + random_traces(props, 4, 20, 100, seed)
 
 
+def same(test, t, rows, what):
+    """The float tensor t [n, d] equals brasp's exact rows (JSON numbers or
+    "p/q" strings) entry by entry."""
+    test.assertEqual(list(t.shape), [len(rows), len(rows[0])], what)
+    for i, row in enumerate(rows):
+        for k, v in enumerate(row):
+            test.assertEqual(Fraction(float(t[i, k])), Fraction(v), "%s: position %d coordinate %d" % (what, i + 1, k))
+
+
 def verdicts(bools):
     return ["accept" if v else "reject" for v in bools]
 
@@ -179,23 +188,34 @@ class TestTraces(unittest.TestCase):
         self.assertEqual(m32.accepts(ts), alone)
         self.assertEqual(m32.multi_hot(ts)[0].dtype, torch.float32)
 
-    def test_cache_against_exact(self):
-        """run_with_cache on traces: the final residual stream and every
-        head's attended positions equal the exact reference pass's."""
+    def test_cache_against_go_trace(self):
+        """run_with_cache on traces equals brasp run --trace's exact
+        activations coordinate by coordinate (embedding, every layer's mid
+        and post residual) and every head's attended positions; the exact
+        reference pass gives the same final stream and pattern."""
         for flags in ((), ("--multihead",), ("--layernorm",)):
             path = common.convert(write_formula(92, "(a S b) W c"),
                                   os.path.join(common.tmpdir(), "props_cache_%s.json" % common.name(flags)), *flags)
             m = brasp.load(path)
-            ts = ["a;b;c", "b;a;a;{};c", "c", "a,b,c;a;b"]
-            for t in ts:
+            ts = ["a;b;c", "b;a;a;{};c", "c", "a,b,c;a;b"] + random_traces(m.propositions, 3, 10, 30, seed=9)
+            for t, tr in zip(ts, common.go_trace(path, ts)):
+                what = "%s on %r" % (common.name(flags), t)
+                self.assertEqual(tr["input"], ["{%s}" % ",".join(m.propositions[p] for p in s) for s in m.trace(t)], what)
                 _, cache = m.run_with_cache([t])
-                xs, pattern = exact.trace(m.spec, m.trace(t))
-                last = "blocks.%d.hook_resid_post" % (len(m.blocks) - 1)
-                self.assertEqual(cache[last][0].tolist(), [[float(v) for v in x] for x in xs], t)
-                for l, heads in enumerate(pattern):
-                    for h, att in enumerate(heads):
+                same(self, cache["hook_embed"][0], tr["trace"]["embed"], what + " embed")
+                self.assertEqual(len(tr["trace"]["layers"]), len(m.blocks), what)
+                for l, lt in enumerate(tr["trace"]["layers"]):
+                    for h, att in enumerate(lt["attended"]):
                         self.assertEqual(cache["blocks.%d.heads.%d.hook_attended" % (l, h)][0].tolist(), att,
-                                         "%s layer %d head %d" % (t, l, h))
+                                         "%s layer %d head %d" % (what, l, h))
+                    same(self, cache["blocks.%d.hook_resid_mid" % l][0], lt["mid"], "%s layer %d mid" % (what, l))
+                    same(self, cache["blocks.%d.hook_resid_post" % l][0], lt["post"], "%s layer %d post" % (what, l))
+                self.assertEqual(tr["accept"], m.accepts([t])[0], what)
+                if len(m.trace(t)) <= 5:
+                    xs, pattern = exact.trace(m.spec, m.trace(t))
+                    self.assertEqual(pattern, [lt["attended"] for lt in tr["trace"]["layers"]], what)
+                    self.assertEqual([[Fraction(v) for v in x] for x in xs],
+                                     [[Fraction(v) for v in row] for row in tr["trace"]["layers"][-1]["post"]], what)
             self.assertIn("P_a", m.labels)
             hot, lengths = m.multi_hot(["a;b"])
             _, cache = m.run_with_cache((hot, lengths), names=["hook_embed"])
