@@ -175,6 +175,9 @@ func (s *symMachine) extend(op *symAttn) error {
 				if err := s.bud.Step(int64(ld.memo.n) + 1); err != nil {
 					return err
 				}
+				if err := s.bud.Check(maxTableBytes, ld.bytes(), side+" (the scratch diagram of one state's successors)"); err != nil {
+					return err
+				}
 			}
 			slot[x] = j
 		}

@@ -164,3 +164,9 @@ func (d *leafDiagram) tuple(e int32, w int) (int, []byte) {
 
 // size is the number of scratch nodes and trie entries, for the budget.
 func (d *leafDiagram) size() int { return len(d.nodes) + len(d.parent) }
+
+// bytes is the scratch memory held: nodes, trie entries and the tables.
+func (d *leafDiagram) bytes() int64 {
+	slots := len(d.index.slots) + len(d.memo.slots) + len(d.child.slots)
+	return int64(cap(d.nodes))*12 + int64(cap(d.parent)+cap(d.val))*4 + int64(slots)*20
+}
