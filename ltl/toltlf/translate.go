@@ -38,21 +38,26 @@ func Translate(b *budget.Budget, f *ltl.Formula) (*ltlf.Formula, error) {
 		b:       b,
 		letters: len(alpha),
 		bits:    Bits(len(alpha)),
-		sets:    map[*ltl.Formula][]uint64{},
-		diag:    map[*ltl.Formula]int32{},
 		first:   map[*ltl.Formula]int32{},
-		future:  map[*ltl.Formula]bool{},
 		meter:   b.Meter(maxSetBytes, "letter sets of the LTL formula"),
 	}
 	t.g = ltlf.NewFormula(Props(len(alpha)))
 	t.tru = t.g.Mk(ltlf.True, 0, 0)
 	t.fls = t.g.Mk(ltlf.False, 0, 0)
-	for _, g := range f.Nodes() {
+	nodes := f.Nodes()
+	n := f.Pool().Len()
+	t.sets = make([][]uint64, n)
+	t.future = make([]bool, n)
+	t.diag = make([]int32, n)
+	for i := range t.diag {
+		t.diag[i] = -1
+	}
+	for _, g := range nodes {
 		if g.Op == ltl.OpPredicate && g.Pred.Kind != brasp.First && g.Pred.Kind != brasp.Last {
 			return nil, fmt.Errorf("%w: predicate %s", ErrUnsupported, g.Pred.Name())
 		}
 	}
-	if err := t.letterSets(f); err != nil {
+	if err := t.letterSets(nodes); err != nil {
 		return nil, err
 	}
 	root, err := t.top(f, atLast)
@@ -102,15 +107,16 @@ type translator struct {
 	g        *ltlf.Formula
 	tru, fls int32
 	meter    *budget.Meter
-	// sets holds the letter set of each pure subformula (symbols,
-	// constants and Boolean connectives only): bit a of the set says
-	// whether the subformula holds on letter a.
-	sets map[*ltl.Formula][]uint64
-	// diag holds the LTLf formula over the code bits of each pure
-	// subformula translated so far.
-	diag map[*ltl.Formula]int32
-	// future says which subformulas contain a future temporal operator.
-	future map[*ltl.Formula]bool
+	// sets holds, by ID, the letter set of each pure subformula (symbols,
+	// constants and Boolean connectives only; nil for the others): bit a
+	// of the set says whether the subformula holds on letter a.
+	sets [][]uint64
+	// diag holds, by ID, the LTLf formula over the code bits of each pure
+	// subformula translated so far (-1: not yet).
+	diag []int32
+	// future says, by ID, which subformulas contain a future temporal
+	// operator.
+	future []bool
 	// first holds the translations at the first position made by top.
 	first map[*ltl.Formula]int32
 }
@@ -130,41 +136,58 @@ type context struct {
 // condition on.
 var errNeed = errors.New("anchored subformula needs a case analysis")
 
-// letterSets computes the letter set of every pure subformula of f.
-func (t *translator) letterSets(f *ltl.Formula) error {
-	words := (t.letters + 63) / 64
+// letterSets computes the letter set of every pure subformula among
+// nodes (operands first).
+func (t *translator) letterSets(nodes []*ltl.Formula) error {
+	words := max(1, (t.letters+63)/64)
+	var slab []uint64 // the sets are cut from chunks of 64 sets
+	alloc := func() []uint64 {
+		if len(slab) < words {
+			slab = make([]uint64, 64*words)
+		}
+		s := slab[:words:words]
+		slab = slab[words:]
+		return s
+	}
+	set := func(x *ltl.Formula) ([]uint64, bool) {
+		if x == nil {
+			return nil, false
+		}
+		s := t.sets[x.ID()]
+		return s, s != nil
+	}
 	full := make([]uint64, words)
 	for a := range t.letters {
 		full[a/64] |= 1 << (a % 64)
 	}
-	for _, g := range f.Nodes() {
+	for _, g := range nodes {
 		switch g.Op {
 		case ltl.OpUntil, ltl.OpUntilNS, ltl.OpNext, ltl.OpWeakNext, ltl.OpEventually, ltl.OpGlobally:
-			t.future[g] = true
+			t.future[g.ID()] = true
 		default:
-			t.future[g] = (g.X != nil && t.future[g.X]) || (g.Y != nil && t.future[g.Y])
+			t.future[g.ID()] = (g.X != nil && t.future[g.X.ID()]) || (g.Y != nil && t.future[g.Y.ID()])
 		}
 		var s []uint64
-		x, xok := t.sets[g.X]
-		y, yok := t.sets[g.Y]
+		x, xok := set(g.X)
+		y, yok := set(g.Y)
 		switch g.Op {
 		case ltl.OpTrue:
 			s = full
 		case ltl.OpFalse:
-			s = make([]uint64, words)
+			s = alloc()
 		case ltl.OpSymbol:
-			s = make([]uint64, words)
+			s = alloc()
 			s[g.Symbol/64] |= 1 << (g.Symbol % 64)
 		case ltl.OpNot:
 			if xok {
-				s = make([]uint64, words)
+				s = alloc()
 				for i := range s {
 					s[i] = full[i] &^ x[i]
 				}
 			}
 		case ltl.OpAnd, ltl.OpOr, ltl.OpImplies, ltl.OpIff:
 			if xok && yok {
-				s = make([]uint64, words)
+				s = alloc()
 				for i := range s {
 					switch g.Op {
 					case ltl.OpAnd:
@@ -182,7 +205,7 @@ func (t *translator) letterSets(f *ltl.Formula) error {
 		if s == nil {
 			continue
 		}
-		t.sets[g] = s
+		t.sets[g.ID()] = s
 		if err := t.meter.Add(int64(8 * words)); err != nil {
 			return err
 		}
@@ -196,12 +219,11 @@ func (t *translator) letterSets(f *ltl.Formula) error {
 // letterFormula is the LTLf formula over the code bits that holds of
 // exactly the codes of the letters in s; codes of no letter are don't-cares.
 func (t *translator) letterFormula(g *ltl.Formula) int32 {
-	if x, ok := t.diag[g]; ok {
+	if x := t.diag[g.ID()]; x >= 0 {
 		return x
 	}
-	s := t.sets[g]
-	x, _ := t.decide(s, 0, 0)
-	t.diag[g] = x
+	x, _ := t.decide(t.sets[g.ID()], 0, 0)
+	t.diag[g.ID()] = x
 	return x
 }
 
@@ -308,7 +330,7 @@ func anchored(g *ltl.Formula) (anchor, bool) {
 // futureAnchor reports whether the anchor's ψ has a future operator.
 func (t *translator) futureAnchor(a anchor) bool {
 	for _, p := range a.parts {
-		if t.future[p] {
+		if t.future[p.ID()] {
 			return true
 		}
 	}
@@ -423,7 +445,7 @@ func (t *translator) at1(c *context, g *ltl.Formula, m mode) (int32, error) {
 	if an, ok := anchored(g); ok {
 		return t.atStart(an)
 	}
-	if _, ok := t.sets[g]; ok {
+	if t.sets[g.ID()] != nil {
 		if m == atFirst {
 			return t.letterFormula(g), nil
 		}
@@ -509,7 +531,7 @@ func (t *translator) tr(c *context, g *ltl.Formula) (int32, error) {
 		c.need = append(c.need, g)
 		return 0, errNeed
 	}
-	if _, ok := t.sets[g]; ok {
+	if t.sets[g.ID()] != nil {
 		return t.letterFormula(g), nil
 	}
 	if err := t.b.Step(1); err != nil {
