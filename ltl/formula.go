@@ -102,6 +102,13 @@ func NewPool(alpha alphabet.Alphabet) *Pool {
 	return &Pool{alpha: alpha, index: make(map[nodeKey]*Formula)}
 }
 
+// newPoolSized is NewPool with room for about n formulas (a parsed file
+// makes about one per eight bytes), so that the index is not rehashed as
+// it grows.
+func newPoolSized(alpha alphabet.Alphabet, n int) *Pool {
+	return &Pool{alpha: alpha, nodes: make([]*Formula, 0, n), index: make(map[nodeKey]*Formula, n)}
+}
+
 // Alphabet is the alphabet the pool's symbol atoms index into.
 func (p *Pool) Alphabet() alphabet.Alphabet { return p.alpha }
 

@@ -72,7 +72,7 @@ func ParseFileLimits(filename string, src []byte, lim Limits) (*Formula, error) 
 	if alpha == nil {
 		return nil, p.errs.Err()
 	}
-	p.pool = NewPool(alpha)
+	p.pool = newPoolSized(alpha, min(len(src)/8, 1<<16))
 	f := p.formula()
 	if err := p.errs.Err(); err != nil {
 		return nil, err
@@ -104,6 +104,7 @@ type parser struct {
 	lim     Limits
 	nesting int
 	pool    *Pool
+	index   func(string) int // the pool's alphabet's Indexer, made on first use
 	lets    map[string]*Formula
 	errs    ErrorList
 	stopped bool // a syntax error ended parsing
@@ -430,7 +431,10 @@ func (p *parser) atom() *Formula {
 // symbol resolves a symbol atom; an unknown symbol is reported and parsing
 // continues with false in its place.
 func (p *parser) symbol(t token) *Formula {
-	k := p.pool.alpha.Index(t.text)
+	if p.index == nil {
+		p.index = p.pool.alpha.Indexer()
+	}
+	k := p.index(t.text)
 	if k >= 0 {
 		return p.pool.Symbol(k)
 	}
