@@ -243,6 +243,19 @@ func TestLimits(t *testing.T) {
 	}
 }
 
+// TestCancelled: a cancelled context stops the route.
+func TestCancelled(t *testing.T) {
+	f, err := ltl.ParseFile("c.ltl", []byte(valuationSource(6, "G (P0 -> F P1) & G (P2 -> F P3) & G (P4 -> F P5)")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := toltlf.DFA(budget.New(ctx, nil), f); !errors.Is(err, budget.ErrStopped) {
+		t.Fatalf("cancelled: got %v, want ErrStopped", err)
+	}
+}
+
 // FuzzDFA: any formula over at most 4 letters either gets a DFA equal to
 // the bimachine's or falls back with ErrUnsupported / ErrPastOverFuture;
 // never a panic or a wrong automaton.
