@@ -36,6 +36,17 @@ func Format(d *DFA) string {
 	for a, s := range d.Alphabet {
 		symbols[a] = alphabet.Quote(s)
 	}
+	// One growth of the builder, not a doubling series of copies.
+	width := 0
+	for _, name := range states {
+		width += 2 * len(name)
+	}
+	width = width/max(1, len(states)) + 3 // two state names, two spaces, a newline
+	symbolBytes := 0
+	for _, name := range symbols {
+		symbolBytes += len(name)
+	}
+	b.Grow(len(d.Delta)*(len(symbols)*width+symbolBytes) + 1)
 	for q, row := range d.Delta {
 		for a, r := range row {
 			b.WriteString(states[q])
