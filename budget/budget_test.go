@@ -116,3 +116,29 @@ func TestDefinePanicsOnDuplicate(t *testing.T) {
 	}()
 	Define("test-cells", 1, "cells", "again")
 }
+
+// TestLookupAndAll: every defined limit is found by name and listed once,
+// in name order; unknown names are not found.
+func TestLookupAndAll(t *testing.T) {
+	more := Define("test-aaa", 7, "things", "a limit that sorts first")
+	if l, ok := Lookup("test-cells"); !ok || l != testCells {
+		t.Errorf("Lookup(test-cells) = %v, %v", l, ok)
+	}
+	if l, ok := Lookup("test-aaa"); !ok || l != more {
+		t.Errorf("Lookup(test-aaa) = %v, %v", l, ok)
+	}
+	if _, ok := Lookup("test-none"); ok {
+		t.Error("Lookup found an undefined limit")
+	}
+	all := All()
+	seen := map[string]int{}
+	for i, l := range all {
+		seen[l.Name]++
+		if i > 0 && all[i-1].Name >= l.Name {
+			t.Errorf("All: %s before %s", all[i-1].Name, l.Name)
+		}
+	}
+	if seen["test-cells"] != 1 || seen["test-aaa"] != 1 || seen[Work.Name] != 1 {
+		t.Errorf("All: %v", seen)
+	}
+}

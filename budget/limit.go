@@ -23,10 +23,23 @@ type Limit struct {
 	Doc string
 }
 
+// registry is every defined limit, in the order defined. A program has a
+// few dozen, looked up only when --limit is parsed: a slice, not a map,
+// whose table every program would build while its packages initialise.
 var (
 	registryMu sync.Mutex
-	registry   = make(map[string]*Limit, 64) // sized for the program's limits: no rehashing while packages initialise
+	registry   []*Limit
 )
+
+// lookup finds a defined limit by name; registryMu is held.
+func lookup(name string) (*Limit, bool) {
+	for _, l := range registry {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return nil, false
+}
 
 // Define declares a limit. It is meant for package-level variables, next to
 // the construction the limit bounds; declaring one name twice panics, since
@@ -40,11 +53,11 @@ func Define(name string, def int64, unit, doc string) *Limit {
 	}
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	if _, dup := registry[name]; dup {
+	if _, dup := lookup(name); dup {
 		panic("budget: limit defined twice: " + name)
 	}
 	l := &Limit{Name: name, Default: def, Unit: unit, Doc: doc}
-	registry[name] = l
+	registry = append(registry, l)
 	return l
 }
 
@@ -64,18 +77,14 @@ func validName(s string) bool {
 func Lookup(name string) (*Limit, bool) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	l, ok := registry[name]
-	return l, ok
+	return lookup(name)
 }
 
 // All lists every defined limit, sorted by name.
 func All() []*Limit {
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	out := make([]*Limit, 0, len(registry))
-	for _, l := range registry {
-		out = append(out, l)
-	}
+	out := append([]*Limit(nil), registry...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
