@@ -55,7 +55,10 @@ against every key, O(n²·d) per head, the definition) and ``classes``
 there are finitely many (Lemma 4.3); per key vector only the occurrence its
 mask and tie-break make best can win, found with cumulative max/min; O(n·K)
 for K distinct vectors).  ``set_method`` picks one; ``auto`` uses classes
-when K is small against n.
+when K is small against n.  K counts the distinct vectors of the whole
+batch, and the classes pass holds a [B, n, K] table: over propositions a
+batch of random traces can bring K towards 2^k distinct steps, where
+``auto`` picks dense (forcing classes there costs B·n·K memory).
 
 Exactness.  Hard attention compares scores, so a pass that rounds may attend
 elsewhere.  The module computes in float64 (by default) and certifies every
