@@ -95,6 +95,17 @@ func (p *Program) RunTrace(s string) (bool, error) {
 	return p.Prog.AcceptsSteps(t.Steps()), nil
 }
 
+// TransduceTrace implements TraceTransducer: the output word of a
+// transducer over propositions on the trace s.
+func (p *Program) TransduceTrace(s string) ([]int, alphabet.Alphabet, error) {
+	t, err := ltlf.ParseTrace(p.Prog.Props, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := p.Prog.RunSteps(t.Steps()).Transduce()
+	return out, p.Prog.Output.Symbols, err
+}
+
 // TraceTabler is implemented by artifacts that print the table of their
 // vectors on a trace (brasp run --table on a program over propositions).
 type TraceTabler interface {
@@ -139,6 +150,10 @@ func (p *Program) IsTransducer() bool { return p.Prog.IsTransducer() }
 
 // Transduce implements Transducer.
 func (p *Program) Transduce(w []int) ([]int, alphabet.Alphabet, error) {
+	if p.Prog.Props != nil {
+		out, err := p.Prog.RunSteps(valuationSteps(w)).Transduce()
+		return out, p.Prog.Output.Symbols, err
+	}
 	out, err := p.run(w).Transduce()
 	return out, p.Prog.Output.Symbols, err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/exact"
 	"github.com/brasp-dev/brasp/transformer"
@@ -157,11 +158,7 @@ func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) 
 	if readsTraces(x) || readsTraces(y) {
 		// The letters are valuations named like steps ({a,b}): show the
 		// word as the trace brasp run reads.
-		steps := make([]string, len(d.Word))
-		for i, l := range d.Word {
-			steps[i] = d.Alphabet[l]
-		}
-		r.Trace = strings.Join(steps, ";")
+		r.Trace = traceOf(d.Alphabet, d.Word)
 	}
 	return r, nil
 }
@@ -284,7 +281,11 @@ func equivTransducers(b *budget.Budget, x, y Artifact, opts Options) (*EquivResu
 		}
 		progs[k] = p.(*Program)
 	}
-	d, err := exact.TransducersEquivalent(b, progs[0].Prog, progs[1].Prog)
+	letters, err := transducerLetters(progs[0], progs[1])
+	if err != nil {
+		return nil, err
+	}
+	d, err := exact.TransducersEquivalent(b, letters[0], letters[1])
 	if err != nil {
 		return nil, err
 	}
@@ -297,15 +298,62 @@ func equivTransducers(b *budget.Budget, x, y Artifact, opts Options) (*EquivResu
 	// symbols in another order than x itself.
 	w := make([]int, len(d.Word))
 	for i, s := range d.Word {
-		w[i] = alpha.Index(progs[0].Prog.Alphabet[s])
+		w[i] = alpha.Index(letters[0].Alphabet[s])
 	}
 	r.Word, r.Position, r.FirstOutputs, r.SecondOutputs = w, d.Position, d.First, d.Second
+	if readsTraces(x) || readsTraces(y) {
+		r.Trace = traceOf(alpha, w)
+	}
 	ox, errX := outputAt(x, alpha, w, d.Position)
 	oy, errY := outputAt(y, alpha, w, d.Position)
 	if errX == nil && errY == nil && ox == oy {
 		return nil, fmt.Errorf("%w: %s at position %d (both output %s)", ErrUnconfirmed, automata.ShowWord(alpha, w), d.Position, ox)
 	}
 	return r, nil
+}
+
+// transducerLetters returns the two programs over letters that
+// exact.TransducersEquivalent compares: programs over propositions read
+// the valuations of their (common) propositions as letters, named alike
+// whatever order each lists them in.
+func transducerLetters(x, y *Program) ([2]*brasp.Program, error) {
+	px, py := x.Prog.Props, y.Prog.Props
+	if (px == nil) != (py == nil) {
+		return [2]*brasp.Program{}, fmt.Errorf("one transducer reads words of symbols, the other traces of propositions")
+	}
+	if px != nil && !sameSet(px, py) {
+		return [2]*brasp.Program{}, fmt.Errorf("the transducers read different propositions (%s and %s)", strings.Join(px, " "), strings.Join(py, " "))
+	}
+	var out [2]*brasp.Program
+	for k, p := range []*Program{x, y} {
+		l, err := p.letters()
+		if err != nil {
+			return out, err
+		}
+		out[k] = l
+	}
+	return out, nil
+}
+
+// sameSet reports whether a and b list the same strings.
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	as, bs := slices.Clone(a), slices.Clone(b)
+	slices.Sort(as)
+	slices.Sort(bs)
+	return slices.Equal(as, bs)
+}
+
+// traceOf shows a word of valuation letters (named like steps: {a,b}) as
+// the trace brasp run reads.
+func traceOf(alpha alphabet.Alphabet, w []int) string {
+	steps := make([]string, len(w))
+	for i, l := range w {
+		steps[i] = alpha[l]
+	}
+	return strings.Join(steps, ";")
 }
 
 // outputAt is the symbol a transducer outputs at position pos (1-based) of

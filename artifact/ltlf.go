@@ -122,6 +122,15 @@ type TraceRunner interface {
 	RunTrace(s string) (bool, error)
 }
 
+// TraceTransducer is implemented by transducers that read traces (a
+// program or model over propositions with an output symbol per position):
+// the output word on the trace s, over the returned output symbols.
+type TraceTransducer interface {
+	TraceRunner
+	Transducer
+	TransduceTrace(s string) ([]int, alphabet.Alphabet, error)
+}
+
 // ltlfToBRASP is Theorem 3.2 on traces (ltlf.ToBRASP): a program over the
 // formula's propositions, one vector per subformula.
 func ltlfToBRASP(_ *budget.Budget, f *LTLf, _ NoOptions) (*Program, error) {

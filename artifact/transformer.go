@@ -255,24 +255,45 @@ func (t *Transformer) IsTransducer() bool { return t.M.IsTransducer() }
 
 // Transduce implements Transducer: the output symbol at every position.
 func (t *Transformer) Transduce(w []int) ([]int, alphabet.Alphabet, error) {
-	var runner *transformer.Runner
 	if t.M.Props != nil {
-		m, steps, err := t.M.OverSteps(valuationSteps(w))
-		if err != nil {
-			return nil, nil, err
-		}
-		if runner, err = transformer.NewRunner(m); err != nil {
-			return nil, nil, err
-		}
-		runner.SetBudget(t.bud)
-		w = steps
-	} else {
-		if err := t.prepare(); err != nil {
-			return nil, nil, err
-		}
-		runner = t.runner
+		return t.transduceSteps(valuationSteps(w))
 	}
-	out, err := runner.Transduce(w)
+	if err := t.prepare(); err != nil {
+		return nil, nil, err
+	}
+	out, err := t.runner.Transduce(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, t.M.Transduction.Symbols, nil
+}
+
+// TransduceTrace implements TraceTransducer: the output word of a model
+// over propositions on the trace s.
+func (t *Transformer) TransduceTrace(s string) ([]int, alphabet.Alphabet, error) {
+	tr, err := ltlf.ParseTrace(t.M.Props, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t.transduceSteps(tr.Steps())
+}
+
+// transduceSteps runs a model over propositions on a trace of steps, read
+// through the model over the trace's distinct steps.
+func (t *Transformer) transduceSteps(steps [][]uint64) ([]int, alphabet.Alphabet, error) {
+	if len(steps) == 0 {
+		return nil, t.M.Transduction.Symbols, nil
+	}
+	m, w, err := t.M.OverSteps(steps)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := transformer.NewRunner(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.SetBudget(t.bud)
+	out, err := r.Transduce(w)
 	if err != nil {
 		return nil, nil, err
 	}

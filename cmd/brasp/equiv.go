@@ -74,18 +74,18 @@ func equivCmd(e *env, args []string) error {
 
 // notEquivalent prints the counterexample of r and exits with 1.
 func notEquivalent(e *env, r *artifact.EquivResult, pos []string) error {
+	shown := r.Trace
+	if shown == "" {
+		shown = automata.ShowWord(r.Alphabet, r.Word)
+	}
 	if r.Transducers {
 		fmt.Fprintf(e.stdout, "not equivalent: %s at position %d (%s outputs %s, %s outputs %s)\n",
-			automata.ShowWord(r.Alphabet, r.Word), r.Position, pos[0], outputs(r.FirstOutputs), pos[1], outputs(r.SecondOutputs))
+			shown, r.Position, pos[0], outputs(r.FirstOutputs), pos[1], outputs(r.SecondOutputs))
 		return &exitError{code: 1}
 	}
 	acc, rej := pos[0], pos[1]
 	if !r.FirstAccepts {
 		acc, rej = rej, acc
-	}
-	shown := r.Trace
-	if shown == "" {
-		shown = automata.ShowWord(r.Alphabet, r.Word)
 	}
 	fmt.Fprintf(e.stdout, "not equivalent: %s (%s accepts, %s rejects)\n", shown, acc, rej)
 	return &exitError{code: 1}

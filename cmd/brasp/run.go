@@ -133,6 +133,15 @@ func runWord(a artifact.Artifact, s, where string, table, asJSON bool, traced *a
 			}
 			out.WriteString(t)
 		}
+		if td, ok := a.(artifact.TraceTransducer); ok && td.IsTransducer() {
+			o, syms, err := td.TransduceTrace(s)
+			if err != nil {
+				return fmt.Errorf("%s: %v", where, err)
+			}
+			out.WriteString(syms.FormatWord(o))
+			out.WriteByte('\n')
+			return nil
+		}
 		acc, err := tr.RunTrace(s)
 		if err != nil {
 			return fmt.Errorf("%s: %v", where, err)

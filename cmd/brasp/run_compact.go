@@ -33,7 +33,7 @@ func runCompact(a artifact.Artifact, line []byte, where string, table, asJSON bo
 	if t, ok := a.(*artifact.Transformer); ok && !table && !t.ReadsTraces() {
 		return runModel(t, line, where, asJSON, out)
 	}
-	if t, ok := a.(*artifact.Transformer); ok && !table && !asJSON && t.ReadsTraces() {
+	if t, ok := a.(*artifact.Transformer); ok && !table && !asJSON && t.ReadsTraces() && !t.IsTransducer() {
 		acc, err := t.RunTraceBytes(line)
 		if err != nil {
 			return true, fmt.Errorf("%s: %v", where, err)
