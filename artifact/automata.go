@@ -74,8 +74,14 @@ func (d *DFA) Inspect() string {
 	if d.D.Accept[d.D.Start] {
 		eps = "accepts"
 	}
-	return fmt.Sprintf("dfa: alphabet {%s}, %d states (%d accepting, %d after minimisation); %s the empty word\n",
-		d.D.Alphabet, d.D.NumStates(), accepting, automata.Minimize(d.D).NumStates(), eps)
+	minimal := "not minimised: "
+	if m, err := automata.Minimize(nil, d.D); err != nil {
+		minimal += err.Error()
+	} else {
+		minimal = fmt.Sprintf("%d after minimisation", m.NumStates())
+	}
+	return fmt.Sprintf("dfa: alphabet {%s}, %d states (%d accepting, %s); %s the empty word\n",
+		d.D.Alphabet, d.D.NumStates(), accepting, minimal, eps)
 }
 
 // Regex is a loaded .re regular expression, compiled to its minimal DFA on

@@ -59,7 +59,7 @@ func ToDFA(b *budget.Budget, a Artifact, opts Options) (*automata.DFA, error) {
 	if !ok {
 		return nil, fmt.Errorf("dfa: want *artifact.DFA, have %T", d)
 	}
-	return automata.Minimize(x.D), nil
+	return automata.Minimize(b, x.D)
 }
 
 // EquivResult is the outcome of Equiv.

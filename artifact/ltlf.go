@@ -294,7 +294,11 @@ func (s *SymbolicDFA) Letters(b *budget.Budget) (*DFA, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewDFA(automata.Minimize(d)), nil
+	m, err := automata.Minimize(b, d)
+	if err != nil {
+		return nil, err
+	}
+	return NewDFA(m), nil
 }
 
 // LTLfOptions are the options of ltlf → dfa.

@@ -100,7 +100,11 @@ func maskProgram(b *budget.Budget, p *Program, o MaskOptions) (*Formula, error) 
 // maskDFA builds a formula of the asked form from the minimal DFA
 // (nonstrict.FromDFA).
 func maskDFA(b *budget.Budget, d *DFA, o MaskOptions) (*Formula, error) {
-	g, err := nonstrict.FromDFA(b, automata.Minimize(d.D), o.nonstrictOptions())
+	m, err := automata.Minimize(b, d.D)
+	if err != nil {
+		return nil, err
+	}
+	g, err := nonstrict.FromDFA(b, m, o.nonstrictOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -161,5 +161,5 @@ func monoidDFA(b *budget.Budget, a Artifact, opts Options) (*automata.DFA, error
 	if err != nil {
 		return nil, err
 	}
-	return automata.Minimize(d), nil
+	return automata.Minimize(b, d)
 }

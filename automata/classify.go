@@ -72,8 +72,8 @@ func Classify(b *budget.Budget, d *DFA) (*Classification, error) {
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
-	m := Minimize(d)
-	if err := b.Err(); err != nil {
+	m, err := Minimize(b, d)
+	if err != nil {
 		return nil, err
 	}
 	c := &Classification{Minimal: m, StutterInvariant: true}

@@ -140,7 +140,7 @@ func TestAperiodicAgainstMonoid(t *testing.T) {
 		} else {
 			d = randomAperiodicish(rng, 1+rng.IntN(7), 1+rng.IntN(3))
 		}
-		m := Minimize(d)
+		m := minimize(t, d)
 		mon, err := TransitionMonoid(nil, m)
 		if err != nil {
 			t.Fatal(err)

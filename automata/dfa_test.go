@@ -237,7 +237,7 @@ func TestMinimizeRandom(t *testing.T) {
 	for range 500 {
 		n, k := 1+rng.IntN(12), 1+rng.IntN(2)
 		d := randomDFA(rng, n, k)
-		m := Minimize(d)
+		m := minimize(t, d)
 		if err := m.Validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -262,7 +262,7 @@ func TestMinimizeRandom(t *testing.T) {
 				p.Delta[perm[q]][a] = perm[r]
 			}
 		}
-		mp := Minimize(p)
+		mp := minimize(t, p)
 		if !slices.EqualFunc(mp.Delta, m.Delta, slices.Equal) || !slices.Equal(mp.Accept, m.Accept) {
 			t.Fatalf("Minimize is not canonical")
 		}
@@ -359,7 +359,7 @@ func TestDeterminize(t *testing.T) {
 		t.Errorf("limit not enforced: %v", err)
 	}
 	d, err := m.Determinize(budget.New(context.Background(), budget.Settings{"subset-bytes": 1 << 10 * 145}))
-	if err != nil || Minimize(d).NumStates() != 1<<n {
+	if err != nil || minimize(t, d).NumStates() != 1<<n {
 		t.Errorf("want %d states, got %v", 1<<n, err)
 	}
 }

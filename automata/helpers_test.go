@@ -15,3 +15,13 @@ func randomDFA(rng *rand.Rand, n, k int) *DFA { return RandomDFA(rng, testkit.Le
 func loadDFA(t testing.TB, name string) *DFA {
 	return testkit.Load(t, filepath.Join("testdata", name), Parse)
 }
+
+// minimize is Minimize under the default budget, failing the test on error.
+func minimize(t testing.TB, d *DFA) *DFA {
+	t.Helper()
+	m, err := Minimize(nil, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

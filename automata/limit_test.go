@@ -55,7 +55,7 @@ func limitOf(t *testing.T, err error) *budget.Limit {
 // is O(n log n) (a quadratic refinement took seconds).
 func TestClassifyLargeChain(t *testing.T) {
 	d := chainDFA(20000)
-	if m := Minimize(d); m.NumStates() != 20000 {
+	if m := minimize(t, d); m.NumStates() != 20000 {
 		t.Fatalf("the chain minimises to %d states", m.NumStates())
 	}
 	_, err := Classify(nil, d)
@@ -83,6 +83,10 @@ func TestLimitsAreExact(t *testing.T) {
 		OrbitBytes:  func(b *budget.Budget) error { _, err := NewImageOrbit(b, d); return err },
 		MonoidBytes: func(b *budget.Budget) error { _, err := TransitionMonoid(b, d); return err },
 		SubsetBytes: func(b *budget.Budget) error { _, err := d.NFA().Determinize(b); return err },
+		MinimizeBytes: func(b *budget.Budget) error {
+			_, err := Minimize(b, randomDFA(rand.New(rand.NewPCG(3, 4)), 300, 3))
+			return err
+		},
 	}
 	for l, run := range runs {
 		need := minimalLimit(t, l, run)
@@ -141,6 +145,35 @@ func TestBytesAreFaithful(t *testing.T) {
 	}
 }
 
+// TestMinimizeBytesAreFaithful compares what Minimize is charged with what
+// it allocates (its memory is transient but for the result): within a factor
+// of four either way.
+func TestMinimizeBytesAreFaithful(t *testing.T) {
+	for _, d := range []*DFA{chainDFA(20000), randomDFA(rand.New(rand.NewPCG(5, 6)), 20000, 4)} {
+		charged := minimalLimit(t, MinimizeBytes, func(b *budget.Budget) error { _, err := Minimize(b, d); return err })
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		m := minimize(t, d)
+		runtime.ReadMemStats(&after)
+		alloc := int64(after.TotalAlloc - before.TotalAlloc)
+		t.Logf("%d states → %d: charged %d bytes, allocated %d bytes", d.NumStates(), m.NumStates(), charged, alloc)
+		if charged < alloc/4 || charged > 4*alloc {
+			t.Errorf("charged %d bytes for %d allocated", charged, alloc)
+		}
+	}
+}
+
+// TestMinimizeStopsSoonAfterCancel: Minimize looks at its budget at least
+// every few thousand units of work, so a context cancelled at its n-th look
+// stops it there, whatever the look.
+func TestMinimizeStopsSoonAfterCancel(t *testing.T) {
+	testkit.StopsSoonAfterCancel(t, 4, func(b *budget.Budget) error {
+		_, err := Minimize(b, randomDFA(rand.New(rand.NewPCG(7, 8)), 20000, 3))
+		return err
+	})
+}
+
 // TestCancelStops: a cancelled budget stops every construction with
 // budget.ErrStopped.
 func TestCancelStops(t *testing.T) {
@@ -162,6 +195,7 @@ func TestCancelStops(t *testing.T) {
 		"NewImageOrbit":    func() error { _, err := NewImageOrbit(b, chainDFA(500)); return err },
 		"TransitionMonoid": func() error { _, err := TransitionMonoid(b, counterDFA(30)); return err },
 		"Classify":         func() error { _, err := Classify(b, counterDFA(30)); return err },
+		"Minimize":         func() error { _, err := Minimize(b, chainDFA(20000)); return err },
 		"stableSemigroup": func() error {
 			_, _, _, err := stableSemigroup(b, randomDFA(rand.New(rand.NewPCG(1, 2)), 200, 2))
 			return err
@@ -188,6 +222,8 @@ func TestAC0UndecidedByWork(t *testing.T) {
 func BenchmarkMinimizeChain(b *testing.B) {
 	d := chainDFA(20000)
 	for b.Loop() {
-		Minimize(d)
+		if _, err := Minimize(nil, d); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

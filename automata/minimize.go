@@ -1,5 +1,12 @@
 package automata
 
+import "github.com/brasp-dev/brasp/budget"
+
+// MinimizeBytes bounds the memory of Minimize beyond the DFA it is given:
+// the inverse transitions, the partition and the result.
+var MinimizeBytes = budget.Define("minimize-bytes", 1<<30, "bytes",
+	"memory of DFA minimisation (inverse transitions, partition, worklist and the minimal DFA)")
+
 // Minimize returns the minimal complete DFA of d's language: unreachable
 // states are dropped and equivalent states merged by Hopcroft's partition
 // refinement. States are renumbered in breadth-first order from the start
@@ -9,28 +16,63 @@ package automata
 //
 // It runs in O(k·n·log n) time and O(k·n) memory for n states and k symbols
 // (each split costs the states it moves, and a state moves into a block at
-// most half the size of its old one O(log n) times), so it needs no budget:
-// it is linear-logarithmic in the automaton it is given.
-func Minimize(d *DFA) *DFA {
+// most half the size of its old one O(log n) times). The memory it adds to
+// d's is charged to b's minimize-bytes limit as it is allocated, and every
+// state moved or inverse transition followed to b.Step, so a cancelled
+// budget stops it within a few thousand steps.
+func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
+	meter := b.Meter(MinimizeBytes, "minimisation")
+	n, k := d.NumStates(), len(d.Alphabet)
 	reach := d.Reachable()
-	k := len(d.Alphabet)
-	p := newPartition(d.NumStates(), reach, d.Accept)
-
-	// Inverse transitions restricted to live states.
-	inv := make([][][]int, k)
+	// The inverse transitions restricted to live states, by symbol: the
+	// predecessors of r on a are src[a][off[a][r]:off[a][r+1]].
+	live := 0
+	for _, l := range reach {
+		if l {
+			live++
+		}
+	}
+	if err := meter.Add(int64(k) * 4 * int64(n+1+live)); err != nil {
+		return nil, err
+	}
+	off := make([][]int32, k)
+	src := make([][]int32, k)
 	for a := range k {
-		inv[a] = make([][]int, d.NumStates())
-	}
-	for q, live := range reach {
-		if !live {
-			continue
+		o := make([]int32, n+1)
+		for q, l := range reach {
+			if l {
+				o[d.Delta[q][a]+1]++
+			}
 		}
-		for a, r := range d.Delta[q] {
-			inv[a][r] = append(inv[a][r], q)
+		for r := range n {
+			o[r+1] += o[r]
+		}
+		s := make([]int32, live)
+		fill := append([]int32(nil), o[:n]...)
+		for q, l := range reach {
+			if l {
+				r := d.Delta[q][a]
+				s[fill[r]] = int32(q)
+				fill[r]++
+			}
+		}
+		off[a], src[a] = o, s
+		if err := b.Step(int64(n)); err != nil {
+			return nil, err
 		}
 	}
+	if err := meter.Add(int64(n)*2*intBytes + int64(live)*intBytes); err != nil {
+		return nil, err
+	}
+	p := newPartition(n, reach, d.Accept)
 
-	// The splitters: (block, symbol) pairs still to process.
+	// The splitters: (block, symbol) pairs still to process. A block costs
+	// its range (first, end, mid), its inWork flags and its share of the
+	// worklist.
+	blockBytes := int64(3*intBytes + k + 2*intBytes*k)
+	if err := meter.Add(int64(p.numBlocks()) * blockBytes); err != nil {
+		return nil, err
+	}
 	var inWork []bool // inWork[b*k+a]
 	var work [][2]int
 	push := func(b, a int) {
@@ -56,16 +98,25 @@ func Minimize(d *DFA) *DFA {
 	for len(work) > 0 {
 		ba := work[len(work)-1]
 		work = work[:len(work)-1]
-		b, a := ba[0], ba[1]
-		inWork[b*k+a] = false
-		// Copy the splitter: splitting b itself reorders its members.
-		splitter = append(splitter[:0], p.members(b)...)
+		y, a := ba[0], ba[1]
+		inWork[y*k+a] = false
+		// Copy the splitter: splitting y itself reorders its members.
+		splitter = append(splitter[:0], p.members(y)...)
+		o, s := off[a], src[a]
 		for _, r := range splitter {
-			for _, q := range inv[a][r] {
-				p.mark(q)
+			preds := s[o[r]:o[r+1]]
+			for _, q := range preds {
+				p.mark(int(q))
+			}
+			if err := b.Step(int64(1 + len(preds))); err != nil {
+				return nil, err
 			}
 		}
-		for _, split := range p.split() {
+		splits := p.split()
+		if err := meter.Add(int64(len(splits)) * blockBytes); err != nil {
+			return nil, err
+		}
+		for _, split := range splits {
 			y, z := split[0], split[1]
 			for len(inWork) < (z+1)*k {
 				inWork = append(inWork, false)
@@ -79,7 +130,11 @@ func Minimize(d *DFA) *DFA {
 			}
 		}
 	}
-	return p.quotient(d)
+	// The result: per state a row, a name and a flag.
+	if err := meter.Add(int64(p.numBlocks()) * (int64(k)*intBytes + 2*sliceBytes + 1)); err != nil {
+		return nil, err
+	}
+	return p.quotient(d), nil
 }
 
 // partition is a refinable partition of the live states (Valmari and

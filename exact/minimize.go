@@ -135,7 +135,7 @@ func quotient(delta [][]int, class, rep []int) [][]int {
 // dfa reads off the language: w is accepted iff the output table holds at
 // (ℓ_n, w_n, r = 0). The DFA's state after a non-empty prefix is the left
 // state after it together with the output at its last position.
-func (b *bimachine) dfa(p *brasp.Program, out int) *automata.DFA {
+func (b *bimachine) dfa(p *brasp.Program, out int) (*automata.DFA, error) {
 	t := b.tab[out]
 	// States: 0 = start (ε, rejecting); 1 + 2ℓ + bit.
 	n := 1 + 2*b.nL
@@ -152,7 +152,11 @@ func (b *bimachine) dfa(p *brasp.Program, out int) *automata.DFA {
 			}
 		}
 	}
-	return renamed(automata.Minimize(d))
+	m, err := automata.Minimize(b.bud, d)
+	if err != nil {
+		return nil, err
+	}
+	return renamed(m), nil
 }
 
 // renamed names the states q0, q1, ... in order.

@@ -59,7 +59,7 @@ func ProgramDFA(bud *budget.Budget, p *brasp.Program) (*automata.DFA, error) {
 	if err := runSteps(bud, b, steps, out); err != nil {
 		return nil, err
 	}
-	return b.dfa(p, out), nil
+	return b.dfa(p, out)
 }
 
 // prepare returns the program the bimachine constructions run: constants

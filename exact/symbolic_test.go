@@ -60,7 +60,9 @@ func checkSymbolic(t *testing.T, name string, rng *rand.Rand, p *brasp.Program) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	sl = automata.Minimize(sl)
+	if sl, err = automata.Minimize(nil, sl); err != nil {
+		t.Fatal(err)
+	}
 	eq, w, _, err := Equivalent(sl, ld)
 	if err != nil {
 		t.Fatal(err)

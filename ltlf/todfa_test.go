@@ -48,7 +48,10 @@ func TestMinimizeAgainstLetters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := automata.Minimize(lu)
+		want, err := automata.Minimize(nil, lu)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if want.NumStates() != d.NumStates() {
 			t.Fatalf("%s: %d states, Hopcroft on letters %d", f, d.NumStates(), want.NumStates())
 		}

@@ -68,7 +68,10 @@ func DFAToBRASP(b *budget.Budget, d *automata.DFA) (*Result, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	m := automata.Minimize(d)
+	m, err := automata.Minimize(b, d)
+	if err != nil {
+		return nil, err
+	}
 	im, err := computeImages(b, m)
 	if err != nil {
 		return nil, err

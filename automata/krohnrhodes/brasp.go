@@ -74,7 +74,11 @@ func stateVectorName(d *automata.DFA, x int) string {
 // not star-free, and with the budget's error when a limit of Decompose is
 // exceeded or the budget's context is cancelled.
 func DFAToBRASP(b *budget.Budget, d *automata.DFA) (*brasp.Program, *Cascade, error) {
-	c, err := Decompose(b, automata.Minimize(d))
+	m, err := automata.Minimize(b, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := Decompose(b, m)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -341,7 +341,10 @@ func randomCounterFree(rng *rand.Rand, minStates, maxStates int) *automata.DFA {
 				}
 			}
 		}
-		d = automata.Minimize(d)
+		d, err := automata.Minimize(nil, d)
+		if err != nil {
+			panic(err) // a few states
+		}
 		if d.NumStates() < minStates || d.NumStates() > maxStates {
 			continue
 		}

@@ -417,5 +417,5 @@ func (r *Regex) DFA(b *budget.Budget) (*automata.DFA, error) {
 		d.Accept = append(d.Accept, t.list[x].nullable)
 		d.States = append(d.States, "d"+strconv.Itoa(i))
 	}
-	return automata.Minimize(d), nil
+	return automata.Minimize(b, d)
 }

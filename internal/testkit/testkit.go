@@ -8,7 +8,7 @@
 // in the CLI scripts (testdata/script/*.txtar). Tests read it as
 // *testkit.Update, or let Golden read it.
 //
-// testkit imports only alphabet, so that the internal tests of every other
+// testkit imports only alphabet and budget, so that the internal tests of every other
 // package can use it.
 package testkit
 

@@ -72,3 +72,23 @@ func TestLoadAndGolden(t *testing.T) {
 		t.Error("compareGolden accepts a missing file")
 	}
 }
+
+func TestCancelAtLook(t *testing.T) {
+	cancelled := 0
+	ctx := CancelAtLook(3, func() { cancelled++ })
+	for look := 1; look <= 5; look++ {
+		select {
+		case <-ctx.Done():
+			if look < 3 {
+				t.Fatalf("done at look %d", look)
+			}
+		default:
+			if look >= 3 {
+				t.Fatalf("not done at look %d", look)
+			}
+		}
+	}
+	if cancelled != 1 || ctx.Err() == nil {
+		t.Fatalf("atCancel called %d times, Err %v", cancelled, ctx.Err())
+	}
+}

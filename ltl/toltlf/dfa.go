@@ -41,7 +41,7 @@ func DFA(b *budget.Budget, f *ltl.Formula) (*automata.DFA, error) {
 		// minimal, so the letter DFA is too. Only its numbering is left.
 		return breadthFirst(d), nil
 	}
-	return automata.Minimize(d), nil
+	return automata.Minimize(b, d)
 }
 
 // breadthFirst renumbers the states of d in breadth-first order from the
