@@ -89,6 +89,10 @@ func (m *Manager) NumVars() int { return int(m.nvars) }
 // NumNodes is the number of nodes made so far, terminals included.
 func (m *Manager) NumNodes() int { return len(m.nodes) }
 
+// Bytes is the memory charged to bdd-bytes so far: the node table, its hash
+// buckets and the operation cache.
+func (m *Manager) Bytes() int64 { return m.meter.Used() }
+
 // Err is the error that stopped the Manager (a limit or the budget's
 // context), or nil. After an error every operation returns False.
 func (m *Manager) Err() error { return m.err }

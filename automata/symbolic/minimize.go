@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/bdd"
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -15,10 +16,23 @@ import (
 // class (one rebuild per diagram node per round, shared between states).
 // Diagrams are canonical, so equal signatures are equal nodes. The rounds
 // stop when no class splits.
+//
+// What it holds beyond d's manager (per state: its class, signature and
+// leaf; per diagram node: the rebuild memo; per class: the signature table
+// and the result) is charged to the budget's minimize-bytes limit, the new
+// diagram nodes to bdd-bytes, and every state and rebuilt node to b.Step,
+// so a cancelled budget stops it within a few thousand nodes.
 func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 	n := d.NumStates()
 	m := d.M
 	k := len(d.Props)
+	meter := b.Meter(automata.MinimizeBytes, "minimisation of a symbolic automaton")
+	// leafOf, class, next, sigs, and stateOf's and the memo's slots for
+	// every node of the manager.
+	memoNodes := int64(m.NumNodes())
+	if err := meter.Add(int64(n)*(4+8+8+4) + 2*nodeMapBytes*memoNodes); err != nil {
+		return nil, err
+	}
 	leafOf := make([]bdd.Node, n)
 	var stateOf bdd.NodeMap[int32]
 	for x, q := range d.Leaf {
@@ -35,6 +49,7 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 	}
 	var sigs []bdd.Node
 	var memo bdd.NodeMap[bdd.Node]
+	var idsBytes int64 // the largest signature table so far
 	for {
 		// The representative leaf of each class: its first state's.
 		repLeaf := make([]bdd.Node, classes)
@@ -47,7 +62,9 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 			}
 		}
 		memo.Clear()
-		rebuilt := 0
+		// A rebuild charges each node it makes to the budget's work; once
+		// that fails the rest of the round is skipped.
+		var stepErr error
 		var rebuild func(bdd.Node) bdd.Node
 		rebuild = func(x bdd.Node) bdd.Node {
 			if m.Level(x) >= k {
@@ -57,9 +74,14 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 			if r, ok := memo.Get(x); ok {
 				return r
 			}
+			if stepErr != nil {
+				return x
+			}
 			r := m.Mk(m.Level(x), rebuild(m.Low(x)), rebuild(m.High(x)))
 			memo.Set(x, r)
-			rebuilt++
+			if stepErr == nil {
+				stepErr = b.Step(1)
+			}
 			return r
 		}
 		var ids pairTable // (class, signature) → new class
@@ -67,12 +89,13 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 		next := make([]int, n)
 		sigs = make([]bdd.Node, n)
 		for q := range n {
-			if q%1024 == 0 {
-				if err := b.Err(); err != nil { // a round over a million states takes seconds
-					return nil, err
-				}
-			}
 			sigs[q] = rebuild(d.Next[q])
+			if stepErr == nil {
+				stepErr = b.Step(1)
+			}
+			if stepErr != nil {
+				return nil, stepErr
+			}
 			id, ok := ids.get(bdd.Node(class[q]), sigs[q])
 			if !ok {
 				id = bdd.Node(ids.n)
@@ -80,12 +103,17 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 			}
 			next[q] = int(id)
 		}
-		if err := b.Step(int64(n + rebuilt)); err != nil {
-			return nil, err
-		}
 		if err := m.Err(); err != nil {
 			return nil, err
 		}
+		// The memo's slots for the nodes this round made; the signature
+		// table's slots.
+		grown := int64(m.NumNodes()) - memoNodes
+		memoNodes += grown
+		if err := meter.Add(2*nodeMapBytes*grown + ids.bytes() - idsBytes); err != nil {
+			return nil, err
+		}
+		idsBytes = max(idsBytes, ids.bytes())
 		split := ids.n != classes
 		if !split {
 			// sigs use the leaves of the final classes: keep class numbers.
@@ -105,6 +133,10 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 			repState[class[q]] = q
 		}
 	}
+	// num, repState, the result's Next, Accept and Leaf, and leafClass.
+	if err := meter.Add(int64(classes) * (8 + 8 + 4 + 1 + 2*mapEntryBytes)); err != nil {
+		return nil, err
+	}
 	num := make([]int, classes)
 	for i := range num {
 		num[i] = -1
@@ -120,13 +152,15 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 	// then, so skipping it changes no number (and the walks cost the
 	// distinct nodes, not the sum of the diagrams' sizes).
 	var seen bdd.Marks
+	var stepErr error
 	order := []int{class[d.Start]}
 	num[class[d.Start]] = 0
 	var walk func(x bdd.Node)
 	walk = func(x bdd.Node) {
-		if !seen.Add(x) {
+		if !seen.Add(x) || stepErr != nil {
 			return
 		}
+		stepErr = b.Step(1)
 		if m.Level(x) >= k {
 			if sc := leafClass[x]; num[sc] < 0 {
 				num[sc] = len(order)
@@ -144,6 +178,9 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 		out.Accept = append(out.Accept, d.Accept[q])
 		out.Leaf[leafOf[q]] = i
 		walk(sigs[q])
+		if stepErr != nil {
+			return nil, stepErr
+		}
 	}
 	out.Start = 0
 	return out, m.Err()
@@ -169,3 +206,9 @@ func leaves(m *bdd.Manager, k int, x bdd.Node, seen *bdd.Marks) []bdd.Node {
 	walk(x)
 	return out
 }
+
+// Byte estimates of Minimize's and Product's tables.
+const (
+	nodeMapBytes  = 4 + 4 // a bdd.NodeMap slot of a 4-byte value: its stamp and value
+	mapEntryBytes = 40    // a Go map entry of small key and value, with its share of empty slots
+)

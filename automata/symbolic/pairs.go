@@ -56,6 +56,9 @@ func (t *pairTable) put(u, v, x bdd.Node) {
 	}
 }
 
+// bytes is the memory of the table's slots.
+func (t *pairTable) bytes() int64 { return int64(len(t.keys)) * (8 + 4) }
+
 // reserve makes room for n entries without growing.
 func (t *pairTable) reserve(n int) {
 	for 2*n > len(t.keys) {

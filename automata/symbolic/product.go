@@ -8,9 +8,15 @@ import (
 	"github.com/brasp-dev/brasp/budget"
 )
 
-// maxProductStates bounds the states of a product.
-var maxProductStates = budget.Define("symbolic-product-states", 1<<18, "states",
-	"states of the product of symbolic automata (before minimisation)")
+// maxProductBytes bounds the memory of a product: its decision diagrams,
+// the tuple index and list, the walk's memo, and the result's tables.
+var maxProductBytes = budget.Define("symbolic-product-bytes", 64<<20, "bytes",
+	"memory of a product of symbolic automata (LTLf connectives) before minimisation: diagrams, tuple index, memo")
+
+// tupleBytes is what one state of a product holds outside its diagram: its
+// tuple in the list and as the index's key and value, and its Next, Accept
+// and Leaf entries in the result.
+const tupleBytes = 8 + mapEntryBytes + 4 + 1 + mapEntryBytes
 
 // Product returns the automaton of the Boolean combination op of the
 // languages of ds (one or two automata over the same propositions, in
@@ -19,6 +25,10 @@ var maxProductStates = budget.Define("symbolic-product-states", 1<<18, "states",
 // rejecting start (the empty trace is no trace, whatever op says of it).
 // Each tuple's diagram is the diagrams of its members walked together,
 // their leaf tuples becoming terminals. The result is not minimised.
+//
+// Its memory (the new manager's nodes and caches, the tuples, the memo) is
+// charged to the budget's symbolic-product-bytes limit as it grows, and the
+// work of each tuple's walk to b.Step.
 func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 	k := len(ds[0].Props)
 	for _, d := range ds[1:] {
@@ -35,16 +45,25 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 	// missing diagram, a leaf at every level).
 	index := map[[2]int32]int{}
 	var tuples [][2]int32
-	meter := b.Meter(maxProductStates, "product of symbolic automata")
+	meter := b.Meter(maxProductBytes, "product of symbolic automata")
 	state := func(t [2]int32) bdd.Node {
 		q, ok := index[t]
 		if !ok {
 			q = len(tuples)
 			index[t] = q
 			tuples = append(tuples, t)
-			meter.Add(1)
 		}
 		return m.Terminal(q + 1) // terminal 0 is the start's
+	}
+	// charged is what the meter holds of the tuples, the memo and the
+	// manager; charge adds what they grew by since.
+	var charged struct{ tuples, memo, diagrams int64 }
+	var memo pairTable
+	charge := func() error {
+		t, mm, dg := int64(len(tuples))*tupleBytes, memo.bytes(), m.Bytes()
+		err := meter.Add(t - charged.tuples + mm - charged.memo + dg - charged.diagrams)
+		charged.tuples, charged.memo, charged.diagrams = t, mm, dg
+		return err
 	}
 	da := ds[0]
 	db := da
@@ -57,11 +76,16 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 		}
 		return min(d.M.Level(u), k)
 	}
-	var memo pairTable
+	// The walk charges each pair it memoises to the budget's work; once
+	// that fails, the rest of the walk is skipped.
+	var stepErr error
 	var walk func(u, v bdd.Node) bdd.Node
 	walk = func(u, v bdd.Node) bdd.Node {
 		if r, ok := memo.get(u, v); ok {
 			return r
+		}
+		if stepErr != nil {
+			return bdd.False
 		}
 		lu, lv := level(da, u), level(db, v)
 		l := min(lu, lv)
@@ -83,6 +107,9 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 			r = m.Mk(l, walk(ulo, vlo), walk(uhi, vhi))
 		}
 		memo.put(u, v, r)
+		if stepErr == nil {
+			stepErr = b.Step(1)
+		}
 		return r
 	}
 	roots := func(t [2]int32) (bdd.Node, bdd.Node) {
@@ -97,10 +124,12 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 		starts[1] = int32(db.Start)
 	}
 	out.Next = append(out.Next, walk(roots(starts)))
+	if stepErr != nil {
+		return nil, stepErr
+	}
 	out.Accept = append(out.Accept, false)
 	out.Leaf[m.Terminal(0)] = 0
 	vals := make([]bool, len(ds))
-	walked := 0
 	for q := 0; q < len(tuples); q++ {
 		t := tuples[q]
 		for i, d := range ds {
@@ -109,14 +138,10 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 		out.Accept = append(out.Accept, op(vals))
 		out.Leaf[m.Terminal(q+1)] = q + 1
 		out.Next = append(out.Next, walk(roots(t)))
-		if err := meter.Add(0); err != nil {
-			return nil, err
+		if stepErr != nil {
+			return nil, stepErr
 		}
-		if err := b.Step(int64(memo.n - walked)); err != nil { // the nodes walked for this tuple
-			return nil, err
-		}
-		walked = memo.n
-		if err := b.Err(); err != nil {
+		if err := charge(); err != nil {
 			return nil, err
 		}
 		if err := m.Err(); err != nil {
