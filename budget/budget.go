@@ -24,6 +24,7 @@ type Budget struct {
 	settings Settings
 	work     int64 // units charged by Step
 	sinceCtx int64 // units since the context was last looked at
+	largest  int64 // the most units one Step charged
 }
 
 // New returns a budget stopped by ctx, with the given settings (nil for
@@ -108,6 +109,16 @@ func (b *Budget) Step(n int64) error {
 	if b == nil {
 		return nil
 	}
+	b.largest = max(b.largest, n)
+	return b.charge(n)
+}
+
+// charge counts n units of work and looks at the context every checkEvery
+// units.
+func (b *Budget) charge(n int64) error {
+	if b == nil {
+		return nil
+	}
 	b.work += n
 	b.sinceCtx += n
 	if b.sinceCtx < checkEvery {
@@ -118,6 +129,17 @@ func (b *Budget) Step(n int64) error {
 		return &Error{Limit: Work, Value: max, Need: b.work, What: "construction"}
 	}
 	return b.Err()
+}
+
+// LargestStep is the most work one call of Step has charged so far (not
+// counting what a Meter's Add charges). A construction that charges
+// its work as it goes keeps it small; tests check it, as a large step is
+// work done between two looks at the context.
+func (b *Budget) LargestStep() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.largest
 }
 
 // Used is the work charged so far by Step.
@@ -160,7 +182,7 @@ func (m *Meter) Add(n int64) error {
 	if m.used > m.max {
 		return &Error{Limit: m.limit, Value: m.max, Need: m.used, What: m.what}
 	}
-	return m.b.Step(n)
+	return m.b.charge(n)
 }
 
 // Release gives back n units.

@@ -83,6 +83,18 @@ func TestStepStopsWhenCancelled(t *testing.T) {
 	}
 }
 
+func TestLargestStep(t *testing.T) {
+	b := New(context.Background(), nil)
+	for _, n := range []int64{3, 700, 5} {
+		if err := b.Step(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.LargestStep() != 700 || b.Used() != 708 {
+		t.Fatalf("LargestStep %d, Used %d", b.LargestStep(), b.Used())
+	}
+}
+
 func TestStepChargesWork(t *testing.T) {
 	b := New(context.Background(), Settings{"work": 10 * checkEvery})
 	var err error

@@ -45,23 +45,32 @@ func (c *cancelAtLook) Err() error {
 	return nil
 }
 
+// MaxStep is the most work StopsSoonAfterCancel lets one budget.Step
+// charge: two looks' worth.
+const MaxStep = 2 * 4096
+
 // StopsSoonAfterCancel runs a construction with its budget's context
 // cancelled at the 1st, 2nd, 4th, … look until it finishes before the
 // cancel, and fails the test unless each cancelled run stops with
 // budget.ErrStopped, looking at the context at most twice more after the
 // look that saw the cancel (a construction that drops the error and goes on
-// looks again at its next few thousand units of work), and at least min
-// runs were cancelled.
+// looks again at its next few thousand units of work), at least min runs
+// were cancelled, and the run that finished charged its work in steps of at
+// most MaxStep (a larger step is work done without looking).
 func StopsSoonAfterCancel(t testing.TB, min int, run func(*budget.Budget) error) {
 	t.Helper()
 	stopped := 0
 	for n := 1; ; n *= 2 {
 		ctx := &cancelAtLook{Context: context.Background(), n: int64(n)}
-		err := run(budget.New(ctx, nil))
+		b := budget.New(ctx, nil)
+		err := run(b)
 		looks := ctx.looks.Load()
 		if looks < int64(n) {
 			if err != nil {
 				t.Fatal(err)
+			}
+			if b.LargestStep() > MaxStep {
+				t.Errorf("a step of %d units of work (more than %d between two looks at the context)", b.LargestStep(), MaxStep)
 			}
 			break
 		}
