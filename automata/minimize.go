@@ -7,6 +7,10 @@ import "github.com/brasp-dev/brasp/budget"
 var MinimizeBytes = budget.Define("minimize-bytes", 1<<30, "bytes",
 	"memory of DFA minimisation (inverse transitions, partition, worklist and the minimal DFA)")
 
+// markBlock is how many predecessors Minimize marks between two charges to
+// the budget.
+const markBlock = 1 << 12
+
 // Minimize returns the minimal complete DFA of d's language: unreachable
 // states are dropped and equivalent states merged by Hopcroft's partition
 // refinement. States are renumbered in breadth-first order from the start
@@ -50,6 +54,9 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 		s := make([]int32, live)
 		fill := append([]int32(nil), o[:n]...)
 		for q, l := range reach {
+			if err := b.Step(2); err != nil { // this loop and the count's
+				return nil, err
+			}
 			if l {
 				r := d.Delta[q][a]
 				s[fill[r]] = int32(q)
@@ -57,9 +64,6 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 			}
 		}
 		off[a], src[a] = o, s
-		if err := b.Step(int64(n)); err != nil {
-			return nil, err
-		}
 	}
 	if err := meter.Add(int64(n)*2*intBytes + int64(live)*intBytes); err != nil {
 		return nil, err
@@ -104,11 +108,20 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 		splitter = append(splitter[:0], p.members(y)...)
 		o, s := off[a], src[a]
 		for _, r := range splitter {
+			// A state may have most of the states as predecessors: they
+			// are charged a block at a time.
 			preds := s[o[r]:o[r+1]]
-			for _, q := range preds {
-				p.mark(int(q))
+			for len(preds) > 0 {
+				block := preds[:min(len(preds), markBlock)]
+				preds = preds[len(block):]
+				for _, q := range block {
+					p.mark(int(q))
+				}
+				if err := b.Step(int64(1 + len(block))); err != nil {
+					return nil, err
+				}
 			}
-			if err := b.Step(int64(1 + len(preds))); err != nil {
+			if err := b.Step(1); err != nil {
 				return nil, err
 			}
 		}
