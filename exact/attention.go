@@ -40,24 +40,35 @@ func (b *bimachine) strides(left bool, nOwn, nOther int) (sOwn, sA, sOther int) 
 
 // project returns table t with the states of one side replaced: new state i
 // takes the cells of old state pick[i] (of nOld), the other side (nOther
-// states) unchanged.
-func (b *bimachine) project(t []bool, left bool, pick []int, nOld, nOther int) []bool {
+// states) unchanged. The copying is charged to the budget a block at a
+// time.
+func (b *bimachine) project(t []bool, left bool, pick []int, nOld, nOther int) ([]bool, error) {
 	n := len(pick)
 	if left {
 		row := b.sigma * nOther
 		nt := make([]bool, n*row)
 		for i, q := range pick {
-			copy(nt[i*row:(i+1)*row], t[q*row:(q+1)*row])
+			err := b.blocks(row, func(lo, hi int) {
+				copy(nt[i*row+lo:i*row+hi], t[q*row+lo:q*row+hi])
+			})
+			if err != nil {
+				return nil, err
+			}
 		}
-		return nt
+		return nt, nil
 	}
 	nt := make([]bool, nOther*b.sigma*n)
 	for la := 0; la < nOther*b.sigma; la++ {
-		for i, q := range pick {
-			nt[la*n+i] = t[la*nOld+q]
+		err := b.blocks(n, func(lo, hi int) {
+			for i, q := range pick[lo:hi] {
+				nt[la*n+lo+i] = t[la*nOld+q]
+			}
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
-	return nt
+	return nt, nil
 }
 
 // extend adds an attention operation to the machine of its direction.
@@ -120,6 +131,10 @@ func (b *bimachine) extend(op *attn) error {
 		row := make([]int, b.sigma)
 		vals := make([]bool, b.sigma*nOther)
 		for a := 0; a < b.sigma; a++ {
+			// Each symbol's summary reads every (other state, atoms) slot.
+			if err := b.bud.Step(int64(w)); err != nil {
+				return err
+			}
 			next := make([]byte, w)
 			for o := 0; o < nOther; o++ {
 				c := q*sOwn + a*sA + o*sOther
@@ -162,16 +177,24 @@ func (b *bimachine) extend(op *attn) error {
 	}
 	for k, t := range b.tab {
 		if t != nil {
-			b.tab[k] = b.project(t, left, proj, nOwn, nOther)
+			nt, err := b.project(t, left, proj, nOwn, nOther)
+			if err != nil {
+				return err
+			}
+			b.tab[k] = nt
 		}
 	}
 	sOwn, sA, sOther = b.strides(left, n, nOther)
 	nt := make([]bool, n*b.sigma*nOther)
 	for i, v := range val {
-		for a := 0; a < b.sigma; a++ {
-			for o := 0; o < nOther; o++ {
-				nt[i*sOwn+a*sA+o*sOther] = v[a*nOther+o]
+		err := b.blocks(len(v), func(lo, hi int) {
+			for j := lo; j < hi; j++ {
+				a, o := j/nOther, j%nOther
+				nt[i*sOwn+a*sA+o*sOther] = v[j]
 			}
+		})
+		if err != nil {
+			return err
 		}
 	}
 	b.tab[op.out] = nt

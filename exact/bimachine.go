@@ -22,6 +22,10 @@ func code(v bool) byte {
 	return valFalse
 }
 
+// tableBlock is how many cells of a truth table are computed or copied
+// between two charges to the budget.
+const tableBlock = 1 << 12
+
 // bimachine holds the truth tables of the vectors computed so far. A vector's
 // value at position i of w = w_1…w_n is table[cell(ℓ_i, w_i, r_i)], where ℓ_i
 // is the state of the left machine after reading w_1…w_{i-1} from the left
@@ -48,13 +52,26 @@ func (b *bimachine) run(t int) error {
 		return b.extend(st.att)
 	}
 	tab := make([]bool, b.nL*b.sigma*b.nR)
-	if err := b.bud.Step(int64(len(tab))); err != nil {
-		return err
-	}
-	for c := range tab {
-		tab[c] = st.pw(b.tab, c, 0)
-	}
+	err := b.blocks(len(tab), func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			tab[c] = st.pw(b.tab, c, 0)
+		}
+	})
 	b.tab[st.out] = tab
+	return err
+}
+
+// blocks calls f on the consecutive ranges [lo, hi) of at most tableBlock
+// of 0..n-1, charging each to the budget first: a table may have tens of
+// millions of cells, and the budget's context is looked at between blocks.
+func (b *bimachine) blocks(n int, f func(lo, hi int)) error {
+	for lo := 0; lo < n; lo += tableBlock {
+		hi := min(lo+tableBlock, n)
+		if err := b.bud.Step(int64(1 + hi - lo)); err != nil {
+			return err
+		}
+		f(lo, hi)
+	}
 	return nil
 }
 

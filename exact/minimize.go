@@ -27,16 +27,21 @@ func (b *bimachine) minimizeSide(live []int, left bool) error {
 	n, delta := b.machine(left)
 	nOther, _ := b.machine(!left)
 	sOwn, sA, sOther := b.strides(left, n, nOther)
-	class, m, err := refine(b.bud, n, b.sigma, delta, func(q int, buf []byte) []byte {
+	class, m, err := refine(b.bud, n, b.sigma, delta, func(q int, buf []byte) ([]byte, error) {
 		for _, k := range live {
 			t := b.tab[k]
 			for a := 0; a < b.sigma; a++ {
-				for o := 0; o < nOther; o++ {
-					buf = append(buf, boolByte(t[q*sOwn+a*sA+o*sOther]))
+				err := b.blocks(nOther, func(lo, hi int) {
+					for o := lo; o < hi; o++ {
+						buf = append(buf, boolByte(t[q*sOwn+a*sA+o*sOther]))
+					}
+				})
+				if err != nil {
+					return nil, err
 				}
 			}
 		}
-		return buf
+		return buf, nil
 	})
 	if err != nil {
 		return err
@@ -44,7 +49,11 @@ func (b *bimachine) minimizeSide(live []int, left bool) error {
 	if m < n {
 		rep := representatives(class, m)
 		for _, k := range live {
-			b.tab[k] = b.project(b.tab[k], left, rep, n, nOther)
+			t, err := b.project(b.tab[k], left, rep, n, nOther)
+			if err != nil {
+				return err
+			}
+			b.tab[k] = t
 		}
 		b.setMachine(left, m, quotient(delta, class, rep))
 	}
@@ -58,15 +67,19 @@ func boolByte(x bool) byte {
 	return 0
 }
 
-// refine is Moore's algorithm: classes of states with equal signatures,
-// refined by the classes of successors until stable. Class 0 contains state
-// 0, and classes are numbered by first member.
-func refine(bud *budget.Budget, n, sigma int, delta [][]int, sig func(q int, buf []byte) []byte) ([]int, int, error) {
+// refine is Moore's algorithm: classes of states with equal signatures
+// (which sig appends to buf, charging its work to the budget), refined by
+// the classes of successors until stable. Class 0 contains state 0, and
+// classes are numbered by first member.
+func refine(bud *budget.Budget, n, sigma int, delta [][]int, sig func(q int, buf []byte) ([]byte, error)) ([]int, int, error) {
 	class := make([]int, n)
 	ids := map[string]int{}
 	var buf []byte
 	for q := range n {
-		buf = sig(q, buf[:0])
+		var err error
+		if buf, err = sig(q, buf[:0]); err != nil {
+			return nil, 0, err
+		}
 		id, ok := ids[string(buf)]
 		if !ok {
 			id = len(ids)
@@ -76,13 +89,14 @@ func refine(bud *budget.Budget, n, sigma int, delta [][]int, sig func(q int, buf
 	}
 	count := len(ids)
 	for {
-		// Each round reads every transition; there are at most n rounds.
-		if err := bud.Step(int64(n * (sigma + 1))); err != nil {
-			return nil, 0, err
-		}
+		// Each round reads every transition, charged state by state; there
+		// are at most n rounds.
 		ids := map[string]int{}
 		next := make([]int, n)
 		for q := range n {
+			if err := bud.Step(int64(sigma + 1)); err != nil {
+				return nil, 0, err
+			}
 			buf = buf[:0]
 			buf = appendInt(buf, class[q])
 			for a := range sigma {
