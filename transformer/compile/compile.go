@@ -108,7 +108,7 @@ func Compile(b *budget.Budget, p *brasp.Program, opts Options) (*transformer.Mod
 	if err := b.Check(maxParams, c.params(), fmt.Sprintf("compile: the model (width %d, %d layers)", len(c.labels), len(c.layers))); err != nil {
 		return nil, err
 	}
-	return c.model(), nil
+	return c.model()
 }
 
 // maxParams bounds the size of a compiled model.

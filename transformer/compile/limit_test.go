@@ -9,6 +9,7 @@ import (
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // chain is a program of n attention operations, each reading the previous
@@ -43,7 +44,10 @@ func TestParamsLimit(t *testing.T) {
 		if err := c.run(); err != nil {
 			t.Fatal(err)
 		}
-		m := c.model()
+		m, err := c.model()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got, want := c.params(), int64(m.NumParams()); got != want {
 			t.Errorf("%v: params %d, the model has %d", opts, got, want)
 		}
@@ -105,5 +109,19 @@ func TestCompileCancelled(t *testing.T) {
 	cancel()
 	if _, err := Compile(budget.New(ctx, nil), wide(t, 14), Options{}); !errors.Is(err, budget.ErrStopped) {
 		t.Fatalf("got %v, want stopped", err)
+	}
+}
+
+// TestCompileStopsSoonAfterCancel: the compiler looks at its budget every
+// few thousand units of work while it builds the model's matrices too, not
+// only in its truth tables. A 20-operation chain compiles to 41 layers of
+// width 84 (168 with layer norm).
+func TestCompileStopsSoonAfterCancel(t *testing.T) {
+	p := chain(t, 20)
+	for _, opts := range []Options{{}, {LayerNorm: true}} {
+		testkit.StopsSoonAfterCancel(t, 6, func(b *budget.Budget) error {
+			_, err := Compile(b, p, opts)
+			return err
+		})
 	}
 }

@@ -136,8 +136,11 @@ func dyadicBetween(lo, hi *big.Rat) *big.Rat {
 // on the slots that are 1 for every input, and (for symbol sym ≥ 0) on the
 // stage-0 functions folded into the embedding; under layer norm, each
 // complement coordinate is 1 minus its slot.
-func (c *compiler) embed(on func(coord int) bool, sym int) transformer.Vec {
-	e := transformer.Zeros(len(c.labels))
+func (c *compiler) embed(on func(coord int) bool, sym int) (transformer.Vec, error) {
+	e, err := c.zeros(len(c.labels))
+	if err != nil {
+		return nil, err
+	}
 	for coord := range c.labels {
 		if c.posCoords[coord] {
 			continue
@@ -160,11 +163,37 @@ func (c *compiler) embed(on func(coord int) bool, sym int) transformer.Vec {
 			}
 		}
 	}
-	return e
+	return e, nil
 }
 
-// model assembles the Model from the compiler's abstract layers.
-func (c *compiler) model() *transformer.Model {
+// zeros is transformer.Zeros charged to the budget: making a vector's
+// rationals is the work of building the model, and a large model holds
+// millions of them.
+func (c *compiler) zeros(n int) (transformer.Vec, error) {
+	if err := c.b.Step(int64(1 + n)); err != nil {
+		return nil, err
+	}
+	return transformer.Zeros(n), nil
+}
+
+// zeroMatrix is transformer.ZeroMatrix charged to the budget a row at a
+// time.
+func (c *compiler) zeroMatrix(rows, cols int) (transformer.Matrix, error) {
+	m := make(transformer.Matrix, rows)
+	for k := range m {
+		v, err := c.zeros(cols)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// model assembles the Model from the compiler's abstract layers, charging
+// every vector it allocates to the budget (so a cancelled context stops it
+// within a few thousand rationals).
+func (c *compiler) model() (*transformer.Model, error) {
 	labels := append([]string(nil), c.labels...)
 	d := len(labels)
 	m := &transformer.Model{Alphabet: c.p.Alphabet, Width: d, Labels: labels, Position: c.posTerms}
@@ -173,9 +202,16 @@ func (c *compiler) model() *transformer.Model {
 		// and per proposition the difference its slot makes (1 on P_p's
 		// coordinate, -1 on its complement under layer norm).
 		m.Alphabet, m.Props = nil, append([]string{}, c.p.Props...)
-		m.EmbeddingBias = c.embed(func(int) bool { return false }, -1)
+		bias, err := c.embed(func(int) bool { return false }, -1)
+		if err != nil {
+			return nil, err
+		}
+		m.EmbeddingBias = bias
 		for p := range c.p.Props {
-			e := c.embed(func(coord int) bool { q, ok := c.propOf[coord]; return ok && q == p }, -1)
+			e, err := c.embed(func(coord int) bool { q, ok := c.propOf[coord]; return ok && q == p }, -1)
+			if err != nil {
+				return nil, err
+			}
 			for k := range e {
 				e[k].Sub(e[k], m.EmbeddingBias[k])
 			}
@@ -183,9 +219,13 @@ func (c *compiler) model() *transformer.Model {
 		}
 	}
 	for sym := range c.p.Alphabet {
-		m.Embedding = append(m.Embedding, c.embed(func(coord int) bool { s, ok := c.symbolOf[coord]; return ok && s == sym }, sym))
+		e, err := c.embed(func(coord int) bool { s, ok := c.symbolOf[coord]; return ok && s == sym }, sym)
+		if err != nil {
+			return nil, err
+		}
+		m.Embedding = append(m.Embedding, e)
 	}
-	var norm func() *transformer.LayerNorm
+	var norm func() (*transformer.LayerNorm, error)
 	if c.opts.LayerNorm {
 		slots := 0
 		for _, label := range c.labels {
@@ -199,19 +239,30 @@ func (c *compiler) model() *transformer.Model {
 		variance := big.NewRat(int64(slots), int64(d))
 		variance.Sub(variance, new(big.Rat).Mul(mean, mean))
 		sigma := transformer.NormSigma(variance)
-		norm = func() *transformer.LayerNorm {
+		norm = func() (*transformer.LayerNorm, error) {
+			if err := c.b.Step(int64(1 + 2*d)); err != nil {
+				return nil, err
+			}
 			ln := &transformer.LayerNorm{Gamma: make(transformer.Vec, d), Beta: make(transformer.Vec, d), Eps: new(big.Rat)}
 			for k := range d {
 				ln.Gamma[k] = new(big.Rat).Set(sigma)
 				ln.Beta[k] = new(big.Rat).Set(mean)
 			}
-			return ln
+			return ln, nil
 		}
 	}
 	for _, al := range c.layers {
 		var layer transformer.Layer
 		for _, ah := range al.heads {
-			h := transformer.Head{Mask: ah.mask, Tiebreak: ah.tiebreak, Score: transformer.ZeroMatrix(d, d), Value: transformer.ZeroMatrix(d, d)}
+			score, err := c.zeroMatrix(d, d)
+			if err != nil {
+				return nil, err
+			}
+			value, err := c.zeroMatrix(d, d)
+			if err != nil {
+				return nil, err
+			}
+			h := transformer.Head{Mask: ah.mask, Tiebreak: ah.tiebreak, Score: score, Value: value}
 			for _, e := range ah.score {
 				h.Score[e[0]][e[1]].SetInt64(1)
 			}
@@ -222,7 +273,15 @@ func (c *compiler) model() *transformer.Model {
 		}
 		if len(al.units) > 0 || len(al.bias) > 0 {
 			hn := len(al.units)
-			f := &transformer.FFN{W1: transformer.ZeroMatrix(hn, d), B1: transformer.Zeros(hn), W2: transformer.ZeroMatrix(d, hn), B2: transformer.Zeros(d)}
+			w1, err := c.zeroMatrix(hn, d)
+			if err != nil {
+				return nil, err
+			}
+			w2, err := c.zeroMatrix(d, hn)
+			if err != nil {
+				return nil, err
+			}
+			f := &transformer.FFN{W1: w1, B1: transformer.Zeros(hn), W2: w2, B2: transformer.Zeros(d)}
 			for x, u := range al.units {
 				for coord, w := range u.in {
 					f.W1[x][coord].SetInt64(w)
@@ -244,26 +303,35 @@ func (c *compiler) model() *transformer.Model {
 			layer.FFN = f
 		}
 		if norm != nil {
-			layer.FFNNorm = norm()
+			var err error
+			if layer.FFNNorm, err = norm(); err != nil {
+				return nil, err
+			}
 			if !al.noAttentionNorm {
-				layer.AttentionNorm = norm()
+				if layer.AttentionNorm, err = norm(); err != nil {
+					return nil, err
+				}
 			}
 		}
 		m.Layers = append(m.Layers, layer)
 	}
 	if c.p.IsTransducer() {
-		t := &transformer.Transduction{Symbols: c.p.Output.Symbols, Weight: transformer.ZeroMatrix(len(c.p.Output.Symbols), d), Bias: transformer.Zeros(len(c.p.Output.Symbols))}
+		w, err := c.zeroMatrix(len(c.p.Output.Symbols), d)
+		if err != nil {
+			return nil, err
+		}
+		t := &transformer.Transduction{Symbols: c.p.Output.Symbols, Weight: w, Bias: transformer.Zeros(len(c.p.Output.Symbols))}
 		for g, k := range c.p.Output.Vectors {
 			t.Weight[g][c.avail[k].pos].SetInt64(1)
 			t.Bias[g].SetFrac64(-1, 2)
 		}
 		m.Transduction = t
-		return m
+		return m, nil
 	}
 	m.Output = transformer.Output{Weight: transformer.Zeros(d), Bias: big.NewRat(-1, 2)}
 	out := c.avail[c.p.Output.Accept]
 	m.Output.Weight[out.pos].SetInt64(1)
-	return m
+	return m, nil
 }
 
 // tableTerm is the table position term writing the predicate t (or, with
