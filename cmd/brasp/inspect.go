@@ -7,12 +7,13 @@ import (
 	"github.com/brasp-dev/brasp/artifact"
 )
 
-const inspectUsage = "inspect [--from KIND] [--cascade] [--limit NAME=N]... FILE"
+const inspectUsage = "inspect [--from KIND] [--cascade [--explicit]] [--limit NAME=N]... FILE"
 
 func inspectCmd(e *env, args []string) error {
 	fs := newFlags(e, "inspect", inspectUsage)
 	from := fs.String("from", "", "input kind, overriding the file extension")
 	cascade := fs.Bool("cascade", false, "print the Krohn–Rhodes (holonomy) cascade of the input's minimal DFA (App. B.4)")
+	explicit := fs.Bool("explicit", false, "with --cascade: the explicit form (resets by the states of the levels above, homomorphism by global state) streamed one global state at a time, however many there are")
 	lim := addLimitFlag(fs)
 	pos, err := parseFlags(e, fs, inspectUsage, args)
 	if err != nil {
@@ -20,6 +21,9 @@ func inspectCmd(e *env, args []string) error {
 	}
 	if len(pos) != 1 {
 		return &exitError{code: 2, msg: "inspect: want exactly one FILE (usage: brasp " + inspectUsage + ")"}
+	}
+	if *explicit && !*cascade {
+		return &exitError{code: 2, msg: "inspect: --explicit is a form of --cascade (usage: brasp " + inspectUsage + ")"}
 	}
 	b := e.budget(lim)
 	a, err := loadFile(b, pos[0], *from)
@@ -33,8 +37,13 @@ func inspectCmd(e *env, args []string) error {
 		}
 		// Format writes as it goes: the explicit form only when the global
 		// states fit within cascade-bytes, the context form otherwise.
+		// FormatStreamed writes the explicit form keeping no global state.
+		format := c.Format
+		if *explicit {
+			format = c.FormatStreamed
+		}
 		out := bufio.NewWriter(e.stdout)
-		if err := c.Format(b, out); err != nil {
+		if err := format(b, out); err != nil {
 			out.Flush()
 			return fmt.Errorf("%s: %v", pos[0], err)
 		}
