@@ -9,6 +9,7 @@ import (
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/ac0"
+	"github.com/brasp-dev/brasp/automata/guarddfa"
 	"github.com/brasp-dev/brasp/automata/krohnrhodes"
 	"github.com/brasp-dev/brasp/automata/monadfa"
 	"github.com/brasp-dev/brasp/automata/regex"
@@ -29,6 +30,9 @@ func NewDFA(d *automata.DFA) *DFA { return &DFA{D: d} }
 func loadDFA(b *budget.Budget, filename string, data []byte) (Artifact, error) {
 	if monadfa.Looks(data) {
 		return loadMONA(b, filename, data)
+	}
+	if guarddfa.Looks(data) {
+		return loadGuards(b, filename, data)
 	}
 	d, err := automata.Parse(filename, data)
 	if err != nil {

@@ -220,7 +220,7 @@ func withProps(a Artifact, props []string) (Artifact, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &SymbolicDFA{D: d, mona: a.mona, prog: a.prog}, nil
+		return &SymbolicDFA{D: d, mona: a.mona, guards: a.guards, prog: a.prog}, nil
 	}
 	return a, nil
 }
@@ -234,7 +234,7 @@ func symbolicInput(a Artifact, opts Options) (symbolicSide, bool) {
 	case *LTLf:
 		return a, true
 	case *SymbolicDFA:
-		return a, a.mona != nil || a.prog != nil
+		return a, a.mona != nil || a.guards != nil || a.prog != nil
 	case *Program:
 		return a, a.Prog.Props != nil && !a.Prog.IsTransducer()
 	case *Transformer:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/guarddfa"
 	"github.com/brasp-dev/brasp/automata/monadfa"
 	"github.com/brasp-dev/brasp/automata/symbolic"
 	"github.com/brasp-dev/brasp/brasp"
@@ -148,10 +149,12 @@ func ltlfToBRASP(_ *budget.Budget, f *LTLf, _ NoOptions) (*Program, error) {
 type SymbolicDFA struct {
 	D *symbolic.DFA
 	// mona is the automaton D was read from, when it is MONA's -w output,
-	// and prog the program over propositions D was built from, to build it
-	// again over more propositions or in another order.
-	mona *monadfa.Automaton
-	prog *brasp.Program
+	// guards the one read from brasp's own guard format, and prog the
+	// program over propositions D was built from, to build it again over
+	// more propositions or in another order.
+	mona   *monadfa.Automaton
+	guards *guarddfa.Automaton
+	prog   *brasp.Program
 }
 
 // loadMONA reads MONA's -w output (package automata/monadfa) as a symbolic
@@ -168,10 +171,24 @@ func loadMONA(b *budget.Budget, filename string, data []byte) (Artifact, error) 
 	return &SymbolicDFA{D: d, mona: a}, nil
 }
 
+// loadGuards reads brasp's guard format for symbolic DFAs (package
+// automata/guarddfa, what convert writes for an LTLf formula's DFA).
+func loadGuards(b *budget.Budget, filename string, data []byte) (Artifact, error) {
+	a, err := guarddfa.Parse(filename, data)
+	if err != nil {
+		return nil, err
+	}
+	d, err := a.Symbolic(b, a.Props)
+	if err != nil {
+		return nil, err
+	}
+	return &SymbolicDFA{D: d, guards: a}, nil
+}
+
 // SniffKind recognises a kind from a file's contents, for a file whose
 // extension names none: MONA's -w output is a dfa.
 func SniffKind(data []byte) (Kind, bool) {
-	if monadfa.Looks(data) {
+	if monadfa.Looks(data) || guarddfa.Looks(data) {
 		return KindDFA, true
 	}
 	return "", false
@@ -206,6 +223,8 @@ func (s *SymbolicDFA) over(b *budget.Budget, props []string) (*symbolic.DFA, fun
 		switch {
 		case s.mona != nil:
 			d, err = s.mona.Symbolic(b, props)
+		case s.guards != nil:
+			d, err = s.guards.Symbolic(b, props)
 		case s.prog != nil:
 			d, _, err = NewProgram(s.prog).over(b, props)
 		default:
