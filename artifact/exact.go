@@ -220,7 +220,7 @@ func withProps(a Artifact, props []string) (Artifact, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &SymbolicDFA{D: d, mona: a.mona, guards: a.guards, prog: a.prog}, nil
+		return &SymbolicDFA{D: d, mona: a.mona, guards: a.guards, prog: a.prog, bud: a.bud}, nil
 	}
 	return a, nil
 }

@@ -155,6 +155,8 @@ type SymbolicDFA struct {
 	mona   *monadfa.Automaton
 	guards *guarddfa.Automaton
 	prog   *brasp.Program
+	// bud bounds the text Format and Encode write.
+	bud *budget.Budget
 }
 
 // loadMONA reads MONA's -w output (package automata/monadfa) as a symbolic
@@ -168,7 +170,7 @@ func loadMONA(b *budget.Budget, filename string, data []byte) (Artifact, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
-	return &SymbolicDFA{D: d, mona: a}, nil
+	return &SymbolicDFA{D: d, mona: a, bud: b}, nil
 }
 
 // loadGuards reads brasp's guard format for symbolic DFAs (package
@@ -182,7 +184,7 @@ func loadGuards(b *budget.Budget, filename string, data []byte) (Artifact, error
 	if err != nil {
 		return nil, err
 	}
-	return &SymbolicDFA{D: d, guards: a}, nil
+	return &SymbolicDFA{D: d, guards: a, bud: b}, nil
 }
 
 // SniffKind recognises a kind from a file's contents, for a file whose
@@ -282,7 +284,12 @@ func (s *SymbolicDFA) Accepts(w []int) (bool, error) {
 
 // Format implements Artifact: symbolic.Format, one line per edge with its
 // guard.
-func (s *SymbolicDFA) Format() ([]byte, error) { return []byte(symbolic.Format(s.D)), nil }
+func (s *SymbolicDFA) Format() ([]byte, error) {
+	if err := symbolic.CheckGuardText(s.bud, s.D); err != nil {
+		return nil, err
+	}
+	return []byte(symbolic.Format(s.D)), nil
+}
 
 // Encode implements Encoder: Graphviz for .dot and .gv, the shared
 // diagrams (symbolic.FormatDiagram, like MONA's -w) for .bdd, the guard
@@ -290,6 +297,9 @@ func (s *SymbolicDFA) Format() ([]byte, error) { return []byte(symbolic.Format(s
 func (s *SymbolicDFA) Encode(filename string) ([]byte, error) {
 	switch strings.ToLower(filepath.Ext(filename)) {
 	case ".dot", ".gv":
+		if err := symbolic.CheckGuardText(s.bud, s.D); err != nil {
+			return nil, err
+		}
 		return []byte(symbolic.DOT(s.D)), nil
 	case ".bdd":
 		return []byte(symbolic.FormatDiagram(s.D)), nil
@@ -343,7 +353,7 @@ func ltlfToDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*SymbolicDFA, error
 	if err != nil {
 		return nil, err
 	}
-	return &SymbolicDFA{D: d}, nil
+	return &SymbolicDFA{D: d, bud: b}, nil
 }
 
 // ltlfToLetterDFA is the minimal DFA over the valuation letters, the

@@ -23,7 +23,7 @@ func (p *Program) symbolicDFA(b *budget.Budget) (*SymbolicDFA, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SymbolicDFA{D: d, prog: p.Prog}, nil
+	return &SymbolicDFA{D: d, prog: p.Prog, bud: b}, nil
 }
 
 func (p *Program) ownProps() []string { return p.Prog.Props }
