@@ -15,10 +15,12 @@ import (
 // The sizes of inputs, checked before an input is read into memory: a
 // hostile file, word or standard input is refused with the limit's name
 // instead of filling memory. Source texts are small in practice (the B-RASP
-// parser has its own cap of 16 MB); models and words are large by nature, so
-// their limits only stop what would not fit.
+// parser has its own cap of 16 MB) except DFAs written over their letters,
+// which reach tens of megabytes (and about 25 times that in memory once
+// read); models and words are large by nature, so their limits only stop
+// what would not fit.
 var (
-	maxSourceBytes = budget.Define("input-bytes", 16<<20, "bytes", "size of a source file (.brasp .ltl .ltlf .re .dfa)")
+	maxSourceBytes = budget.Define("input-bytes", 64<<20, "bytes", "size of a source file (.brasp .ltl .ltlf .re .dfa)")
 	maxModelBytes  = budget.Define("model-bytes", 1<<30, "bytes", "size of a model file (.json .safetensors)")
 	maxWordBytes   = budget.Define("word-bytes", 1<<30, "bytes", "length of one input word or trace as written (an argument of run, or a line of --input-file)")
 )

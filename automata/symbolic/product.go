@@ -9,8 +9,10 @@ import (
 )
 
 // maxProductBytes bounds the memory of a product: its decision diagrams,
-// the tuple index and list, the walk's memo, and the result's tables.
-var maxProductBytes = budget.Define("symbolic-product-bytes", 64<<20, "bytes",
+// the tuple index and list, the walk's memo, and the result's tables. The
+// largest products of the public LTLf corpus that MONA also builds need
+// about 91 MB (random conjunctions of 28 propositions, 65,536 states).
+var maxProductBytes = budget.Define("symbolic-product-bytes", 256<<20, "bytes",
 	"memory of a product of symbolic automata (LTLf connectives) before minimisation: diagrams, tuple index, memo")
 
 // tupleBytes is what one state of a product holds outside its diagram: its

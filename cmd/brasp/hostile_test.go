@@ -214,11 +214,11 @@ func hostileLoadCases() []hostileCase {
 		{hostileFile{name: "number.json", data: []byte(`{"alphabet":["a"],"width":99999999999999,"layers":[]}`)}, loadErr(`number.json: `)},
 		{hostileFile{name: "number.safetensors", data: append([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, "{}"...)}, loadErr(`number.safetensors: safetensors: `)},
 		// Oversized files (sparse: nothing is written, and nothing may be read).
-		{hostileFile{name: "big.brasp", size: 17 << 20}, limitErr("big.brasp", "input-bytes")},
-		{hostileFile{name: "big.ltl", size: 17 << 20}, limitErr("big.ltl", "input-bytes")},
-		{hostileFile{name: "big.ltlf", size: 17 << 20}, limitErr("big.ltlf", "input-bytes")},
-		{hostileFile{name: "big.re", size: 17 << 20}, limitErr("big.re", "input-bytes")},
-		{hostileFile{name: "big.dfa", size: 17 << 20}, limitErr("big.dfa", "input-bytes")},
+		{hostileFile{name: "big.brasp", size: 65 << 20}, limitErr("big.brasp", "input-bytes")},
+		{hostileFile{name: "big.ltl", size: 65 << 20}, limitErr("big.ltl", "input-bytes")},
+		{hostileFile{name: "big.ltlf", size: 65 << 20}, limitErr("big.ltlf", "input-bytes")},
+		{hostileFile{name: "big.re", size: 65 << 20}, limitErr("big.re", "input-bytes")},
+		{hostileFile{name: "big.dfa", size: 65 << 20}, limitErr("big.dfa", "input-bytes")},
 		{hostileFile{name: "big.json", size: 1<<30 + 1}, limitErr("big.json", "model-bytes")},
 		{hostileFile{name: "big.safetensors", size: 1<<30 + 1}, limitErr("big.safetensors", "model-bytes")},
 		// Alphabets: a duplicate symbol among 10,000.
