@@ -61,13 +61,17 @@ func (b *bimachine) run(t int) error {
 	return err
 }
 
-// blocks calls f on the consecutive ranges [lo, hi) of at most tableBlock
-// of 0..n-1, charging each to the budget first: a table may have tens of
-// millions of cells, and the budget's context is looked at between blocks.
-func (b *bimachine) blocks(n int, f func(lo, hi int)) error {
+// blocks is chargeBlocks on the bimachine's budget.
+func (b *bimachine) blocks(n int, f func(lo, hi int)) error { return chargeBlocks(b.bud, n, f) }
+
+// chargeBlocks calls f on the consecutive ranges [lo, hi) of at most
+// tableBlock of 0..n-1, charging each to the budget first: a table may have
+// tens of millions of cells, and the budget's context is looked at between
+// blocks.
+func chargeBlocks(bud *budget.Budget, n int, f func(lo, hi int)) error {
 	for lo := 0; lo < n; lo += tableBlock {
 		hi := min(lo+tableBlock, n)
-		if err := b.bud.Step(int64(1 + hi - lo)); err != nil {
+		if err := bud.Step(int64(1 + hi - lo)); err != nil {
 			return err
 		}
 		f(lo, hi)

@@ -204,11 +204,13 @@ func (s *symMachine) run(t int) error {
 		return err
 	}
 	tab := make([]bdd.Node, s.nL*s.nR)
-	if err := s.bud.Step(int64(len(tab))); err != nil {
+	err := chargeBlocks(s.bud, len(tab), func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			tab[c] = st.pw(s.tab, c, 0)
+		}
+	})
+	if err != nil {
 		return err
-	}
-	for c := range tab {
-		tab[c] = st.pw(s.tab, c, 0)
 	}
 	s.tab[st.out] = tab
 	return s.m.Err()

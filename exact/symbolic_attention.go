@@ -171,8 +171,9 @@ func (s *symMachine) extend(op *symAttn) error {
 				j = nslots
 				nslots++
 				slotOf[pair] = j
+				before := ld.memo.n
 				succ = ld.extend(succ, dNew[x], vNew[x])
-				if err := s.bud.Step(int64(ld.memo.n) + 1); err != nil {
+				if err := s.bud.Step(int64(ld.memo.n-before) + 1); err != nil {
 					return err
 				}
 				if err := s.bud.Check(maxTableBytes, ld.bytes(), side+" (the scratch diagram of one state's successors)"); err != nil {
@@ -260,8 +261,13 @@ func (s *symMachine) minimizeSide(live []int, left bool) error {
 		buf = buf[:0]
 		for _, k := range live {
 			t := s.tab[k]
-			for o := range nOther {
-				buf = appendInt(buf, int(t[cellAt(left, q, o, n, nOther)]))
+			err := chargeBlocks(s.bud, nOther, func(lo, hi int) {
+				for o := lo; o < hi; o++ {
+					buf = appendInt(buf, int(t[cellAt(left, q, o, n, nOther)]))
+				}
+			})
+			if err != nil {
+				return err
 			}
 		}
 		id, ok := ids[string(buf)]
@@ -279,10 +285,10 @@ func (s *symMachine) minimizeSide(live []int, left bool) error {
 		next := make([]int, n)
 		pairs := map[[2]int]int{}
 		for q := range n {
-			if q%256 == 255 {
-				if err := s.bud.Err(); err != nil { // a round over thousands of dense diagrams takes seconds
-					return err
-				}
+			// A round over thousands of dense diagrams takes seconds:
+			// each state's relabelling is charged as it is done.
+			if err := s.bud.Step(1); err != nil {
+				return err
 			}
 			key := [2]int{class[q], int(s.relabel(delta[q], &memo, toClass))}
 			id, ok := pairs[key]
@@ -291,9 +297,6 @@ func (s *symMachine) minimizeSide(live []int, left bool) error {
 				pairs[key] = id
 			}
 			next[q] = id
-		}
-		if err := s.bud.Step(int64(n)); err != nil {
-			return err
 		}
 		if err := m.Err(); err != nil {
 			return err
