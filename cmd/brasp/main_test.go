@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/brasp-dev/brasp/internal/oneproc"
 	"github.com/brasp-dev/brasp/internal/playgroundcmd"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
+	oneproc.Restore() // tests run in parallel; only the brasp program starts on one processor
 	if os.Getenv(hostileChildEnv) != "" {
 		os.Exit(hostileChild())
 	}
