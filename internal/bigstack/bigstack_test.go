@@ -1,36 +1,16 @@
 package bigstack
 
 import (
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // TestNoImports: the package imports nothing, so that the runtime
 // initialises it before the packages whose initialisation grows the stack.
 func TestNoImports(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			t.Errorf("%s imports %s", name, imp.Path.Value)
-		}
+	if imports := testkit.Imports(t, "."); len(imports) > 0 {
+		t.Errorf("the package imports %v; it must import nothing", imports)
 	}
 }
 

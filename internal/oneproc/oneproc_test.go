@@ -1,13 +1,11 @@
 package oneproc
 
 import (
-	"go/parser"
-	"go/token"
 	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/internal/testkit"
 )
 
 // TestRestore checks that the program started on one processor (this test
@@ -26,22 +24,9 @@ func TestRestore(t *testing.T) {
 // TestImportsOnlyRuntime keeps the package initialised before the standard
 // library's packages: it may import runtime and nothing else.
 func TestImportsOnlyRuntime(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			if imp.Path.Value != `"runtime"` {
-				t.Errorf("%s imports %s; the package may import only runtime", name, imp.Path.Value)
-			}
+	for _, imp := range testkit.Imports(t, ".") {
+		if imp != "runtime" {
+			t.Errorf("the package imports %s; it may import only runtime", imp)
 		}
 	}
 }

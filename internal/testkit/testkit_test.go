@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -90,5 +91,12 @@ func TestCancelAtLook(t *testing.T) {
 	}
 	if cancelled != 1 || ctx.Err() == nil {
 		t.Fatalf("atCancel called %d times, Err %v", cancelled, ctx.Err())
+	}
+}
+
+func TestImports(t *testing.T) {
+	imports := Imports(t, ".")
+	if !slices.Contains(imports, "go/parser") || slices.Contains(imports, "os/exec") {
+		t.Errorf("Imports(.) = %v, want go/parser among them and no os/exec", imports)
 	}
 }
