@@ -20,10 +20,26 @@ type posKey struct {
 	first, last, mid bool
 }
 
-// embedding enumerates the reachable embedding vectors (symbol embedding
-// plus position embedding) and defines the layer-0 features from the
-// symbol vectors Q_σ and the position predicates.
-func (d *decompiler) embedding() (*level, error) {
+// positions is what the position embedding of a position depends on: the
+// position keys, and the position predicates (first, last, Mid, MOD_r_p,
+// PERIODIC) that tell them apart.
+type positions struct {
+	keys []posKey
+	vars []posVar
+}
+
+// posVar is a position predicate and its value at every key.
+type posVar struct {
+	pred brasp.Predicate
+	val  func(k posKey) bool
+}
+
+// expr reads position predicate v at i, declaring it on first use.
+func (d *decompiler) posExpr(v posVar) brasp.Expr { return ref(d.g.pred(v.pred), brasp.VarI) }
+
+// positions enumerates the position keys of the model's position
+// embedding and the predicates that determine them.
+func (d *decompiler) positions() (*positions, error) {
 	m := d.m
 	period, prefix := 1, 0 // prefix: the longest table prefix
 	var periods []int      // distinct periods > 1, for MOD predicates
@@ -73,9 +89,9 @@ func (d *decompiler) embedding() (*level, error) {
 		}
 	}
 	sort.Ints(periods)
+	ps := &positions{}
 	// Positions 1..prefix each have a key of their own (pre = i), later
 	// ones one per residue (pre = 0).
-	var keys []posKey
 	for pre := 0; pre <= prefix; pre++ {
 		for r := range period {
 			if pre > 0 && r != pre%period {
@@ -91,38 +107,25 @@ func (d *decompiler) embedding() (*level, error) {
 				}
 				for _, last := range boolsIf(usesLast) {
 					for _, mid := range boolsIf(usesMid) {
-						keys = append(keys, posKey{r, pos, first, last, mid})
+						ps.keys = append(ps.keys, posKey{r, pos, first, last, mid})
 					}
 				}
 			}
 		}
 	}
-	// Input variables: Q_σ, then first, last, Mid, then MOD_r_p.
-	type inVar struct {
-		expr brasp.Expr
-		val  func(sym int, k posKey) bool
-	}
-	var vars []inVar
-	for s := range m.Alphabet {
-		vars = append(vars, inVar{ref(s, brasp.VarI), func(sym int, _ posKey) bool { return sym == s }})
-	}
-	g := d.g
+	// The predicates: first, last, Mid, then MOD_r_p, then PERIODIC.
 	if usesFirst {
-		vars = append(vars, inVar{ref(g.pred(brasp.Predicate{Kind: brasp.First}), brasp.VarI), func(_ int, k posKey) bool { return k.first }})
+		ps.vars = append(ps.vars, posVar{brasp.Predicate{Kind: brasp.First}, func(k posKey) bool { return k.first }})
 	}
 	if usesLast {
-		vars = append(vars, inVar{ref(g.pred(brasp.Predicate{Kind: brasp.Last}), brasp.VarI), func(_ int, k posKey) bool { return k.last }})
+		ps.vars = append(ps.vars, posVar{brasp.Predicate{Kind: brasp.Last}, func(k posKey) bool { return k.last }})
 	}
 	if usesMid {
-		vars = append(vars, inVar{ref(g.pred(brasp.Predicate{Kind: brasp.Mid}), brasp.VarI), func(_ int, k posKey) bool { return k.mid }})
+		ps.vars = append(ps.vars, posVar{brasp.Predicate{Kind: brasp.Mid}, func(k posKey) bool { return k.mid }})
 	}
-	// MOD and PERIODIC predicates are declared lazily, only those a
-	// formula uses.
-	modPred := map[int]brasp.Predicate{}
 	for _, p := range periods {
 		for r := range p {
-			modPred[len(vars)] = brasp.Predicate{Kind: brasp.Mod, R: r, M: p}
-			vars = append(vars, inVar{nil, func(_ int, k posKey) bool { return k.residue%p == r }})
+			ps.vars = append(ps.vars, posVar{brasp.Predicate{Kind: brasp.Mod, R: r, M: p}, func(k posKey) bool { return k.residue%p == r }})
 		}
 	}
 	seenTable := map[position.Periodic]bool{}
@@ -132,29 +135,49 @@ func (d *decompiler) embedding() (*level, error) {
 				continue
 			}
 			seenTable[pt] = true
-			modPred[len(vars)] = brasp.Predicate{Kind: brasp.Periodic, Table: pt}
-			vars = append(vars, inVar{nil, func(_ int, k posKey) bool { return pt.Holds(k.pos) }})
+			ps.vars = append(ps.vars, posVar{brasp.Predicate{Kind: brasp.Periodic, Table: pt}, func(k posKey) bool { return pt.Holds(k.pos) }})
 		}
 	}
+	return ps, nil
+}
+
+// positionValue adds the position embedding at key k to x (in place).
+func (d *decompiler) positionValue(x transformer.Vec, k posKey) {
+	for t := range d.m.Position {
+		term := &d.m.Position[t]
+		v := termValue(term, k)
+		v.Mul(v, term.Scale)
+		x[term.Coord].Add(x[term.Coord], v)
+	}
+}
+
+// embedding enumerates the reachable embedding vectors (symbol embedding
+// plus position embedding) and defines the layer-0 features from the
+// symbol vectors Q_σ and the position predicates.
+func (d *decompiler) embedding() (*level, error) {
+	m := d.m
+	ps, err := d.positions()
+	if err != nil {
+		return nil, err
+	}
+	// Input variables: Q_σ, then the position predicates (declared
+	// lazily, only those a formula uses).
+	S := len(m.Alphabet)
 	cl := &classes{index: map[string]int{}, b: d.b}
 	var points [][]bool
 	var cls []int
 	for sym := range m.Alphabet {
-		for _, k := range keys {
+		for _, k := range ps.keys {
 			x := m.Embedding[sym].Clone()
-			for t := range m.Position {
-				term := &m.Position[t]
-				v := termValue(term, k)
-				v.Mul(v, term.Scale)
-				x[term.Coord].Add(x[term.Coord], v)
-			}
+			d.positionValue(x, k)
 			c, err := d.intern(cl, x, 0)
 			if err != nil {
 				return nil, err
 			}
-			row := make([]bool, len(vars))
-			for v := range vars {
-				row[v] = vars[v].val(sym, k)
+			row := make([]bool, S+len(ps.vars))
+			row[sym] = true
+			for v := range ps.vars {
+				row[S+v] = ps.vars[v].val(k)
 			}
 			points = append(points, row)
 			cls = append(cls, c)
@@ -163,10 +186,10 @@ func (d *decompiler) embedding() (*level, error) {
 	lv := &level{vecs: cl.vecs}
 	d.info.Classes = append(d.info.Classes, len(lv.vecs))
 	varExpr := func(v int) brasp.Expr {
-		if p, ok := modPred[v]; ok {
-			return ref(g.pred(p), brasp.VarI)
+		if v < S {
+			return ref(v, brasp.VarI)
 		}
-		return vars[v].expr
+		return d.posExpr(ps.vars[v-S])
 	}
 	d.defineFeatures(lv, 0, points, cls, varExpr)
 	return lv, nil

@@ -26,6 +26,10 @@ type headInfo struct {
 	values           []*big.Rat
 	rank             [][]int           // rank[qg][kg]: index of the score in values
 	val              []transformer.Vec // per key group: Value·x
+	// table returns the head's score table, computed when the head is
+	// first read: the domain points (the query's Boolean variables, then
+	// the key's), each point's score rank, and each variable's expression.
+	table func() (points [][]bool, rank []int, varExpr func(int) brasp.Expr, err error)
 	// lazily emitted program operations
 	emitted bool
 	maxNode []int // shallower: Max_v per value (-1: constant 1); smaller: Max_b per bit
@@ -110,7 +114,40 @@ func (d *decompiler) newHead(l, h int, hd *transformer.Head, lv *level) (*headIn
 			hi.rank[q][g] = sort.Search(len(hi.values), func(k int) bool { return hi.values[k].Cmp(v) >= 0 })
 		}
 	}
+	hi.table = func() ([][]bool, []int, func(int) brasp.Expr, error) { return d.groupTable(hi, lv) }
 	return hi, nil
+}
+
+// groupTable is the score table of a head on the reachable vectors lv: one
+// point per (query group, key group), over the features of lv at i and at
+// j (those the query, respectively the key, does not read left false).
+func (d *decompiler) groupTable(hi *headInfo, lv *level) ([][]bool, []int, func(int) brasp.Expr, error) {
+	F := len(lv.feats)
+	nq, nk := len(hi.qRep), len(hi.kRep)
+	if err := d.b.Check(maxWork, int64(nq)*int64(nk)*int64(2*F), "decompile: the truth table of a head's scores"); err != nil {
+		return nil, nil, nil, err
+	}
+	points := make([][]bool, 0, nq*nk)
+	rank := make([]int, 0, nq*nk)
+	for q, a := range hi.qRep {
+		for g, b := range hi.kRep {
+			row := make([]bool, 2*F)
+			for k := range lv.feats {
+				f := &lv.feats[k]
+				row[k] = f.readBy(hi.qCoords) && f.col[a]
+				row[F+k] = f.readBy(hi.kCoords) && f.col[b]
+			}
+			points = append(points, row)
+			rank = append(rank, hi.rank[q][g])
+		}
+	}
+	varExpr := func(v int) brasp.Expr {
+		if v < F {
+			return ref(lv.feats[v].node, brasp.VarI)
+		}
+		return ref(lv.feats[v-F].node, brasp.VarJ)
+	}
+	return points, rank, varExpr, nil
 }
 
 // possible lists the key groups a head can attend to from a position of
@@ -152,24 +189,25 @@ func (d *decompiler) anyExpr(m position.Mask) brasp.Expr {
 	return brasp.Bool(true)
 }
 
-// attended returns the node holding feature k of the vector head h of
-// layer l attends to (0 when nothing is unmasked), emitting the head's
-// argmax machinery on first use.
-func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
-	if n, ok := hi.attNode[k]; ok {
+// attended returns the node holding a feature (node fnode, named fname,
+// a bit of coordinate coord or -1) of the vector head h of layer l attends
+// to (0 when nothing is unmasked), emitting the head's argmax machinery on
+// first use.
+func (d *decompiler) attended(l, h int, hi *headInfo, fnode int, fname string, coord int) int {
+	if n, ok := hi.attNode[fnode]; ok {
 		return n
 	}
 	g := d.g
 	mask := hi.hd.Mask
 	tb := hi.hd.Tiebreak
 	prefix := fmt.Sprintf("L%dH%d", l+1, h+1)
-	fj := ref(lv.feats[k].node, brasp.VarJ)
-	fname := prefix + "_" + lv.feats[k].name
-	if dst := d.valueLabel(hi.hd, lv.feats[k].coord); dst != "" {
+	fj := ref(fnode, brasp.VarJ)
+	fname = prefix + "_" + fname
+	if dst := d.valueLabel(hi.hd, coord); dst != "" {
 		fname = dst
 	}
 	if !hi.emitted {
-		d.emitHead(prefix, hi, lv)
+		d.emitHead(prefix, hi)
 	}
 	if d.err != nil {
 		return 0 // the decompilation has failed; the caller reports d.err
@@ -193,7 +231,7 @@ func (d *decompiler) attended(l, h int, hi *headInfo, lv *level, k int) int {
 	} else {
 		n = g.attend(fname, tb, mask, hi.argmax, fj, brasp.Bool(false))
 	}
-	hi.attNode[k] = n
+	hi.attNode[fnode] = n
 	return n
 }
 
@@ -219,43 +257,23 @@ func (d *decompiler) valueLabel(hd *transformer.Head, c int) string {
 	return sanitize(d.m.Labels[dst])
 }
 
-// emitHead defines the score predicates of a head and its Max operations.
-func (d *decompiler) emitHead(prefix string, hi *headInfo, lv *level) {
+// emitHead defines the score predicates of a head and its Max operations,
+// synthesised on the head's score table.
+func (d *decompiler) emitHead(prefix string, hi *headInfo) {
 	hi.emitted = true
 	g := d.g
 	mask := hi.hd.Mask
-	F := len(lv.feats)
-	nq, nk := len(hi.qRep), len(hi.kRep)
-	if err := d.b.Check(maxWork, int64(nq)*int64(nk)*int64(2*F), "decompile: the truth table of a head's scores"); err != nil {
+	points, rank, varExpr, err := hi.table()
+	if err != nil {
 		if d.err == nil {
 			d.err = err
 		}
 		return
 	}
-	points := make([][]bool, 0, nq*nk)
-	for _, a := range hi.qRep {
-		for _, b := range hi.kRep {
-			row := make([]bool, 2*F)
-			for k := range lv.feats {
-				f := &lv.feats[k]
-				row[k] = f.readBy(hi.qCoords) && f.col[a]
-				row[F+k] = f.readBy(hi.kCoords) && f.col[b]
-			}
-			points = append(points, row)
-		}
-	}
-	varExpr := func(v int) brasp.Expr {
-		if v < F {
-			return ref(lv.feats[v].node, brasp.VarI)
-		}
-		return ref(lv.feats[v-F].node, brasp.VarJ)
-	}
 	pairFn := func(f func(r int) bool) brasp.Expr {
-		out := make([]bool, 0, nq*nk)
-		for q := range nq {
-			for g := range nk {
-				out = append(out, f(hi.rank[q][g]))
-			}
+		out := make([]bool, len(rank))
+		for p, r := range rank {
+			out[p] = f(r)
 		}
 		return d.expr(d.synth(points, out), varExpr)
 	}

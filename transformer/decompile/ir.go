@@ -15,6 +15,7 @@ import (
 // identical definitions merged, and dead operations dropped.
 type ir struct {
 	alpha alphabet.Alphabet
+	props []string // the propositions of a program over propositions, or nil
 	nodes []*node
 	preds map[brasp.Predicate]int
 }
@@ -24,7 +25,7 @@ type node struct {
 	name string
 	weak bool // the name is generated, not taken from the model
 	kind brasp.VectorKind
-	sym  int
+	sym  int // the symbol of a symbol node, the proposition of a proposition node
 	pred brasp.Predicate
 	expr brasp.Expr       // position-wise
 	att  *brasp.Attention // attention
@@ -36,6 +37,25 @@ func newIR(alpha alphabet.Alphabet) *ir {
 		g.nodes = append(g.nodes, &node{name: brasp.SymbolVectorName(s), kind: brasp.SymbolVector, sym: k})
 	}
 	return g
+}
+
+// newPropsIR starts a program over the propositions props: node k is P_p
+// of proposition k.
+func newPropsIR(props []string) *ir {
+	g := &ir{props: props, preds: map[brasp.Predicate]int{}}
+	for k, p := range props {
+		g.nodes = append(g.nodes, &node{name: brasp.PropositionVectorName(p), kind: brasp.PropositionVector, sym: k})
+	}
+	return g
+}
+
+// inputs is the number of input nodes (symbols or propositions), which
+// come first.
+func (g *ir) inputs() int {
+	if g.props != nil {
+		return len(g.props)
+	}
+	return len(g.alpha)
 }
 
 // pred returns the node of a position predicate, declaring it on first use.
@@ -64,6 +84,12 @@ func (g *ir) attend(name string, tb position.Tiebreak, m position.Mask, score, v
 	g.nodes = append(g.nodes, &node{name: name, weak: true, kind: brasp.AttentionVector,
 		att: &brasp.Attention{Tiebreak: tb, Mask: m, Score: score, Value: value, Default: def}})
 	return len(g.nodes) - 1
+}
+
+// isInput reports whether the node is an initial vector: a symbol,
+// proposition or position predicate.
+func (nd *node) isInput() bool {
+	return nd.kind == brasp.SymbolVector || nd.kind == brasp.PropositionVector || nd.kind == brasp.PredicateVector
 }
 
 // ref reads node k at position v.
@@ -207,12 +233,15 @@ func (g *ir) build(outs []int, symbols alphabet.Alphabet) (*brasp.Program, error
 		}
 	}
 	b := brasp.NewBuilder(g.alpha)
+	if g.props != nil {
+		b = brasp.NewPropositionBuilder(g.props)
+	}
 	idx := make([]int, n)
 	for k := range idx {
 		idx[k] = -1
 	}
-	for k := range g.alpha {
-		idx[k] = b.SymbolVec(k)
+	for k := range g.inputs() {
+		idx[k] = k // the builder declares the inputs first, in order
 	}
 	rename := func(e brasp.Expr) brasp.Expr {
 		return brasp.MapRefs(e, func(r *brasp.Ref) brasp.Expr { return b.At(idx[r.Vec], r.Var) })
@@ -229,7 +258,7 @@ func (g *ir) build(outs []int, symbols alphabet.Alphabet) (*brasp.Program, error
 			continue
 		}
 		switch nd.kind {
-		case brasp.SymbolVector, brasp.PredicateVector:
+		case brasp.SymbolVector, brasp.PropositionVector, brasp.PredicateVector:
 		case brasp.PositionwiseVector:
 			idx[k] = b.Positionwise(nd.name, rename(nd.expr))
 		case brasp.AttentionVector:
@@ -244,7 +273,7 @@ func (g *ir) build(outs []int, symbols alphabet.Alphabet) (*brasp.Program, error
 	named := map[int]bool{}
 	for k, e := range outExprs {
 		r, isRef := e.(*brasp.Ref)
-		if isRef && !named[r.Vec] && g.nodes[r.Vec].kind != brasp.SymbolVector && g.nodes[r.Vec].kind != brasp.PredicateVector {
+		if isRef && !named[r.Vec] && !g.nodes[r.Vec].isInput() {
 			vecs[k] = idx[r.Vec]
 			named[r.Vec] = true
 			continue

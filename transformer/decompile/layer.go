@@ -142,7 +142,8 @@ func (d *decompiler) layer(l int, lv *level) (*level, error) {
 		if k == 0 {
 			return d.anyExpr(heads[h].hd.Mask)
 		}
-		return ref(d.attended(l, h, heads[h], lv, k-1), brasp.VarI)
+		f := &lv.feats[k-1]
+		return ref(d.attended(l, h, heads[h], f.node, f.name, f.coord), brasp.VarI)
 	}
 	nl := &level{vecs: next.vecs}
 	d.defineFeatures(nl, l+1, points, cls, varExpr)
