@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/brasp-dev/brasp/alphabet"
-	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/ltlf"
 	"github.com/brasp-dev/brasp/transformer"
@@ -229,23 +228,13 @@ func compileProgram(b *budget.Budget, p *Program, opts CompileOptions) (*Transfo
 }
 
 // decompileModel is Thm 4.2: the depth-preserving translation, or the
-// smaller one with opts.Smaller.
-// A model over propositions is decompiled through its model over the
-// valuations (at most 12 propositions), and the program read back over the
-// propositions (brasp.FromValuationLetters).
+// smaller one with opts.Smaller. A model over propositions becomes a
+// program over the same propositions (coordinate-wise, or through its
+// valuations: see package decompile).
 func decompileModel(b *budget.Budget, t *Transformer, opts DecompileOptions) (*Program, error) {
-	m, err := t.M.OverValuations()
+	p, err := decompile.Decompile(b, t.M, opts)
 	if err != nil {
 		return nil, err
-	}
-	p, err := decompile.Decompile(b, m, opts)
-	if err != nil {
-		return nil, err
-	}
-	if t.M.Props != nil {
-		if p, err = brasp.FromValuationLetters(p, t.M.Props); err != nil {
-			return nil, err
-		}
 	}
 	return NewProgram(p), nil
 }

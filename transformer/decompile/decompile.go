@@ -52,6 +52,19 @@ type Info struct {
 	// Combos[l] is the number of (own vector, attended vectors) combinations
 	// of layer l+1 that can occur.
 	Combos []int
+
+	// Route is how the model was decompiled: RouteVectors for a model over
+	// symbols; RouteCoordinates or RouteValuations for a model over
+	// propositions (the fields above then describe the model over the
+	// valuations, those below the coordinate-wise route).
+	Route string
+	// Values[l] is the number of (coordinate, value) pairs the
+	// coordinate-wise route found after layer l (Values[0]: after the
+	// embedding), over the coordinates the output depends on.
+	Values []int
+	// Tables is the number of functions the coordinate-wise route
+	// tabulated, and Widest the largest product of value sets among them.
+	Tables, Widest int
 }
 
 // Decompile translates a transformer into a B-RASP program that accepts
@@ -79,7 +92,10 @@ func DecompileInfo(b *budget.Budget, m *transformer.Model, opts Options) (*brasp
 	if err := m.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("decompile: invalid model: %v", err)
 	}
-	d := &decompiler{m: m, opts: opts, b: b, g: newIR(m.Alphabet), info: &Info{},
+	if m.Props != nil {
+		return decompileProps(b, m, opts)
+	}
+	d := &decompiler{m: m, opts: opts, b: b, g: newIR(m.Alphabet), info: &Info{Route: RouteVectors},
 		ar: &transformer.Arith{MaxBits: b.Max(transformer.RationalBits)}, maxWork: b.Max(maxWork)}
 	p, err := d.run()
 	if err != nil {
