@@ -40,7 +40,17 @@ func (d *decompiler) synth(points [][]bool, out []bool) sop {
 		}
 		return constSOP(false)
 	}
-	s, ok := synthesize(points, out)
+	var charge func(n int64) bool
+	if d.chargeSynth {
+		charge = func(n int64) bool { return !d.spend(int(min(n, 1<<40))) }
+	}
+	s, ok, stopped := synthesizeWithin(points, out, charge)
+	if stopped {
+		if d.err == nil {
+			d.err = d.workError("synthesising the Boolean functions of the reachable values")
+		}
+		return constSOP(false)
+	}
 	if !ok && d.err == nil {
 		d.err = fmt.Errorf("decompile: internal error: a Boolean function is not determined by its inputs")
 	}

@@ -48,8 +48,17 @@ const maxQMVars = 6
 // caller guarantees that out is a function of the point (equal points have
 // equal outputs). Variables earlier in the order are preferred on ties.
 func synthesize(points [][]bool, out []bool) (sop, bool) {
+	s, ok, _ := synthesizeWithin(points, out, nil)
+	return s, ok
+}
+
+// synthesizeWithin is synthesize that first charges the work of the
+// minterm expansion, which is quadratic in the points (their number on
+// either side times the selected variables), to charge; when charge
+// reports false (a limit is exceeded) it stops and reports stopped.
+func synthesizeWithin(points [][]bool, out []bool, charge func(n int64) bool) (s sop, ok, stopped bool) {
 	if len(points) == 0 {
-		return constSOP(false), true
+		return constSOP(false), true, false
 	}
 	allT, allF := true, true
 	for _, o := range out {
@@ -57,18 +66,24 @@ func synthesize(points [][]bool, out []bool) (sop, bool) {
 		allF = allF && !o
 	}
 	if allT || allF {
-		return constSOP(allT), true
+		return constSOP(allT), true, false
 	}
 	sel, ok := selectVars(points, out)
 	if !ok {
-		return sop{}, false
+		return sop{}, false, false
 	}
-	pos := cover(points, out, sel, false)
-	neg := cover(points, out, sel, true)
+	pos, ok := cover(points, out, sel, false, charge)
+	if !ok {
+		return sop{}, true, true
+	}
+	neg, ok := cover(points, out, sel, true, charge)
+	if !ok {
+		return sop{}, true, true
+	}
 	if neg.size() < pos.size() {
-		return neg, true
+		return neg, true, false
 	}
-	return pos, true
+	return pos, true, false
 }
 
 // selectVars greedily picks a small set of variables on which out is a
@@ -182,7 +197,7 @@ func isFunction(points [][]bool, out []bool, sel []int) bool {
 
 // cover builds a sum of products over sel covering the on-set (the points
 // where out != negate) and no point of the off-set.
-func cover(points [][]bool, out []bool, sel []int, negate bool) sop {
+func cover(points [][]bool, out []bool, sel []int, negate bool, charge func(n int64) bool) (sop, bool) {
 	on := map[string][]bool{}
 	off := map[string][]bool{}
 	for p := range points {
@@ -205,9 +220,13 @@ func cover(points [][]bool, out []bool, sel []int, negate bool) sop {
 	if len(sel) <= maxQMVars {
 		cubes = quineMcCluskey(onl, offl, sel)
 	} else {
+		n := int64(len(onl)) * int64(len(offl)+len(onl)) * int64(len(sel))
+		if charge != nil && !charge(n) {
+			return sop{}, false
+		}
 		cubes = expand(onl, offl, sel)
 	}
-	return sop{cubes: cubes, negated: negate}
+	return sop{cubes: cubes, negated: negate}, true
 }
 
 func sortedPatterns(m map[string][]bool) [][]bool {
