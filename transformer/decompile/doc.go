@@ -67,6 +67,61 @@
 // the term's value at every position (Thm 5.3: an embedding with finite
 // image is read by finitely many position predicates).
 //
+// # Models over propositions
+//
+// A model over k propositions (transformer.Model.Props: a multi-hot
+// embedding) becomes a program over the same propositions, whose initial
+// vectors are P_p. Its alphabet is the 2^k valuations, so the enumeration
+// above, whose embedding vectors are one per symbol, is exponential in k.
+// The coordinate-wise route (props.go) never enumerates valuations: it
+// tracks the finite value set of each residual coordinate separately and
+// computes every component from the coordinates it reads.
+//
+//   - After the embedding, coordinate c is EmbeddingBias[c] + Σ h_p·Embedding[p][c]
+//     plus its position terms: a function of the propositions whose rows
+//     touch c (one for a compiled model) and of the position key.
+//   - After the attention of a layer, c is its own value plus, for each
+//     head whose value matrix writes c, Σ_k Value[c][k]·x_j[k] at the
+//     attended j (nothing when no position is unmasked): a function of c's
+//     features, of the attended features of the k it reads (the proof's
+//     attention translation, either one, with score predicates synthesised
+//     on the product of the value sets of the coordinates the score reads
+//     at i and at j) and of "some position is unmasked".
+//   - After the FFN, c is c + Σ_u W2[c][u]·ReLU(W1[u]·x + B1[u]) + B2[c]
+//     over the hidden units u that write c: a function of the coordinates
+//     those units read.
+//   - The output reads the coordinates with a nonzero output weight.
+//
+// Each such function is tabulated on the product of the value sets of what
+// it reads. The product contains every combination that occurs (each input
+// takes a value of its set, by induction) and usually more; on all of them
+// the function is computed exactly, so the program's features, synthesised
+// on the product (the encoding of coordinate values by rank bits, as
+// above), equal the model's on every trace. Only the combinations where a
+// head attends nowhere but an attended feature is nonzero are left out:
+// the program's attended features are then 0 by construction. Coordinates
+// are computed on demand from the output backwards, so only those the
+// output depends on are tabulated, and dead coordinates cost nothing.
+//
+// A layer norm reads every coordinate through the mean and variance, which
+// the product of value sets cannot bound (compiled norms see a constant
+// variance only because each truth value comes with its complement), so a
+// model with layer norms is refused by this route. decompileProps then
+// falls back to the valuations: the model over the 2^k valuation symbols
+// (transformer.Model.OverValuations) is decompiled as above and the
+// program read back over the propositions (brasp.FromValuationLetters),
+// for at most transformer.MaxValuationProps propositions; the same
+// fallback applies when a table exceeds a limit. The coordinate-wise route
+// comes first because it is polynomial on compiled models (each table is
+// as large as the truth table of the Boolean function the compiler put in
+// an FFN, at most 2^compile-ffn-inputs, whatever k), while the valuation
+// route is exponential in k for every model and already stops at
+// decompile-classes for twelve propositions; the valuation route comes
+// second because it handles every shape (layer norms, dense embeddings)
+// within twelve propositions. Info.Route says which route ran. The
+// tables are bounded by decompile-product (the product of the value sets
+// of one table) and their construction and synthesis by decompile-work.
+//
 // # Data flow and files
 //
 // Decompile (decompile.go) checks the model, then runs the decompiler
@@ -88,6 +143,9 @@
 //   - features.go encodes a level's vectors as Boolean features and writes
 //     each feature, score predicate and output as a formula over the
 //     previous features, synthesised by synth.go.
+//   - props.go is the coordinate-wise route for models over propositions
+//     (positions, score tables, attention translation, synthesis and the
+//     ir are shared with the route above).
 //   - ir.go holds the program under construction and simplifies it into the
 //     brasp.Program that decompile.go returns (an acceptor's Y, or one
 //     output vector per symbol of a transducer).
@@ -107,7 +165,8 @@
 // The enumeration is exponential in the worst case; it runs within a
 // *budget.Budget whose named limits bound the reachable vectors per layer
 // (decompile-classes), the combinations examined per layer
-// (decompile-combos), the scores per head (decompile-scores), the position
+// (decompile-combos), the tables of the coordinate-wise route
+// (decompile-product), the scores per head (decompile-scores), the position
 // period (decompile-period), the exact arithmetic and truth tables
 // (decompile-work) and the length of every exact rational
 // (rational-bits). Exceeding one stops with a *budget.Error that names it;

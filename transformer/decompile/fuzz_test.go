@@ -10,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/transformer"
+	"github.com/brasp-dev/brasp/transformer/compile"
 )
 
 // FuzzDecompile feeds models through the JSON loader to the decompiler
@@ -17,7 +18,9 @@ import (
 // and a program it returns must agree with the dense pass on short words.
 // The seeds are well-formed models (hand-written and random, with position
 // terms, layer norms and several heads), malformed files and adversarial
-// ones (huge periods, many heads, degenerate norms).
+// ones (huge periods, many heads, degenerate norms), and models over
+// propositions, compiled and hand-written, whose programs are checked on
+// every short trace.
 func FuzzDecompile(f *testing.F) {
 	f.Add(transformer.EncodeJSON(prevIsA()))
 	rng := rand.New(rand.NewPCG(5, 5))
@@ -25,7 +28,18 @@ func FuzzDecompile(f *testing.F) {
 	for k := range 6 {
 		f.Add(transformer.EncodeJSON(g.model(2, 3, 1+k%2, 2, k%2 == 0, k%3 == 0)))
 	}
+	// Models over propositions: compiled ones (one proposition per
+	// coordinate) and hand-written ones whose embedding rows overlap.
+	prng := rand.New(rand.NewPCG(15, 6))
+	for k := range 4 {
+		p := brasptest.RandomProgram(prng, brasptest.Options{Propositions: 1 + k%3, Ops: 3})
+		if m, err := compile.Compile(nil, p, compile.Options{MultiHead: k%2 == 1}); err == nil {
+			f.Add(transformer.EncodeJSON(m))
+		}
+	}
 	for _, s := range []string{
+		`{"format":"brasp-transformer/1","propositions":["p","q"],"width":2,"labels":["x","y"],"embedding_bias":[0,1],"embedding":{"p":[1,1],"q":[2,-1]},"layers":[{"attention":[{"mask":"past","tiebreak":"rightmost","score":[[0,1],[0,0]],"value":[[0,0],[1,0]]}],"ffn":{"w1":[[1,1]],"b1":[-1],"w2":[[1],[0]],"b2":[0,0]}}],"output":{"weight":[1,-1],"bias":0}}`,
+		`{"format":"brasp-transformer/1","propositions":["a","b","c"],"width":1,"labels":["n"],"embedding_bias":["1/2"],"embedding":{"a":[1],"b":[1],"c":[1]},"position":[{"kind":"mod","r":0,"m":2,"coord":0}],"layers":[{"attention":[{"mask":"future-or-self","tiebreak":"leftmost","score":[[1]],"value":[[-1]]}]}],"output":{"weight":[1],"bias":-2}}`,
 		``, `{}`, `null`, `[]`, `{"format": "brasp-transformer/1"}`,
 		`{"format":"brasp-transformer/1","alphabet":["a"],"width":1,"labels":["x"],"embedding":{"a":[1]},"layers":[],"output":{"weight":[1],"bias":0}}`,
 		`{"format":"brasp-transformer/1","alphabet":["a","b"],"width":1,"labels":["x"],"embedding":{"a":[1],"b":["1/3"]},"position":[{"kind":"sin","frequency":"1/1000000","coord":0}],"layers":[],"output":{"weight":[1],"bias":0}}`,
@@ -48,7 +62,28 @@ func FuzzDecompile(f *testing.F) {
 			}
 			return
 		}
-		if len(m.Layers) > 4 || m.Width > 16 || len(m.Alphabet) > 4 {
+		if len(m.Layers) > 4 || m.Width > 16 || len(m.Alphabet) > 4 || len(m.Props) > 3 {
+			return
+		}
+		if m.Props != nil {
+			// Every trace of up to three steps, against the dense pass.
+			brasptest.AllWords(1<<len(m.Props), 3, func(w []int) {
+				steps := make([][]uint64, len(w))
+				for i, v := range w {
+					steps[i] = []uint64{uint64(v)}
+				}
+				lm, word, err := m.OverSteps(steps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := lm.AcceptsDense(nil, word)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := p.AcceptsSteps(steps); got != want {
+					t.Fatalf("on %v the model says %v, the decompiled program %v\n%s", steps, want, got, brasp.Format(p))
+				}
+			})
 			return
 		}
 		run := brasp.NewRunner(p)

@@ -522,7 +522,7 @@ func (cd *coordinates) tabulate(what string, srcs []source, f func(t []int) *big
 	for _, s := range srcs {
 		product *= int64(s.n)
 		nv += len(s.vars)
-		if err := cd.b.Check(maxProduct, product, "decompile: the combinations of the values read by "+what); err != nil {
+		if err := cd.b.Check(maxProduct, product, "decompile: the table of "+what+" (the product of the value sets it reads)"); err != nil {
 			return nil, nil, nil, err
 		}
 	}

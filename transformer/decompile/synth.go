@@ -220,11 +220,10 @@ func cover(points [][]bool, out []bool, sel []int, negate bool, charge func(n in
 	if len(sel) <= maxQMVars {
 		cubes = quineMcCluskey(onl, offl, sel)
 	} else {
-		n := int64(len(onl)) * int64(len(offl)+len(onl)) * int64(len(sel))
-		if charge != nil && !charge(n) {
+		var ok bool
+		if cubes, ok = expand(onl, offl, sel, charge); !ok {
 			return sop{}, false
 		}
-		cubes = expand(onl, offl, sel)
 	}
 	return sop{cubes: cubes, negated: negate}, true
 }
@@ -373,13 +372,22 @@ func quineMcCluskey(on, off [][]bool, sel []int) [][]lit {
 
 // expand covers on without touching off by expanding each uncovered
 // minterm: drop its literals one at a time while the cube still misses
-// the off-set; then drop cubes that other cubes make redundant.
-func expand(on, off [][]bool, sel []int) [][]lit {
+// the off-set; then drop cubes that other cubes make redundant. Its work
+// (quadratic in the minterms in the worst case) is charged as it goes, a
+// block at a time, to charge (when not nil); it stops and reports false
+// as soon as charge does.
+func expand(on, off [][]bool, sel []int, charge func(n int64) bool) ([][]lit, bool) {
 	type cube struct {
 		care []bool
 		val  []bool
 	}
+	var ops int64
+	stopped := false
 	matches := func(c cube, p []bool) bool {
+		if ops += int64(len(p)); ops >= 1<<16 && charge != nil {
+			stopped = stopped || !charge(ops)
+			ops = 0
+		}
 		for k := range p {
 			if c.care[k] && c.val[k] != p[k] {
 				return false
@@ -389,6 +397,9 @@ func expand(on, off [][]bool, sel []int) [][]lit {
 	}
 	var cubes []cube
 	for _, p := range on {
+		if stopped {
+			return nil, false
+		}
 		done := false
 		for _, c := range cubes {
 			if matches(c, p) {
@@ -415,6 +426,9 @@ func expand(on, off [][]bool, sel []int) [][]lit {
 		cubes = append(cubes, c)
 	}
 	for k := len(cubes) - 1; k >= 0; k-- {
+		if stopped {
+			return nil, false
+		}
 		redundant := true
 		for _, p := range on {
 			if !matches(cubes[k], p) {
@@ -446,5 +460,5 @@ func expand(on, off [][]bool, sel []int) [][]lit {
 		}
 		out[k] = cube
 	}
-	return out
+	return out, !stopped
 }
