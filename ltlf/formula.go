@@ -1,6 +1,9 @@
 package ltlf
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Op is a formula's operator.
 type Op uint8
@@ -145,6 +148,19 @@ func (f *Formula) Size() int {
 	}
 	walk(f.Root)
 	return count
+}
+
+// support lists the propositions that subformula i reads, in increasing
+// order of their indices.
+func (f *Formula) support(i int32) []int32 {
+	var out []int32
+	for k, r := range f.reachableFrom(i) {
+		if n := f.Nodes[k]; r && n.Op == Prop {
+			out = append(out, n.A)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // WithProps returns f over the propositions props, which must include

@@ -131,10 +131,14 @@ func (o Op) vectorName() string {
 }
 
 // reachable marks the nodes reachable from the root.
-func (f *Formula) reachable() []bool {
+func (f *Formula) reachable() []bool { return f.reachableFrom(f.Root) }
+
+// reachableFrom marks the nodes reachable from node i (its subformulas,
+// which come before it).
+func (f *Formula) reachableFrom(i int32) []bool {
 	seen := make([]bool, len(f.Nodes))
-	seen[f.Root] = true
-	for k := len(f.Nodes) - 1; k >= 0; k-- {
+	seen[i] = true
+	for k := i; k >= 0; k-- {
 		if !seen[k] {
 			continue
 		}

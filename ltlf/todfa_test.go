@@ -2,6 +2,7 @@ package ltlf
 
 import (
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,11 +138,12 @@ func TestConnectivesAgreeWithMonolithic(t *testing.T) {
 		g := randomFormula(r, 2, 1+r.Intn(8), false)
 		fs = append(fs, mustParse(t, "("+f.String()+") & ("+g.String()+") | !("+g.String()+")"))
 	}
-	// Chains of three to six operands, built smallest first.
-	for i := range 120 {
+	// Chains of three to six operands over two or four propositions, built
+	// pair by pair in pairCost's order.
+	for i := range 160 {
 		var parts []string
 		for range 3 + r.Intn(4) {
-			parts = append(parts, "("+randomFormula(r, 2, 1+r.Intn(6), false).String()+")")
+			parts = append(parts, "("+randomFormula(r, 2+2*(i/120), 1+r.Intn(6), false).String()+")")
 		}
 		op := []string{" & ", " | "}[i%2]
 		fs = append(fs, mustParse(t, strings.Join(parts, op)))
@@ -181,5 +183,32 @@ func TestConnectivesAgreeWithMonolithic(t *testing.T) {
 	}
 	if decided < 4 {
 		t.Fatalf("only %d empty or full languages: the short cuts are not exercised", decided)
+	}
+}
+
+// TestPairCost: a chain multiplies first the automata over the same
+// propositions, even when a pair over different ones is smaller.
+func TestPairCost(t *testing.T) {
+	dfa := func(src string) *symbolic.DFA {
+		d, err := ToDFA(nil, mustParse(t, "propositions a b c\n"+src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	ga, gb, ca := dfa("G a"), dfa("G b"), dfa("F (a & X[!] (!a & X[!] a))")
+	sa, sb := []int32{0}, []int32{1}
+	if ga.NumStates() >= ca.NumStates() || gb.NumStates() >= ca.NumStates() {
+		t.Fatalf("states %d, %d, %d: the test wants G a and G b smaller", ga.NumStates(), gb.NumStates(), ca.NumStates())
+	}
+	if same, apart := pairCost(ga, ca, sa, sa), pairCost(ga, gb, sa, sb); same >= apart {
+		t.Errorf("cost over the same proposition %.2f, over different ones %.2f: want the first lower", same, apart)
+	}
+	for _, c := range []struct{ a, b, want []int32 }{
+		{nil, nil, []int32{}}, {[]int32{0, 2}, []int32{1, 2, 5}, []int32{0, 1, 2, 5}}, {[]int32{3}, nil, []int32{3}},
+	} {
+		if got := union(c.a, c.b); !slices.Equal(got, c.want) {
+			t.Errorf("union(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
 	}
 }
