@@ -505,3 +505,52 @@ func allTraces(t *testing.T, name string, m *transformer.Model, p *brasp.Program
 		}
 	})
 }
+
+// BenchmarkDecompilePropositions decompiles the compiled models of
+// formulas over 10, 14 and 30 propositions coordinate-wise, and the one
+// over 10 also through its 1,024 valuations.
+func BenchmarkDecompilePropositions(b *testing.B) {
+	formulas := manyPropositions()
+	formulas["response5"] = "G(p0 -> F q0) & G(p1 -> F q1) & G(p2 -> F q2) & G(p3 -> F q3) & G(p4 -> F q4)"
+	for _, name := range []string{"response5", "response7", "mixed30"} {
+		f, err := ltlf.ParseString(formulas[name])
+		if err != nil {
+			b.Fatal(err)
+		}
+		prog, err := ltlf.ToBRASP(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := compile.Compile(nil, prog, compile.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s/%dprops", name, len(f.Props)), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := decompile.Decompile(nil, m, decompile.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		if len(f.Props) > transformer.MaxValuationProps {
+			continue
+		}
+		b.Run(fmt.Sprintf("%s/%dprops/valuations", name, len(f.Props)), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				lm, err := m.OverValuations()
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, err := decompile.Decompile(nil, lm, decompile.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := brasp.FromValuationLetters(p, m.Props); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
