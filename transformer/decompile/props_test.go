@@ -554,3 +554,70 @@ func BenchmarkDecompilePropositions(b *testing.B) {
 		})
 	}
 }
+
+// TestPropositionTransducers compiles transducers over propositions (a
+// random acceptor's last two operations choose one of three outputs) and
+// decompiles them coordinate-wise: the program's output word equals the
+// model's on every trace up to three steps and on random long ones.
+func TestPropositionTransducers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 7))
+	for n := range 12 {
+		k := 1 + rng.IntN(3)
+		src := brasp.Format(brasptest.RandomProgram(rng, brasptest.Options{Propositions: k, Ops: 3 + rng.IntN(3)}))
+		p, err := brasp.Parse("random", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nv := len(p.Vectors)
+		a, b := p.Vectors[nv-1].Name, p.Vectors[nv-2].Name
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(src), "\n") {
+			if !strings.HasPrefix(l, "output ") && !strings.HasPrefix(l, "accept ") {
+				lines = append(lines, l)
+			}
+		}
+		src = strings.Join(lines, "\n") + fmt.Sprintf("\nOut_x(i) := %s(i) & %s(i)\nOut_y(i) := %s(i) & !%s(i)\nOut_z(i) := !%s(i)\noutput x:Out_x y:Out_y z:Out_z\n", a, b, a, b, a)
+		tr, err := brasp.Parse("transducer", []byte(src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		m, err := compile.Compile(nil, tr, compile.Options{MultiHead: n%2 == 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, info, err := decompile.DecompileInfo(nil, m, decompile.Options{Smaller: n%3 == 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Route != decompile.RouteCoordinates || !q.IsTransducer() || q.Props == nil {
+			t.Fatalf("route %q, transducer %v, propositions %v", info.Route, q.IsTransducer(), q.Props)
+		}
+		check := func(steps [][]uint64) {
+			lm, w, err := m.OverSteps(steps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := lm.Transduce(nil, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := q.RunSteps(steps).Transduce()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("on %s the model outputs %v, the decompiled program %v\n%s\n%s", traceString(m.Props, steps), want, got, src, brasp.Format(q))
+			}
+		}
+		brasptest.AllWords(1<<k, 3, func(w []int) {
+			steps := make([][]uint64, len(w))
+			for i, v := range w {
+				steps[i] = []uint64{uint64(v)}
+			}
+			check(steps)
+		})
+		for range 20 {
+			check(brasptest.RandomSteps(rng, k, 1+rng.IntN(30)))
+		}
+	}
+}
