@@ -48,53 +48,56 @@ func FuzzDecompile(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := transformer.DecodeJSON(data)
-		if err != nil {
-			return
+	f.Fuzz(fuzzDecompile)
+}
+
+// fuzzDecompile is one input of FuzzDecompile.
+func fuzzDecompile(t *testing.T, data []byte) {
+	m, err := transformer.DecodeJSON(data)
+	if err != nil {
+		return
+	}
+	b := budget.New(context.Background(), budget.Settings{"decompile-classes": 64, "decompile-combos": 2000, "decompile-scores": 64, "decompile-period": 64, "decompile-work": 1 << 20})
+	p, err := Decompile(b, m, Options{})
+	if err != nil {
+		var le *budget.Error
+		if errors.As(err, &le) && !errors.Is(err, budget.ErrLimit) {
+			t.Fatalf("limit error %v does not match budget.ErrLimit", err)
 		}
-		b := budget.New(context.Background(), budget.Settings{"decompile-classes": 64, "decompile-combos": 2000, "decompile-scores": 64, "decompile-period": 64, "decompile-work": 1 << 20})
-		p, err := Decompile(b, m, Options{})
-		if err != nil {
-			var le *budget.Error
-			if errors.As(err, &le) && !errors.Is(err, budget.ErrLimit) {
-				t.Fatalf("limit error %v does not match budget.ErrLimit", err)
+		return
+	}
+	if len(m.Layers) > 4 || m.Width > 16 || len(m.Alphabet) > 4 || len(m.Props) > 3 {
+		return
+	}
+	if m.Props != nil {
+		// Every trace of up to three steps, against the dense pass.
+		brasptest.AllWords(1<<len(m.Props), 3, func(w []int) {
+			steps := make([][]uint64, len(w))
+			for i, v := range w {
+				steps[i] = []uint64{uint64(v)}
 			}
-			return
-		}
-		if len(m.Layers) > 4 || m.Width > 16 || len(m.Alphabet) > 4 || len(m.Props) > 3 {
-			return
-		}
-		if m.Props != nil {
-			// Every trace of up to three steps, against the dense pass.
-			brasptest.AllWords(1<<len(m.Props), 3, func(w []int) {
-				steps := make([][]uint64, len(w))
-				for i, v := range w {
-					steps[i] = []uint64{uint64(v)}
-				}
-				lm, word, err := m.OverSteps(steps)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := lm.AcceptsDense(nil, word)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := p.AcceptsSteps(steps); got != want {
-					t.Fatalf("on %v the model says %v, the decompiled program %v\n%s", steps, want, got, brasp.Format(p))
-				}
-			})
-			return
-		}
-		run := brasp.NewRunner(p)
-		brasptest.AllWords(len(m.Alphabet), 3, func(w []int) {
-			want, err := m.AcceptsDense(nil, w)
+			lm, word, err := m.OverSteps(steps)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := run.Run(w).Accept(); got != want {
-				t.Fatalf("on %v the model says %v, the decompiled program %v\n%s", w, want, got, brasp.Format(p))
+			want, err := lm.AcceptsDense(nil, word)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.AcceptsSteps(steps); got != want {
+				t.Fatalf("on %v the model says %v, the decompiled program %v\n%s", steps, want, got, brasp.Format(p))
 			}
 		})
+		return
+	}
+	run := brasp.NewRunner(p)
+	brasptest.AllWords(len(m.Alphabet), 3, func(w []int) {
+		want, err := m.AcceptsDense(nil, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := run.Run(w).Accept(); got != want {
+			t.Fatalf("on %v the model says %v, the decompiled program %v\n%s", w, want, got, brasp.Format(p))
+		}
 	})
 }
