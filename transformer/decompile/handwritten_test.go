@@ -155,3 +155,43 @@ func TestSinusoidMOD(t *testing.T) {
 		agree(t, "cos 1/3", m, p, 6, 0, nil)
 	}
 }
+
+// firstIsB accepts the words whose first symbol is b, which it sees only
+// through a layer norm: the head copies is_a of the first position into a
+// coordinate that nothing reads, and the norm's mean and variance change
+// the constant coordinate the output reads. is_a and is_b are dead for the
+// output and never written, yet they are not frozen: the head reads is_a.
+func firstIsB() *transformer.Model {
+	value := zeroMatrix(4)
+	value[2][0] = r(1, 1)
+	one := vec(1, 1, 1, 1)
+	return &transformer.Model{
+		Alphabet:  alphabet.Alphabet{"a", "b"},
+		Width:     4,
+		Labels:    []string{"is_a", "is_b", "first_a", "one"},
+		Embedding: []transformer.Vec{vec(1, 0, 0, 1), vec(0, 1, 0, 1)},
+		Layers: []transformer.Layer{{
+			Heads:   []transformer.Head{{Mask: position.MaskNone, Tiebreak: position.Leftmost, Score: zeroMatrix(4), Value: value}},
+			FFNNorm: &transformer.LayerNorm{Gamma: one, Beta: vec(0, 0, 0, 0), Eps: r(0, 1)},
+		}},
+		Output: transformer.Output{Weight: vec(0, 0, 0, 1), Bias: r(-4, 5)},
+	}
+}
+
+func TestNormReadsCopiedCoordinate(t *testing.T) {
+	m := firstIsB()
+	p, err := Decompile(nil, m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agree(t, "first is b", m, p, 5, 0, nil)
+	for w, want := range map[string]bool{"b": true, "ba": true, "a": false, "ab": false} {
+		word, err := m.Alphabet.ParseWord(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := brasp.NewRunner(p).Run(word).Accept(); got != want {
+			t.Errorf("%s: %v, want %v", w, got, want)
+		}
+	}
+}

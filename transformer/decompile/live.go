@@ -134,9 +134,12 @@ func project(x transformer.Vec, live []bool) transformer.Vec {
 
 // frozenCoords handles layer norm without making every coordinate live.
 //
-// Call a coordinate frozen at level l if the coordinate-wise analysis (norms
-// treated as coordinate-wise) finds it dead there and no layer from l on
-// writes into it (no value row, FFN output row or FFN bias for it). A norm
+// Call a coordinate frozen at level l if no layer from l on reads it other
+// than through its norms (no score row or column, value column or FFN
+// input column for it; not the output's) and none writes into it (no value
+// row, FFN output row or FFN bias for it). A coordinate that is dead for
+// the output can still matter through a norm when a head copies it into a
+// coordinate the norm averages over, so being dead is not enough. A norm
 // reads frozen coordinates only through the mean and variance of the whole
 // vector, that is through s1 = Σ x_c and s2 = Σ x_c² over the frozen set F;
 // and when every norm has one gain and one bias on F, it maps each frozen
@@ -159,16 +162,38 @@ func frozenCoords(m *transformer.Model) ([][]bool, bool) {
 	if !hasNorm {
 		return nil, false
 	}
-	live := liveCoordsMode(m, true)
 	d, L := m.Width, len(m.Layers)
 	writtenFrom := make([]bool, d) // written by some layer ≥ l (filled from the top)
+	readFrom := outputCoords(m)    // read by the output or some layer ≥ l
 	frozen := make([][]bool, L+1)
 	frozen[L] = make([]bool, d)
 	for c := range d {
-		frozen[L][c] = !live[L][c]
+		frozen[L][c] = !readFrom[c]
 	}
 	for l := L - 1; l >= 0; l-- {
 		layer := &m.Layers[l]
+		for h := range layer.Heads {
+			hd := &layer.Heads[h]
+			for r := range d {
+				for c := range d {
+					if hd.Score[r][c].Sign() != 0 {
+						readFrom[r], readFrom[c] = true, true
+					}
+					if hd.Value[r][c].Sign() != 0 {
+						readFrom[c] = true
+					}
+				}
+			}
+		}
+		if f := layer.FFN; f != nil {
+			for u := range f.W1 {
+				for c, w := range f.W1[u] {
+					if w.Sign() != 0 {
+						readFrom[c] = true
+					}
+				}
+			}
+		}
 		for c := range d {
 			for h := range layer.Heads {
 				for _, w := range layer.Heads[h].Value[c] {
@@ -190,7 +215,7 @@ func frozenCoords(m *transformer.Model) ([][]bool, bool) {
 		}
 		frozen[l] = make([]bool, d)
 		for c := range d {
-			frozen[l][c] = !live[l][c] && !writtenFrom[c]
+			frozen[l][c] = !readFrom[c] && !writtenFrom[c]
 		}
 		for _, ln := range []*transformer.LayerNorm{layer.AttentionNorm, layer.FFNNorm} {
 			if ln == nil {
