@@ -3,6 +3,7 @@ package decompile
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"math/bits"
 
@@ -520,7 +521,7 @@ func (cd *coordinates) label(c int) string {
 func (cd *coordinates) tabulate(what string, srcs []source, f func(t []int) *big.Rat) ([][]bool, []*big.Rat, func(int) brasp.Expr, error) {
 	product, nv := int64(1), 0
 	for _, s := range srcs {
-		product *= int64(s.n)
+		product = satMul(product, int64(s.n))
 		nv += len(s.vars)
 		if err := cd.b.Check(maxProduct, product, "decompile: the table of "+what+" (the product of the value sets it reads)"); err != nil {
 			return nil, nil, nil, err
@@ -528,7 +529,7 @@ func (cd *coordinates) tabulate(what string, srcs []source, f func(t []int) *big
 	}
 	cd.tables++
 	cd.widest = max(cd.widest, int(product))
-	if cd.spend(int(product) * (nv + 1)) {
+	if cd.spend(int(satMul(product, int64(nv+1)))) {
 		return nil, nil, nil, cd.workError("tabulating " + what)
 	}
 	var vars []brasp.Expr
@@ -615,4 +616,13 @@ func (cd *coordinates) newCval(c int, points [][]bool, outs []*big.Rat, varExpr 
 		}
 	}
 	return cv, nil
+}
+
+// satMul is x·y for non-negative x and y, saturating at the largest int64
+// (a limit raised near it must not wrap around).
+func satMul(x, y int64) int64 {
+	if y != 0 && x > math.MaxInt64/y {
+		return math.MaxInt64
+	}
+	return x * y
 }

@@ -621,3 +621,15 @@ func TestPropositionTransducers(t *testing.T) {
 		}
 	}
 }
+
+// TestPropositionLimitsRaised: limits raised to the largest values do not
+// wrap around; a table of 2^40 combinations is still refused, at
+// decompile-work.
+func TestPropositionLimitsRaised(t *testing.T) {
+	b := budget.New(t.Context(), budget.Settings{"decompile-product": 1<<63 - 1})
+	_, err := decompile.Decompile(b, denseModel(40), decompile.Options{})
+	var le *budget.Error
+	if !errors.As(err, &le) || le.Limit.Name != "decompile-work" {
+		t.Fatalf("got %v, want the decompile-work limit", err)
+	}
+}
