@@ -116,10 +116,6 @@ type decompiler struct {
 	live    [][]bool // liveCoords
 	frozen  [][]bool // frozenCoords, or nil
 	err     error    // an internal inconsistency met while synthesising
-	// chargeSynth charges the quadratic minterm expansion of the Boolean
-	// synthesis to decompile-work (the coordinate-wise route, whose tables
-	// can be full truth tables of many inputs).
-	chargeSynth bool
 }
 
 // work reports the first limit the arithmetic exceeded, and the budget's

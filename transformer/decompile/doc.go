@@ -167,8 +167,9 @@
 // (decompile-classes), the combinations examined per layer
 // (decompile-combos), the tables of the coordinate-wise route
 // (decompile-product), the scores per head (decompile-scores), the position
-// period (decompile-period), the exact arithmetic and truth tables
-// (decompile-work) and the length of every exact rational
-// (rational-bits). Exceeding one stops with a *budget.Error that names it;
+// period (decompile-period), the exact arithmetic, the truth tables and
+// the Boolean synthesis (decompile-work: its minterm expansion, quadratic
+// in the points, is charged as it goes) and the length of every exact
+// rational (rational-bits). Exceeding one stops with a *budget.Error that names it;
 // the budget's context stops the work too.
 package decompile

@@ -40,10 +40,7 @@ func (d *decompiler) synth(points [][]bool, out []bool) sop {
 		}
 		return constSOP(false)
 	}
-	var charge func(n int64) bool
-	if d.chargeSynth {
-		charge = func(n int64) bool { return !d.spend(int(min(n, 1<<40))) }
-	}
+	charge := func(n int64) bool { return !d.spend(int(min(n, 1<<40))) }
 	s, ok, stopped := synthesizeWithin(points, out, charge)
 	if stopped {
 		if d.err == nil {

@@ -119,7 +119,7 @@ func decompileCoordinates(b *budget.Budget, m *transformer.Model, opts Options) 
 		}
 	}
 	d := &decompiler{m: m, opts: opts, b: b, g: newPropsIR(m.Props), info: &Info{Route: RouteCoordinates},
-		ar: &transformer.Arith{MaxBits: b.Max(transformer.RationalBits)}, maxWork: b.Max(maxWork), chargeSynth: true}
+		ar: &transformer.Arith{MaxBits: b.Max(transformer.RationalBits)}, maxWork: b.Max(maxWork)}
 	cd := &coordinates{decompiler: d, stages: make([][]*cval, 2*len(m.Layers)+1), heads: make([][]*headInfo, len(m.Layers))}
 	for s := range cd.stages {
 		cd.stages[s] = make([]*cval, m.Width)

@@ -131,7 +131,7 @@ func checkRandomModels(t *testing.T, name string, n int, gen func(k int, g *mode
 			t.Fatalf("generator made an invalid model: %v", err)
 		}
 		smaller := k%2 == 1
-		b := budget.New(context.Background(), budget.Settings{"decompile-classes": 300, "decompile-combos": 5000, "decompile-scores": 200, "decompile-work": 1 << 22})
+		b := budget.New(context.Background(), budget.Settings{"decompile-classes": 300, "decompile-combos": 5000, "decompile-scores": 200, "decompile-work": 1 << 24})
 		p, err := Decompile(b, m, Options{Smaller: smaller})
 		if err != nil {
 			var le *budget.Error
