@@ -88,19 +88,29 @@ func sameLanguage(t *testing.T, what string, a, b *symbolic.DFA, show func() str
 func agreeOnTraces(t *testing.T, name string, m *transformer.Model, p *brasp.Program, rng *rand.Rand, n, maxLen int) {
 	t.Helper()
 	for range n {
-		steps := brasptest.RandomSteps(rng, len(m.Props), 1+rng.IntN(maxLen))
-		lm, w, err := m.OverSteps(steps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := lm.Accepts(nil, w)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := p.AcceptsSteps(steps); got != want {
-			t.Fatalf("%s on %s: the model says %v, the decompiled program %v\n%s", name,
-				traceString(m.Props, steps), want, got, brasp.Format(p))
-		}
+		agreeOnSteps(t, name, m, p, brasptest.RandomSteps(rng, len(m.Props), 1+rng.IntN(maxLen)), false)
+	}
+}
+
+// agreeOnSteps checks the program against the model (its fast pass, or its
+// dense pass) on one trace.
+func agreeOnSteps(t *testing.T, name string, m *transformer.Model, p *brasp.Program, steps [][]uint64, dense bool) {
+	t.Helper()
+	lm, w, err := m.OverSteps(steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepts := lm.Accepts
+	if dense {
+		accepts = lm.AcceptsDense
+	}
+	want, err := accepts(nil, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.AcceptsSteps(steps); got != want {
+		t.Fatalf("%s on %s: the model says %v, the decompiled program %v\n%s", name,
+			traceString(m.Props, steps), want, got, brasp.Format(p))
 	}
 }
 
@@ -486,23 +496,12 @@ func b2i(b bool) int {
 // every trace up to maxLen steps.
 func allTraces(t *testing.T, name string, m *transformer.Model, p *brasp.Program, maxLen int) {
 	t.Helper()
-	k := len(m.Props)
-	brasptest.AllWords(1<<k, maxLen, func(w []int) {
+	brasptest.AllWords(1<<len(m.Props), maxLen, func(w []int) {
 		steps := make([][]uint64, len(w))
 		for i, v := range w {
 			steps[i] = []uint64{uint64(v)}
 		}
-		lm, word, err := m.OverSteps(steps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := lm.AcceptsDense(nil, word)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := p.AcceptsSteps(steps); got != want {
-			t.Fatalf("%s on %s: the model says %v, the decompiled program %v", name, traceString(m.Props, steps), want, got)
-		}
+		agreeOnSteps(t, name, m, p, steps, true)
 	})
 }
 
