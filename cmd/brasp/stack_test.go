@@ -28,18 +28,13 @@ func TestConvertOnGrownStack(t *testing.T) {
 		t.Fatal(err)
 	}
 	convert := func(grow bool) string {
-		out := make(chan string)
-		go func() {
-			if grow {
-				bigstack.Grow()
-			}
-			var stdout, stderr bytes.Buffer
+		var stdout, stderr bytes.Buffer
+		bigstack.OnNewGoroutine(grow, func() {
 			if code := Main([]string{"convert", path, "--to", "dfa"}, nil, &stdout, &stderr); code != 0 {
 				t.Errorf("exit %d: %s", code, stderr.String())
 			}
-			out <- stdout.String()
-		}()
-		return <-out
+		})
+		return stdout.String()
 	}
 	if a, b := convert(false), convert(true); a != b || a == "" {
 		t.Fatalf("fresh stack:\n%s\ngrown stack:\n%s", a, b)
@@ -61,15 +56,9 @@ func BenchmarkLoadFreshGoroutine(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				done := make(chan error)
-				go func() {
-					if grow {
-						bigstack.Grow()
-					}
-					_, err := loadFile(nil, path, "")
-					done <- err
-				}()
-				if err := <-done; err != nil {
+				var err error
+				bigstack.OnNewGoroutine(grow, func() { _, err = loadFile(nil, path, "") })
+				if err != nil {
 					b.Fatal(err)
 				}
 			}

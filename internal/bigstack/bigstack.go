@@ -34,6 +34,21 @@ const Size = 64 << 10
 
 func init() { Grow() }
 
+// OnNewGoroutine calls f on a new goroutine, whose stack is grown first
+// when grow is set, and waits for it to return: the two situations the
+// tests and benchmarks of a deep computation compare.
+func OnNewGoroutine(grow bool, f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if grow {
+			Grow()
+		}
+		f()
+	}()
+	<-done
+}
+
 // Grow makes the calling goroutine's stack at least Size bytes.
 func Grow() { frame(-1) }
 

@@ -36,14 +36,7 @@ func BenchmarkDeepCalls(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				done := make(chan int)
-				go func() {
-					if grow {
-						Grow()
-					}
-					done <- deep(400)
-				}()
-				<-done
+				OnNewGoroutine(grow, func() { deep(400) })
 			}
 		})
 	}

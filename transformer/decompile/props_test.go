@@ -178,20 +178,8 @@ func TestPropositionTestdata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := ltlf.Parse(file, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prog, err := ltlf.ToBRASP(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, _, m := formulaModel(t, file, src, constructions[i%(len(constructions)-1)])
 		want, err := ltlf.ToDFA(nil, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		copts := constructions[i%(len(constructions)-1)]
-		m, err := compile.Compile(nil, prog, copts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,19 +264,8 @@ func TestManyPropositions(t *testing.T) {
 // propositions is refused with a message saying why (neither route
 // decompiles it).
 func TestManyPropositionsLayerNorm(t *testing.T) {
-	f, err := ltlf.ParseString(manyPropositions()["response7"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := ltlf.ToBRASP(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := compile.Compile(nil, prog, compile.Options{LayerNorm: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = decompile.Decompile(nil, m, decompile.Options{})
+	_, _, m := formulaModel(t, "response7", []byte(manyPropositions()["response7"]), compile.Options{LayerNorm: true})
+	_, err := decompile.Decompile(nil, m, decompile.Options{})
 	if err == nil || !strings.Contains(err.Error(), "layer norm") || !strings.Contains(err.Error(), "at most 12 propositions") {
 		t.Fatalf("got %v, want a refusal naming the layer norm and the valuations' bound", err)
 	}
@@ -512,18 +489,7 @@ func BenchmarkDecompilePropositions(b *testing.B) {
 	formulas := manyPropositions()
 	formulas["response5"] = "G(p0 -> F q0) & G(p1 -> F q1) & G(p2 -> F q2) & G(p3 -> F q3) & G(p4 -> F q4)"
 	for _, name := range []string{"response5", "response7", "mixed30"} {
-		f, err := ltlf.ParseString(formulas[name])
-		if err != nil {
-			b.Fatal(err)
-		}
-		prog, err := ltlf.ToBRASP(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		m, err := compile.Compile(nil, prog, compile.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
+		f, _, m := formulaModel(b, name, []byte(formulas[name]), compile.Options{})
 		b.Run(fmt.Sprintf("%s/%dprops", name, len(f.Props)), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -631,4 +597,23 @@ func TestPropositionLimitsRaised(t *testing.T) {
 	if !errors.As(err, &le) || le.Limit.Name != "decompile-work" {
 		t.Fatalf("got %v, want the decompile-work limit", err)
 	}
+}
+
+// formulaModel parses an LTLf formula and compiles its B-RASP program
+// (ltlf.ToBRASP) with copts: the formula, its program and the model.
+func formulaModel(t testing.TB, name string, src []byte, copts compile.Options) (*ltlf.Formula, *brasp.Program, *transformer.Model) {
+	t.Helper()
+	f, err := ltlf.Parse(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := ltlf.ToBRASP(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := compile.Compile(nil, prog, copts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, prog, m
 }
