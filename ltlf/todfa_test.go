@@ -210,5 +210,8 @@ func TestPairCost(t *testing.T) {
 		if got := union(c.a, c.b); !slices.Equal(got, c.want) {
 			t.Errorf("union(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
+		if got := unionSize(c.a, c.b); got != len(c.want) {
+			t.Errorf("unionSize(%v, %v) = %d, want %d", c.a, c.b, got, len(c.want))
+		}
 	}
 }
