@@ -10,6 +10,8 @@
 //	brasp convert FILE --to KIND      convert between representations
 //	brasp equiv A B                   exact equivalence, shortest counterexample
 //	brasp classify FILE               star-free? stutter-invariant? AC0?
+//	brasp count FILE --lengths 1:100  accepted and rejected words of each length
+//	brasp sample FILE --lengths 1:40  labelled words of each length, uniformly
 //	brasp inspect FILE                describe a model, program or formula
 //	brasp demo                        the pipeline on the Dyck-1 example
 //	brasp serve                       the playground web page
@@ -67,12 +69,14 @@ type command struct {
 // command is a file with its function and one line here.
 var commands = []*command{
 	{name: "classify", summary: "star-free? stutter-invariant? in AC0? (any input kind)", run: classifyCmd},
+	{name: "count", summary: "how many words of each length the input accepts and rejects, exactly", run: countCmd},
 	{name: "convert", summary: "convert between representations (--to brasp|ltl|transformer|dfa)", run: convertCmd},
 	{name: "depth", summary: "lower and upper bounds on the attention depth a language needs, with certificates", run: depthCmd},
 	{name: "demo", summary: "the pipeline on the paper's Dyck-1 depth-2 example", run: demoCmd},
 	{name: "equiv", summary: "decide whether two inputs of any kinds accept the same words", run: equivCmd},
 	{name: "inspect", summary: "describe a model or program: layers, heads, width, what each part reads and writes", run: inspectCmd},
 	{name: "run", summary: "run a program, formula, automaton, regex or transformer on words", run: runCmd},
+	{name: "sample", summary: "labelled words of each length drawn uniformly (datasets): --lengths, --count, --balanced, --all", run: sampleCmd},
 	{name: "serve", summary: "run the playground web page (default 127.0.0.1:8080)", run: serveCmd},
 	{name: "site", summary: "write the playground as a static web site (WebAssembly, no server)", run: siteCmd},
 }

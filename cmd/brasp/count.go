@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/automata/count"
+)
+
+const countUsage = "count [--from KIND] [--lengths MIN:MAX] [--json] [--limit NAME=N]... FILE"
+
+// countCmd prints, for every length of --lengths, how many words of that
+// length the input accepts and rejects and how many there are, exactly
+// (counted on its minimal DFA, over propositions on its symbolic DFA):
+// columns under a header, or one JSON object per length (--json), the
+// counts as JSON numbers of any size.
+func countCmd(e *env, args []string) error {
+	fs := newFlags(e, "count", countUsage)
+	from := fs.String("from", "", "input kind, overriding the file extension")
+	lengths := fs.String("lengths", defaultLengths, "the word lengths, `MIN:MAX` or one length N (words are non-empty)")
+	asJSON := fs.Bool("json", false, `one JSON object per length: {"length": n, "accepted": A, "rejected": R, "total": T}`)
+	lim := addLimitFlag(fs)
+	pos, err := parseFlags(e, fs, countUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return &exitError{code: 2, msg: "count: want exactly one FILE (usage: brasp " + countUsage + ")"}
+	}
+	lo, hi, err := count.ParseLengths(*lengths)
+	if err != nil {
+		return &exitError{code: 2, msg: "count: --" + err.Error() + " (usage: brasp " + countUsage + ")"}
+	}
+	b := e.budget(lim)
+	a, err := loadFile(b, pos[0], *from)
+	if err != nil {
+		return err
+	}
+	l, err := artifact.LanguageOf(b, a, artifact.Options{})
+	if err != nil {
+		return fmt.Errorf("count: %s: %v", pos[0], err)
+	}
+	t, err := l.A.Count(b, hi)
+	if err != nil {
+		return fmt.Errorf("count: %w", err)
+	}
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	if *asJSON {
+		for n := lo; n <= hi; n++ {
+			fmt.Fprintf(out, "{\"length\":%d,\"accepted\":%s,\"rejected\":%s,\"total\":%s}\n",
+				n, t.Words(count.Accept, n), t.Words(count.Reject, n), t.Total(n))
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "length\taccepted\trejected\ttotal\t")
+	for n := lo; n <= hi; n++ {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", n, t.Words(count.Accept, n), t.Words(count.Reject, n), t.Total(n))
+	}
+	return tw.Flush()
+}
