@@ -88,9 +88,14 @@ func maskFormula(b *budget.Budget, f *Formula, o MaskOptions) (*Formula, error) 
 }
 
 // maskProgram rewrites a program into a formula of the asked form
-// (nonstrict.FromProgram).
+// (nonstrict.FromProgram); a program over propositions is read over its
+// valuation letters, as every construction to ltl reads it.
 func maskProgram(b *budget.Budget, p *Program, o MaskOptions) (*Formula, error) {
-	g, err := nonstrict.FromProgram(b, p.Prog, o.nonstrictOptions())
+	prog, err := p.letters()
+	if err != nil {
+		return nil, err
+	}
+	g, err := nonstrict.FromProgram(b, prog, o.nonstrictOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package depth
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"math"
 	"slices"
 
 	"github.com/brasp-dev/brasp/budget"
@@ -229,8 +230,16 @@ func (a antichain) covers(p witnessPair) bool {
 // WordTypes computes the types of every position of a word, for levels
 // 0..k: types[l][i] is the depth-l type of position i. The word is read with
 // the table's atoms (letters and predicates).
+// The k+1 rows of n ids are charged to depth-type-bytes before they are
+// allocated, so a huge k is refused by the limit, not by the runtime.
 func (t *Table) WordTypes(b *budget.Budget, w []int, k int) ([][]TypeID, error) {
 	n := len(w)
+	need := rowsBytes(k, n)
+	if err := t.mem.Add(need); err != nil {
+		t.mem.Release(need)
+		return nil, err
+	}
+	defer t.mem.Release(need)
 	types := make([][]TypeID, k+1)
 	types[0] = make([]TypeID, n)
 	labels := make([]int32, n)
@@ -272,6 +281,16 @@ func (t *Table) WordTypes(b *budget.Budget, w []int, k int) ([][]TypeID, error) 
 		types[l] = cur
 	}
 	return types, nil
+}
+
+// rowsBytes is the memory of k+1 rows of n type ids with their slice
+// headers, saturating at the largest int64.
+func rowsBytes(k, n int) int64 {
+	row := int64(24 + 4*n)
+	if int64(k) >= math.MaxInt64/row-1 {
+		return math.MaxInt64
+	}
+	return (int64(k) + 1) * row
 }
 
 // WordType is the depth-k type of a word's last position: two non-empty

@@ -150,8 +150,13 @@ func (c *fromConverter) vector(v *brasp.Vector) (*Formula, error) {
 		return p.Predicate(v.Pred), nil
 	case brasp.PositionwiseVector:
 		return c.expr(v.Expr)
+	case brasp.PropositionVector:
+		return nil, fmt.Errorf("the program reads propositions; LTL formulas read letters (brasp.ToValuationLetters first)")
 	}
 	a := v.Att
+	if a == nil {
+		return nil, fmt.Errorf("vector of kind %s has no attention", v.Kind)
+	}
 	if brasp.UsesVar(a.Score, brasp.VarI) || brasp.UsesVar(a.Value, brasp.VarI) {
 		return nil, fmt.Errorf("score or value reads (i) after the unary normal forms")
 	}

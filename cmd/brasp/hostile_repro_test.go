@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The hostile reproducers: inputs that once crashed, answered wrongly or
+// hung, each run once in a capped child process (runHostile) with what it
+// must do now. Files are written to a fresh directory; an example is read
+// from the repository's examples.
+
+// hostileRepro is one reproducer: its files (name → contents; contents
+// "@example" copy examples/name), the brasp arguments, and the expectation
+// in checkHostile's form ("ok", or "CODE pattern"), plus a pattern stdout
+// must match when set.
+type hostileRepro struct {
+	name   string
+	files  map[string]string
+	args   string
+	want   string
+	stdout string
+}
+
+const propQ = "propositions q\nHolds(i) := leftmost [1, 1] P_q(j) : 0\n"
+
+func hostileRepros() []hostileRepro {
+	return []hostileRepro{
+		// --masks on a program over propositions: read over its valuation
+		// letters, as every conversion to ltl reads it.
+		{name: "masks-props-brasp", files: map[string]string{"q.brasp": propQ},
+			args: "convert q.brasp --to brasp --masks causal", want: "ok", stdout: `rightmost \[j<=i`},
+		{name: "masks-props-ltl", files: map[string]string{"q.brasp": propQ},
+			args: "convert q.brasp --to ltl --masks non-strict", want: "ok", stdout: `alphabet "\{\}" "\{q\}"`},
+		// The depth tables are charged before they are allocated.
+		{name: "depth-check-huge-k", files: map[string]string{"stair3.ltl": "@example"},
+			args: "depth stair3.ltl --check aaab aab 1000000000",
+			want: `1 exceeds the limit depth-type-bytes=\d+ bytes \(needs \d+\) \(raise it with --limit depth-type-bytes=N\)`},
+	}
+}
+
+func TestHostileRepros(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child process per reproducer")
+	}
+	for _, c := range hostileRepros() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			for name, data := range c.files {
+				if data == "@example" {
+					b, err := os.ReadFile(filepath.Join("..", "..", "examples", name))
+					if err != nil {
+						t.Fatal(err)
+					}
+					data = string(b)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := strings.Fields(c.args)
+			r := runHostile(t, dir, 2*time.Minute, args...)
+			checkHostile(t, args, r, c.want)
+			if c.stdout != "" && !regexp.MustCompile(c.stdout).MatchString(r.stdout) {
+				t.Errorf("brasp %s: stdout does not match %q:\n%s", c.args, c.stdout, firstLines(r.stdout, 12))
+			}
+		})
+	}
+}
