@@ -87,22 +87,45 @@ func (p *Program) ReadsTraces() bool { return p.Prog.Props != nil }
 
 // RunTrace implements TraceRunner: s is a trace such as "a,b;;c" over the
 // program's propositions.
-func (p *Program) RunTrace(s string) (bool, error) {
-	t, err := ltlf.ParseTrace(p.Prog.Props, s)
+func (p *Program) RunTrace(s string) (bool, error) { return p.RunTraceBytes([]byte(s)) }
+
+// RunTraceBytes implements TraceBytesRunner: the trace read compactly
+// (readTrace) and run by the fast interpreter on its indices.
+func (p *Program) RunTraceBytes(line []byte) (bool, error) {
+	t, err := p.runTrace(line)
 	if err != nil {
 		return false, err
 	}
-	return p.Prog.AcceptsSteps(t.Steps()), nil
+	return t.Accept(), nil
+}
+
+// runTrace runs the program over propositions on the trace written in
+// line.
+func (p *Program) runTrace(line []byte) (*brasp.Trace, error) {
+	ct, t, err := readTrace(p.Prog.Props, line, false)
+	if err != nil {
+		return nil, err
+	}
+	if ct == nil {
+		return p.Prog.RunSteps(t.Steps()), nil
+	}
+	r, _ := p.runners.Get().(*brasp.Runner)
+	if r == nil {
+		r = brasp.NewRunner(p.Prog)
+	}
+	tr := r.RunCompact(compactSteps(ct))
+	p.runners.Put(r)
+	return tr, nil
 }
 
 // TransduceTrace implements TraceTransducer: the output word of a
 // transducer over propositions on the trace s.
 func (p *Program) TransduceTrace(s string) ([]int, alphabet.Alphabet, error) {
-	t, err := ltlf.ParseTrace(p.Prog.Props, s)
+	t, err := p.runTrace([]byte(s))
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := p.Prog.RunSteps(t.Steps()).Transduce()
+	out, err := t.Transduce()
 	return out, p.Prog.Output.Symbols, err
 }
 

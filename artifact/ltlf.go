@@ -30,14 +30,16 @@ const maxValuationProps = 12
 // when bit i of v is set, and is named like a trace step, {a,b} or {}.
 type LTLf struct {
 	F *ltlf.Formula
+	// bud bounds the evaluation of traces (the loader's budget).
+	bud *budget.Budget
 }
 
-func loadLTLf(_ *budget.Budget, filename string, data []byte) (Artifact, error) {
+func loadLTLf(b *budget.Budget, filename string, data []byte) (Artifact, error) {
 	f, err := ltlf.Parse(filename, data)
 	if err != nil {
 		return nil, err
 	}
-	return &LTLf{F: f}, nil
+	return &LTLf{F: f, bud: b}, nil
 }
 
 // Kind implements Artifact.
@@ -90,16 +92,24 @@ func (f *LTLf) Accepts(w []int) (bool, error) {
 	return f.F.Eval(t), nil
 }
 
-// RunTrace implements TraceRunner: s is a trace such as "a,b;;c".
-func (f *LTLf) RunTrace(s string) (bool, error) {
-	if f.F.EmptyTrace && strings.TrimSpace(s) == "" {
-		return f.F.Eval(nil), nil // the empty trace, under the empty-trace semantics
-	}
-	t, err := ltlf.ParseTrace(f.F.Props, s)
-	if err != nil {
+// RunTrace implements TraceRunner: s is a trace such as "a,b;;c" (or a
+// blank line, the empty trace, under the empty-trace semantics).
+func (f *LTLf) RunTrace(s string) (bool, error) { return f.RunTraceBytes([]byte(s)) }
+
+// RunTraceBytes implements TraceBytesRunner: the trace read compactly
+// (readTrace) and evaluated a bit per step (ltlf.Formula.EvalCompact)
+// within the loader's budget.
+func (f *LTLf) RunTraceBytes(line []byte) (bool, error) {
+	ct, t, err := readTrace(f.F.Props, line, f.F.EmptyTrace)
+	switch {
+	case err != nil:
 		return false, err
+	case ct == nil && t == nil:
+		return f.F.Eval(nil), nil // the empty trace, under the empty-trace semantics
+	case ct == nil:
+		return f.F.Eval(t), nil
 	}
-	return f.F.Eval(t), nil
+	return f.F.EvalCompact(f.bud, ct)
 }
 
 // Format implements Artifact: the formula in Spot's syntax after a
@@ -255,17 +265,19 @@ func (s *SymbolicDFA) ReadsTraces() bool { return true }
 
 // RunTrace implements TraceRunner: s is a trace such as "a,b;;c" (or ""
 // for the empty trace, which a symbolic DFA may accept).
-func (s *SymbolicDFA) RunTrace(text string) (bool, error) {
-	var t ltlf.Trace
-	if strings.TrimSpace(text) != "" {
-		var err error
-		if t, err = ltlf.ParseTrace(s.D.Props, text); err != nil {
-			return false, err
-		}
+func (s *SymbolicDFA) RunTrace(text string) (bool, error) { return s.RunTraceBytes([]byte(text)) }
+
+// RunTraceBytes implements TraceBytesRunner: the trace read compactly
+// (readTrace) and run state by state.
+func (s *SymbolicDFA) RunTraceBytes(line []byte) (bool, error) {
+	ct, t, err := readTrace(s.D.Props, line, true)
+	if err != nil {
+		return false, err
 	}
+	tr := stepTrace{ct, t}
 	q := s.D.Start
-	for _, step := range t {
-		q = s.D.Step(q, step.Has)
+	for i := range tr.Len() {
+		q = s.D.Step(q, tr.At(i).Has)
 	}
 	return s.D.Accept[q], nil
 }

@@ -45,19 +45,20 @@ type Runner struct {
 	ops   []fastOp
 	chunk int // words per chunk (chunkWords; smaller in tests)
 
-	nbuf    int        // scratch registers needed by the largest operation
-	nparams int        // most i-atoms of any attention operation
-	scratch [][]uint64 // nbuf registers of chunk words each
-	ones    []uint64   // chunk words of all-ones (read-only)
-	zeros   []uint64   // chunk words of zeros (read-only)
-	levels  [][]uint64 // group masks, one full-length bitset per split level
-	params  []bool     // values of the i-atoms in the current group
-	sym     [][]uint64 // per symbol, its vector in the current trace
-	props   [][]uint64 // per proposition, its vector in the current trace
-	bits    [][]uint64 // the trace being computed
-	nw      int        // words per vector
-	n       int        // word length
-	tail    uint64     // valid bits of the last word
+	nbuf    int           // scratch registers needed by the largest operation
+	nparams int           // most i-atoms of any attention operation
+	scratch [][]uint64    // nbuf registers of chunk words each
+	ones    []uint64      // chunk words of all-ones (read-only)
+	zeros   []uint64      // chunk words of zeros (read-only)
+	levels  [][]uint64    // group masks, one full-length bitset per split level
+	params  []bool        // values of the i-atoms in the current group
+	sym     [][]uint64    // per symbol, its vector in the current trace
+	props   [][]uint64    // per proposition, its vector in the current trace
+	compact *CompactSteps // the input of RunCompact while it runs
+	bits    [][]uint64    // the trace being computed
+	nw      int           // words per vector
+	n       int           // word length
+	tail    uint64        // valid bits of the last word
 }
 
 type kernel uint8
@@ -152,13 +153,13 @@ func (r *Runner) RunBytes(t *Trace, w []byte) *Trace {
 // symbol) or, for a program over propositions, on a trace of steps (the
 // others are nil).
 func (r *Runner) runInto(t *Trace, w []int, wb []byte, steps [][]uint64) *Trace {
-	n := max(len(w), len(wb), len(steps))
+	n := max(len(w), len(wb), len(steps), r.compact.Len())
 	nw := (n + 63) / 64
 	if t == nil || t.Prog != r.prog || len(t.Bits) != len(r.prog.Vectors) || len(t.Bits) > 0 && cap(t.Bits[0]) < nw {
 		t = newTraceLen(r.prog, n)
-		t.Word, t.Bytes, t.Steps = w, wb, steps
+		t.Word, t.Bytes, t.Steps, t.Compact = w, wb, steps, r.compact
 	} else {
-		t.Word, t.Bytes, t.Steps = w, wb, steps
+		t.Word, t.Bytes, t.Steps, t.Compact = w, wb, steps, r.compact
 		for v := range t.Bits {
 			t.Bits[v] = t.Bits[v][:nw]
 		}

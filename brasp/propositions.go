@@ -47,8 +47,47 @@ func (p *Program) AcceptsSteps(steps [][]uint64) bool { return p.RunSteps(steps)
 // reusing the runner's scratch memory.
 func (r *Runner) RunSteps(steps [][]uint64) *Trace { return r.runInto(nil, nil, nil, steps) }
 
-// fillPropositions fills the proposition vectors from the steps: one pass
-// over the set bits of every step.
+// CompactSteps is a trace of steps stored compactly: its distinct steps
+// (Set) and, at each position, the index of its step in Set, a byte each
+// (Narrow, at most 256 distinct steps) or two bytes each (Wide); the other
+// is nil. A long trace then costs a byte or two per position, never a
+// slice per position.
+type CompactSteps struct {
+	Set    [][]uint64
+	Narrow []byte
+	Wide   []uint16
+}
+
+// Len is the number of positions (0 for nil).
+func (c *CompactSteps) Len() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Narrow) + len(c.Wide)
+}
+
+// Index is the index in Set of the step at position i.
+func (c *CompactSteps) Index(i int) int {
+	if c.Narrow != nil {
+		return int(c.Narrow[i])
+	}
+	return int(c.Wide[i])
+}
+
+// At is the step at position i.
+func (c *CompactSteps) At(i int) []uint64 { return c.Set[c.Index(i)] }
+
+// RunCompact runs a program over propositions on a compactly stored trace
+// (see CompactSteps) with the fast interpreter: the trace costs its
+// indices and the vectors' bits. The returned trace's Compact is c.
+func (r *Runner) RunCompact(c *CompactSteps) *Trace {
+	r.compact = c
+	defer func() { r.compact = nil }()
+	return r.runInto(nil, nil, nil, nil)
+}
+
+// fillPropositions fills the proposition vectors from the steps (or the
+// runner's compact trace): one pass over the set bits of every step.
 func (r *Runner) fillPropositions(steps [][]uint64) {
 	p := r.prog
 	if cap(r.props) < len(p.Props) {
@@ -61,6 +100,28 @@ func (r *Runner) fillPropositions(steps [][]uint64) {
 			props[v.Prop] = r.bits[k]
 			clear(r.bits[k])
 		}
+	}
+	if c := r.compact; c != nil {
+		// The true propositions of each distinct step, listed once.
+		lists := make([][]int, len(c.Set))
+		for k, s := range c.Set {
+			for wi, word := range s {
+				for word != 0 {
+					b := wi*64 + bits.TrailingZeros64(word)
+					word &= word - 1
+					if b < len(props) && props[b] != nil {
+						lists[k] = append(lists[k], b)
+					}
+				}
+			}
+		}
+		for i := range c.Len() {
+			for _, b := range lists[c.Index(i)] {
+				props[b][i>>6] |= 1 << (uint(i) & 63)
+			}
+		}
+		clear(props)
+		return
 	}
 	for i, s := range steps {
 		for wi, word := range s {

@@ -132,6 +132,19 @@ func TestPropositionsInterpreters(t *testing.T) {
 				w[i] = int(s[0])
 			}
 			fast, ref, letters := p.RunSteps(st), p.RunStepsReference(st), q.Run(w)
+			// The compact trace: the distinct steps and an index per position.
+			c := &brasp.CompactSteps{}
+			ids := map[uint64]int{}
+			for _, s := range st {
+				k, ok := ids[s[0]]
+				if !ok {
+					k = len(c.Set)
+					ids[s[0]] = k
+					c.Set = append(c.Set, s)
+				}
+				c.Narrow = append(c.Narrow, byte(k))
+			}
+			compact := brasp.NewRunner(p).RunCompact(c)
 			if b := back.AcceptsSteps(st); b != fast.Accept() {
 				t.Fatalf("read back from the valuations: %v, program %v\n%s", b, fast.Accept(), brasp.Format(back))
 			}
@@ -139,6 +152,9 @@ func TestPropositionsInterpreters(t *testing.T) {
 				name := p.Vectors[v].Name
 				lv := q.Lookup(name)
 				for i := range st {
+					if fast.Value(v, i) != compact.Value(v, i) {
+						t.Fatalf("vector %s at %d: fast %v compact %v\n%s", name, i+1, fast.Value(v, i), compact.Value(v, i), brasp.Format(p))
+					}
 					if fast.Value(v, i) != ref.Value(v, i) || fast.Value(v, i) != letters.Value(lv, i) {
 						t.Fatalf("vector %s at %d: fast %v reference %v letters %v\n%s", name, i+1,
 							fast.Value(v, i), ref.Value(v, i), letters.Value(lv, i), brasp.Format(p))

@@ -22,12 +22,15 @@ type Trace struct {
 	// of propositions true at position i, bit p%64 of Steps[i][p/64] for
 	// proposition p (nil for a word of symbols).
 	Steps [][]uint64
+	// Compact is the input of a program over propositions stored
+	// compactly (RunCompact; nil otherwise).
+	Compact *CompactSteps
 	// Bits[v] is vector v as a bitset: bit i%64 of Bits[v][i/64] is position i.
 	Bits [][]uint64
 }
 
 // N returns the length of the input word.
-func (t *Trace) N() int { return max(len(t.Word), len(t.Steps), len(t.Bytes)) }
+func (t *Trace) N() int { return max(len(t.Word), len(t.Steps), len(t.Bytes), t.Compact.Len()) }
 
 // Symbol returns the index of the input symbol at position i, from Word or
 // Bytes (-1 for a trace of steps).
@@ -144,6 +147,9 @@ func (p *Program) valueAt(t *Trace, v *Vector, i int) bool {
 	case SymbolVector:
 		return t.Word != nil && t.Word[i] == v.Symbol
 	case PropositionVector:
+		if t.Compact != nil {
+			return StepHas(t.Compact.At(i), v.Prop)
+		}
 		return t.Steps != nil && StepHas(t.Steps[i], v.Prop)
 	case PredicateVector:
 		return v.Pred.Holds(i+1, n)

@@ -21,6 +21,17 @@ type CompactTrace struct {
 // Len returns the number of steps.
 func (t *CompactTrace) Len() int { return len(t.Narrow) + len(t.Wide) }
 
+// index is the index in Steps of step i.
+func (t *CompactTrace) index(i int) int {
+	if t.Narrow != nil {
+		return int(t.Narrow[i])
+	}
+	return int(t.Wide[i])
+}
+
+// At is step i.
+func (t *CompactTrace) At(i int) Step { return t.Steps[t.index(i)] }
+
 // ErrTooManySteps is ParseTraceCompact's error for a trace of more than
 // 65536 distinct steps: use ParseTrace.
 var ErrTooManySteps = errors.New("more than 65536 distinct steps: their indices do not fit two bytes")
@@ -35,15 +46,14 @@ func ParseTraceCompact(props []string, s []byte) (*CompactTrace, error) {
 		index[p] = i
 	}
 	t := &CompactTrace{}
-	ids := map[string]int{}
+	ids := stepIDs{wide: map[string]int{}, narrow: map[uint64]int{}}
 	n := 0
 	ok := eachStep(s, index, func(step Step) bool {
-		key := stepKey(step)
-		if _, seen := ids[key]; !seen {
+		if _, seen := ids.find(step); !seen {
 			if len(t.Steps) == 1<<16 {
 				return false
 			}
-			ids[key] = len(t.Steps)
+			ids.add(step, len(t.Steps))
 			t.Steps = append(t.Steps, append(Step(nil), step...))
 		}
 		n++
@@ -65,7 +75,7 @@ func ParseTraceCompact(props []string, s []byte) (*CompactTrace, error) {
 		t.Wide = make([]uint16, 0, n)
 	}
 	eachStep(s, index, func(step Step) bool {
-		k := ids[stepKey(step)]
+		k, _ := ids.find(step)
 		if t.Narrow != nil {
 			t.Narrow = append(t.Narrow, byte(k))
 		} else {
@@ -74,6 +84,48 @@ func ParseTraceCompact(props []string, s []byte) (*CompactTrace, error) {
 		return true
 	})
 	return t, nil
+}
+
+// stepIDs numbers distinct steps: by their one word when they name only
+// the first 64 propositions (no allocation per step), else by stepKey.
+type stepIDs struct {
+	narrow map[uint64]int
+	wide   map[string]int
+}
+
+// trim is s without its trailing zero words.
+func trim(s Step) Step {
+	for len(s) > 0 && s[len(s)-1] == 0 {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func (m stepIDs) find(s Step) (int, bool) {
+	s = trim(s)
+	if len(s) <= 1 {
+		var w uint64
+		if len(s) == 1 {
+			w = s[0]
+		}
+		k, ok := m.narrow[w]
+		return k, ok
+	}
+	k, ok := m.wide[stepKey(s)]
+	return k, ok
+}
+
+func (m stepIDs) add(s Step, k int) {
+	s = trim(s)
+	if len(s) <= 1 {
+		var w uint64
+		if len(s) == 1 {
+			w = s[0]
+		}
+		m.narrow[w] = k
+		return
+	}
+	m.wide[stepKey(s)] = k
 }
 
 // stepKey is a map key of a step's set.

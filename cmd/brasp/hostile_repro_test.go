@@ -24,6 +24,29 @@ type hostileRepro struct {
 	args   string
 	want   string
 	stdout string
+	// gen, when set, writes large files into the directory.
+	gen func(t *testing.T, dir string)
+}
+
+// writeTraceFile writes a trace of steps "a" and "" (every period-th step
+// holds a), steps long, as one line.
+func writeTraceFile(name string, steps, period int) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		var b strings.Builder
+		b.Grow(2 * steps)
+		for i := range steps {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			if i%period == 0 {
+				b.WriteByte('a')
+			}
+		}
+		b.WriteByte('\n')
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 const propQ = "propositions q\nHolds(i) := leftmost [1, 1] P_q(j) : 0\n"
@@ -40,6 +63,17 @@ func hostileRepros() []hostileRepro {
 		{name: "depth-check-huge-k", files: map[string]string{"stair3.ltl": "@example"},
 			args: "depth stair3.ltl --check aaab aab 1000000000",
 			want: `1 exceeds the limit depth-type-bytes=\d+ bytes \(needs \d+\) \(raise it with --limit depth-type-bytes=N\)`},
+		// One compact trace reader for every kind that reads traces: a
+		// 60 MB trace of 3·10^7 steps costs a few bytes per step, and
+		// X[16384] a on 200,000 steps holds a few truth rows.
+		{name: "ltlf-next-chain-trace", files: map[string]string{"x.ltlf": "X[16384] a\n"},
+			gen: writeTraceFile("t.txt", 200_000, 3), args: "run x.ltlf --input-file t.txt", want: "ok", stdout: "^reject\n$"},
+		{name: "ltlf-60MB-trace", files: map[string]string{"g.ltlf": "G a\n"},
+			gen: writeTraceFile("big.txt", 30_000_000, 1), args: "run g.ltlf --input-file big.txt", want: "ok", stdout: "^accept\n$"},
+		{name: "brasp-props-60MB-trace", files: map[string]string{"g.brasp": "propositions a\nBad(i) := rightmost [j<=i, !P_a(j)] 1 : 0\nAll(i) := !Bad(i)\n"},
+			gen: writeTraceFile("big.txt", 30_000_000, 1), args: "run g.brasp --input-file big.txt", want: "ok", stdout: "^accept\n$"},
+		{name: "symbolic-dfa-60MB-trace", files: map[string]string{"g.dfa": "propositions a\nstart 0\naccept 0\n0 0 a\n0 1 !a\n1 1 true\n"},
+			gen: writeTraceFile("big.txt", 30_000_000, 1), args: "run g.dfa --input-file big.txt", want: "ok", stdout: "^accept\n$"},
 	}
 }
 
@@ -62,6 +96,9 @@ func TestHostileRepros(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if c.gen != nil {
+				c.gen(t, dir)
 			}
 			args := strings.Fields(c.args)
 			r := runHostile(t, dir, 2*time.Minute, args...)

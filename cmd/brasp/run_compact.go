@@ -42,6 +42,15 @@ func runCompact(a artifact.Artifact, line []byte, where string, table, asJSON bo
 		out.WriteByte('\n')
 		return true, nil
 	}
+	if tr, ok := a.(artifact.TraceBytesRunner); ok && tr.ReadsTraces() && !table && !asJSON && !isTransducer(a) {
+		acc, err := tr.RunTraceBytes(line)
+		if err != nil {
+			return true, fmt.Errorf("%s: %v", where, err)
+		}
+		out.WriteString(map[bool]string{true: "accept", false: "reject"}[acc])
+		out.WriteByte('\n')
+		return true, nil
+	}
 	p, ok := a.(*artifact.Program)
 	if !ok || p.ReadsTraces() || len(line) == 0 {
 		return false, nil
@@ -74,6 +83,12 @@ func runCompact(a artifact.Artifact, line []byte, where string, table, asJSON bo
 	}
 	writeRunJSON(t, out)
 	return true, nil
+}
+
+// isTransducer reports whether a is a transducer.
+func isTransducer(a artifact.Artifact) bool {
+	t, ok := a.(artifact.Transducer)
+	return ok && t.IsTransducer()
 }
 
 // checkOutputs returns the error Trace.Transduce gives when some position
