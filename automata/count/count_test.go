@@ -301,3 +301,54 @@ func TestStopsWhenCancelled(t *testing.T) {
 		return Generate(b, tb, Request{Min: 1, Max: 200, Count: 20, Mode: Balanced}, func([]uint64, bool) error { return nil }, func(string) {})
 	})
 }
+
+// manyProps is the formula G p0 over k propositions p0 … p(k-1).
+func manyProps(t *testing.T, k int) *Automaton {
+	var props []string
+	for i := range k {
+		props = append(props, "p"+itoa(i))
+	}
+	a, err := FromSymbolic(nil, symbolicOf(t, "propositions "+strings.Join(props, " ")+"\nG p0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestManyPropositions: over 70 propositions the counts are exact (G p0
+// accepts 2^(69n) of the 2^(70n) traces of length n) and drawing is
+// refused with the bound named; over 62, traces are drawn, uniformly
+// valued in the free propositions' bits.
+func TestManyPropositions(t *testing.T) {
+	tb := table(t, manyProps(t, 70), 5)
+	for n := 1; n <= 5; n++ {
+		want := new(big.Int).Lsh(big.NewInt(1), uint(69*n))
+		total := new(big.Int).Lsh(big.NewInt(1), uint(70*n))
+		if tb.Words(Accept, n).Cmp(want) != 0 || tb.Total(n).Cmp(total) != 0 || tb.Words(Reject, n).Cmp(total.Sub(total, want)) != 0 {
+			t.Fatalf("length %d: %s accepted of %s", n, tb.Words(Accept, n), tb.Total(n))
+		}
+	}
+	if _, err := tb.Sampler(nil, NewRand(1)); err == nil || !strings.Contains(err.Error(), "at most 62 propositions") {
+		t.Fatalf("drawing over 70 propositions: %v", err)
+	}
+	sp, err := table(t, manyProps(t, 62), 5).Sampler(nil, NewRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var or, and uint64 = 0, 1<<62 - 1
+	for range 200 {
+		w, ok := sp.Draw(Accept, 5, nil)
+		if !ok {
+			t.Fatal("no trace drawn")
+		}
+		for _, v := range w {
+			if v&1 == 0 || v >= 1<<62 {
+				t.Fatalf("step %b of an accepted trace", v)
+			}
+			or, and = or|v, and&v
+		}
+	}
+	if or != 1<<62-1 || and != 1 {
+		t.Errorf("the free propositions are not all drawn both ways: or %b, and %b", or, and)
+	}
+}

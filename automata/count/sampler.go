@@ -97,9 +97,9 @@ func (t *Table) Sampler(b *budget.Budget, rng *rand.Rand) (*Sampler, error) {
 				if err := meter.Add(int64(c.n) * pickBytes); err != nil {
 					return nil, err
 				}
-			}
-			if err := b.Step(int64(states)); err != nil {
-				return nil, err
+				if err := b.Step(int64(1 + len(out))); err != nil {
+					return nil, err
+				}
 			}
 			sp.cells[s] = append(sp.cells[s], row)
 		}

@@ -123,11 +123,11 @@ func (a *Automaton) Count(b *budget.Budget, max int) (*Table, error) {
 					c += out[i].small * prev[out[i].to]
 				}
 				row[q] = c
+				if err := b.Step(int64(1 + len(out))); err != nil {
+					return nil, err
+				}
 			}
 			t.small[s] = append(t.small[s], row)
-			if err := b.Step(int64(states)); err != nil {
-				return nil, err
-			}
 		}
 		var prev []big.Int
 		if nSmall <= max {
@@ -144,7 +144,7 @@ func (a *Automaton) Count(b *budget.Budget, max int) (*Table, error) {
 					term.Mul(&out[i].weight, &prev[out[i].to])
 					row[q].Add(&row[q], &term)
 				}
-				if err := b.Step(int64(len(out))); err != nil {
+				if err := b.Step(int64(1 + len(out))); err != nil {
 					return nil, err
 				}
 			}
