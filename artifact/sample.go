@@ -2,7 +2,6 @@ package artifact
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/bits"
 	"strconv"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/brasp-dev/brasp/automata/count"
 	"github.com/brasp-dev/brasp/automata/symbolic"
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/exact"
 )
 
 // This file gives brasp count and brasp sample an input's language as an
@@ -44,7 +44,7 @@ type Language struct {
 // decision diagrams. A transducer has no language.
 func LanguageOf(b *budget.Budget, a Artifact, opts Options) (*Language, error) {
 	if isTransducer(a) {
-		return nil, fmt.Errorf("the input is a transducer: it has an output word, not a language to count or sample")
+		return nil, exact.ErrTransducer
 	}
 	if _, ok := propsOf(a); ok {
 		c, err := Convert(b, a, KindDFA, opts)

@@ -152,6 +152,8 @@ var hostileCommands = []struct{ name, args string }{
 	{"classify", "classify F"},
 	{"equiv", "equiv F F"},
 	{"depth", "depth F"},
+	{"count", "count F --lengths 1:5"},
+	{"sample", "sample F --lengths 1:5 --count 3"},
 }
 
 // hostileCase is one input and what every command must do with it: want
@@ -264,12 +266,12 @@ func hostileValidCases(t *testing.T) []hostileCase {
 		{hostileFile{name: "alpha.dfa", data: []byte(dfa.String())}, map[string]string{
 			"*": "ok", "run": notInAlphabet, "to-transformer": wideFFN}},
 		{hostileFile{name: "recall.brasp", data: example("associative_recall.brasp")}, map[string]string{
-			"*": "ok", "to-ltl": "1 transducer", "to-dfa": transducer, "classify": transducer,
+			"*": "ok", "to-ltl": "1 transducer", "to-dfa": transducer, "classify": transducer, "count": transducer, "sample": transducer,
 			"depth": "1 depth bounds are for acceptors; this input is a transducer"}},
 		{hostileFile{name: "parity.dfa", data: example("parity.dfa")}, map[string]string{
 			"*": "ok", "to-brasp": notAC0, "to-ltl": notAC0, "to-transformer": notAC0}},
 		{hostileFile{name: "mid.ltl", data: example("mid.ltl")}, map[string]string{
-			"*": "ok", "to-dfa": mid, "classify": mid, "equiv": "2 Mid is not regular"}},
+			"*": "ok", "to-dfa": mid, "classify": mid, "count": mid, "sample": mid, "equiv": "2 Mid is not regular"}},
 		{hostileFile{name: "mod.brasp", data: []byte("Q_a(i)\nMOD_1_1048576(i)\nY(i) := MOD_1_1048576(i) & Q_a(i)\n")}, map[string]string{
 			"*": modulus, "run": "ok", "to-brasp": "ok", "to-ltl": "ok", "inspect": "ok", "equiv": "2" + modulus[1:],
 			"to-transformer": "1 MOD_1_1048576: the sinusoid of period 1048576 does not separate residue 1"}},
