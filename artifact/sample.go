@@ -31,8 +31,8 @@ type Language struct {
 	Props []string
 
 	single bool     // every letter one character: words written without separators
-	text   []string // each letter as written in a word
-	json   []string // each letter as a JSON string
+	text   []string // each letter as written in a word (a step of a trace); nil over many propositions
+	json   []string // each letter as a JSON string; nil over many propositions
 	// jsonProps are the propositions as JSON string contents (no quotes).
 	jsonProps []string
 }
@@ -64,6 +64,13 @@ func LanguageOf(b *budget.Budget, a Artifact, opts Options) (*Language, error) {
 			for _, p := range d.Props {
 				q, _ := json.Marshal(p)
 				l.jsonProps = append(l.jsonProps, string(q[1:len(q)-1]))
+			}
+			if len(d.Props) <= tabulatedProps {
+				// Each valuation's step and JSON name, written once.
+				for v := range uint64(1) << len(d.Props) {
+					l.text = append(l.text, string(l.appendStep(nil, v)))
+					l.json = append(l.json, string(l.appendValuationJSON(nil, v)))
+				}
 			}
 			return l, nil
 		}
@@ -113,16 +120,42 @@ func (l *Language) AppendWord(dst []byte, w []uint64) []byte {
 		if i > 0 {
 			dst = append(dst, ';')
 		}
-		first := true
-		for ; v != 0; v &= v - 1 {
-			if !first {
-				dst = append(dst, ',')
-			}
-			first = false
-			dst = append(dst, l.Props[bits.TrailingZeros64(v)]...)
+		if l.text != nil {
+			dst = append(dst, l.text[v]...)
+		} else {
+			dst = l.appendStep(dst, v)
 		}
 	}
 	return dst
+}
+
+// tabulatedProps is the most propositions whose 2^k valuations have their
+// text written once, in a table, rather than at every step.
+const tabulatedProps = 10
+
+// appendStep appends the propositions true in v, separated by ','.
+func (l *Language) appendStep(dst []byte, v uint64) []byte {
+	for first := true; v != 0; v &= v - 1 {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, l.Props[bits.TrailingZeros64(v)]...)
+	}
+	return dst
+}
+
+// appendValuationJSON appends the name of the valuation v as a JSON
+// string: its true propositions, sorted, in braces.
+func (l *Language) appendValuationJSON(dst []byte, v uint64) []byte {
+	dst = append(dst, `"{`...)
+	for i, p := range l.sortedProps(v) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, l.jsonProps[p]...)
+	}
+	return append(dst, `}"`...)
 }
 
 // AppendJSON appends w as one line of JSON: {"word": [...], "length": n,
@@ -136,20 +169,11 @@ func (l *Language) AppendJSON(dst []byte, w []uint64, accepted bool) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if !l.Traces() {
+		if l.json != nil {
 			dst = append(dst, l.json[c]...)
-			continue
+		} else {
+			dst = l.appendValuationJSON(dst, c)
 		}
-		dst = append(dst, `"{`...)
-		first := true
-		for _, p := range l.sortedProps(c) {
-			if !first {
-				dst = append(dst, ',')
-			}
-			first = false
-			dst = append(dst, l.jsonProps[p]...)
-		}
-		dst = append(dst, `}"`...)
 	}
 	dst = append(dst, `],"length":`...)
 	dst = strconv.AppendInt(dst, int64(len(w)), 10)
