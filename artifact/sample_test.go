@@ -12,8 +12,9 @@ import (
 )
 
 // sampleInputs loads held-out inputs of every kind: the example files
-// (programs, formulas, expressions, automata), LTLf formulas, and models
-// and programs converted from them (over letters and over propositions).
+// (programs, formulas, expressions, automata), LTLf formulas, MONA's
+// output, and models, programs and symbolic automata converted from them
+// (over letters and over propositions).
 func sampleInputs(t *testing.T) map[string]Artifact {
 	t.Helper()
 	in := map[string]Artifact{}
@@ -36,7 +37,14 @@ func sampleInputs(t *testing.T) map[string]Artifact {
 		}
 		in[filepath.Base(f)] = a
 	}
-	for name, to := range map[string]Kind{"dyck1_depth2.brasp": KindTransformer, "ab_plus.re": KindTransformer, "response.ltlf": KindTransformer, "counter.ltlf": KindBRASP} {
+	mona, err := os.ReadFile("../automata/monadfa/testdata/req_grant.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in["req_grant.txt (MONA)"], err = Load(nil, "req_grant.txt", mona, KindMONADFA); err != nil {
+		t.Fatal(err)
+	}
+	for name, to := range map[string]Kind{"dyck1_depth2.brasp": KindTransformer, "ab_plus.re": KindTransformer, "response.ltlf": KindTransformer, "counter.ltlf": KindBRASP, "declare.ltlf": KindDFA} {
 		c, err := Convert(nil, in[name], to, Options{})
 		if err != nil {
 			t.Fatalf("%s → %s: %v", name, to, err)
@@ -138,6 +146,38 @@ func TestSampleWordsAsWritten(t *testing.T) {
 		}
 		if got := string(l.AppendJSON(nil, c.word, true)); got != c.json {
 			t.Errorf("%q: JSON %s, want %s", c.src, got, c.json)
+		}
+	}
+}
+
+// TestCountDyckProgram: the program of Dyck-1 of depth 2 (the paper's
+// running example) has 2^(m-1) words of length 2m, the compositions of m
+// (a word is a sequence of blocks l (lr)^j r, one block of each semilength),
+// and none of odd length, up to length 200.
+func TestCountDyckProgram(t *testing.T) {
+	data, err := os.ReadFile("../examples/dyck1_depth2.brasp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Load(nil, "dyck1_depth2.brasp", data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := LanguageOf(nil, a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := l.A.Count(nil, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 200; n++ {
+		want := new(big.Int)
+		if n%2 == 0 {
+			want.Lsh(big.NewInt(1), uint(n/2-1))
+		}
+		if got := tb.Words(count.Accept, n); got.Cmp(want) != 0 {
+			t.Fatalf("length %d: %s words, want %s", n, got, want)
 		}
 	}
 }
