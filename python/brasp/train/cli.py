@@ -1,0 +1,74 @@
+"""The command ``python3 -m brasp.train FILE [options]``."""
+
+import argparse
+import dataclasses
+import sys
+
+from .binary import TrainError
+from .loop import Options, train
+
+_HELP = {
+    "out": "directory for model.safetensors, model.json, checkpoint.pt, accuracy.json, accuracy.png (default train-STEM)",
+    "train_lengths": "training word lengths MIN:MAX",
+    "test_lengths": "evaluation word lengths MIN:MAX (default 1 to 4× the longest training length)",
+    "train_count": "training words per length (balanced: half accepted, half rejected where the language allows)",
+    "val_count": "validation words per length (for early stopping)",
+    "test_count": "evaluation words per length",
+    "steps": "optimizer steps at most",
+    "batch_size": "words per batch",
+    "lr": "AdamW learning rate",
+    "weight_decay": "AdamW weight decay",
+    "warmup": "steps of linear learning-rate warm-up",
+    "clip": "gradient norm clip (0: none)",
+    "eval_every": "steps between validations (and checkpoints)",
+    "patience": "stop after this many validations without a better score",
+    "stop_at": "stop once validation accuracy reaches this (1.0: 100%%)",
+    "seed": "random seed of the data and the model",
+    "device": "auto (CUDA when present), cpu, cuda or cuda:N",
+    "threads": "PyTorch CPU threads (0: PyTorch's default)",
+    "resume": "continue from OUT/checkpoint.pt",
+    "progress": "auto (tqdm on a terminal), tqdm, plain or none",
+    "brasp": "the brasp program (default $BRASP, $BRASP_BIN, brasp on the PATH, or built from this checkout)",
+    "layers": "encoder layers",
+    "heads": "attention heads per layer",
+    "width": "model width d",
+    "ff": "feed-forward hidden width",
+    "dropout": "dropout probability",
+    "mask": "causal (j ≤ i), strict (j < i, the paper's; a BOS slot at position 0) or bidirectional",
+    "position": "none, sinusoidal, learned, mod:M, first, or several joined by + (e.g. first+mod:2)",
+    "n_positions": "learned positions (default: the longest test length)",
+    "readout": "last (the paper's: the last letter's vector) or mean (mean over letters)",
+    "norm": "pre or post layer norm",
+}
+
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="python3 -m brasp.train",
+        description="Trains a softmax transformer encoder on the language of FILE (any file brasp reads), with exact "
+                    "labelled words from `brasp sample`, and reports its accuracy by length.")
+    p.add_argument("file", metavar="FILE")
+    for f in dataclasses.fields(Options):
+        if f.name == "file":
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in (bool, "bool"):
+            p.add_argument(flag, action="store_true", help=_HELP[f.name])
+        else:
+            typ = {"int": int, "float": float, "str": str}.get(f.type if isinstance(f.type, str) else f.type.__name__, str)
+            p.add_argument(flag, type=typ, default=f.default, help=_HELP[f.name] + " (default %(default)s)")
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    opt = Options(**vars(args))
+    try:
+        train(opt, log=lambda s: print("brasp.train: " + s, file=sys.stderr if s.startswith("warning") else sys.stdout, flush=True))
+    except TrainError as e:
+        print("brasp.train: %s" % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("brasp.train: interrupted (resume with --resume)", file=sys.stderr)
+        return 130
+    return 0
