@@ -31,7 +31,7 @@ class Options:
     train_lengths: str = "1:40"
     test_lengths: str = ""  # default: 1 to 4× the longest training length
     train_count: int = 200
-    val_count: int = 20
+    val_count: int = 50
     test_count: int = 50
     steps: int = 3000
     batch_size: int = 32
@@ -42,6 +42,7 @@ class Options:
     eval_every: int = 100
     patience: int = 10
     stop_at: float = 1.0
+    stop_streak: int = 3
     seed: int = 1
     device: str = "auto"
     threads: int = 0
@@ -179,12 +180,12 @@ def train(opt, log=print):
     cfg = config_of(opt, lang.alphabet, test_l)
     t0 = time.time()
     words, lacking = lang.sample(train_l, opt.train_count, opt.seed)
-    for msg in describe_lacking(train_l, lacking):
-        log("warning: %s: %s" % (opt.file, msg))
     if not any(y for _, y in words) or all(y for _, y in words):
         side = "accepted" if not any(y for _, y in words) else "rejected"
         raise TrainError("%s: the language has no %s word of any length %d–%d: nothing to learn (choose other --train-lengths)"
                          % (opt.file, side, train_l[0], train_l[1]))
+    for msg in describe_lacking(train_l, lacking):
+        log("warning: %s: %s" % (opt.file, msg))
     val_words, _ = lang.sample(train_l, opt.val_count, opt.seed + 1_000_003)
     train_ds, val_ds = WordDataset(words, {a: k for k, a in enumerate(lang.alphabet)}), None
     val_ds = WordDataset(val_words, {a: k for k, a in enumerate(lang.alphabet)})
@@ -195,7 +196,7 @@ def train(opt, log=print):
     sched = torch.optim.lr_scheduler.LambdaLR(optim, lambda s: min(1.0, (s + 1) / max(opt.warmup, 1)))
     os.makedirs(out, exist_ok=True)
     ckpt_path = os.path.join(out, CHECKPOINT)
-    state = {"step": 0, "best": None, "best_state": None, "stale": 0, "seconds": 0.0}
+    state = {"step": 0, "best": None, "best_state": None, "stale": 0, "streak": 0, "seconds": 0.0}
     if opt.resume:
         state = resume(ckpt_path, cfg, model, optim, sched)
     gen = torch.Generator().manual_seed(opt.seed)
@@ -229,8 +230,9 @@ def train(opt, log=print):
                     state["seconds"] = time.time() - start
                     bar.note(state["step"], "validation accuracy %.1f%%, loss %.4f" % (100 * acc, vloss))
                     save_checkpoint(ckpt_path, cfg, model, optim, sched, state)
-                    if acc >= opt.stop_at:
-                        stopped = "validation accuracy %.1f%% ≥ --stop-at" % (100 * acc)
+                    state["streak"] = state["streak"] + 1 if acc >= opt.stop_at else 0
+                    if state["streak"] >= opt.stop_streak:
+                        stopped = "validation accuracy ≥ %g at %d validations in a row" % (opt.stop_at, opt.stop_streak)
                     elif state["stale"] >= opt.patience:
                         stopped = "no better validation score in %d evaluations (--patience)" % opt.patience
                 if stopped != "step budget" or state["step"] >= opt.steps:

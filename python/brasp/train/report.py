@@ -64,7 +64,7 @@ def plot(path, rows, train_lengths, title):
     fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
     ax.axvspan(train_lengths[0] - 0.5, train_lengths[1] + 0.5, color="tab:green", alpha=0.15, label="training lengths")
     ax.axhline(0.5, color="gray", linestyle="--", linewidth=0.8, label="chance")
-    ax.plot([r["length"] for r in rows], [r["accuracy"] for r in rows], marker=".", markersize=3, linewidth=1, color="tab:blue", label="accuracy")
+    ax.plot([r["length"] for r in rows], [r["accuracy"] for r in rows], marker="o", markersize=2.5, linestyle="none", color="tab:blue", label="accuracy (one dot per length)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlim(0, max(r["length"] for r in rows) + 1)
     ax.set_xlabel("word length")

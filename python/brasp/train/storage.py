@@ -123,6 +123,8 @@ def save_model(model, directory, extra=None):
 def model_paths(path):
     """(weights, config) for a model directory, its model.safetensors or its
     model.json."""
+    if not os.path.exists(path):
+        raise TrainError("%s: no such file or directory" % path)
     if os.path.isdir(path):
         d = path
     elif path.endswith(".safetensors") or path.endswith(".json"):
