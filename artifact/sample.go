@@ -2,8 +2,10 @@ package artifact
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/bits"
 	"strconv"
+	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata/count"
@@ -33,8 +35,9 @@ type Language struct {
 	single bool     // every letter one character: words written without separators
 	text   []string // each letter as written in a word (a step of a trace); nil over many propositions
 	json   []string // each letter as a JSON string; nil over many propositions
-	// jsonProps are the propositions as JSON string contents (no quotes).
-	jsonProps []string
+	// propText are the propositions as written in a trace, jsonProps as
+	// JSON string contents (no quotes).
+	propText, jsonProps []string
 }
 
 // LanguageOf returns the language of an acceptor of any kind: the minimal
@@ -62,6 +65,14 @@ func LanguageOf(b *budget.Budget, a Artifact, opts Options) (*Language, error) {
 			}
 			l := &Language{A: ca, Props: d.Props}
 			for _, p := range d.Props {
+				if strings.ContainsAny(p, ",;") {
+					return nil, fmt.Errorf("the proposition %q cannot be written in a trace (it contains , or ;)", p)
+				}
+				if alphabet.IsBare(p) {
+					l.propText = append(l.propText, p)
+				} else {
+					l.propText = append(l.propText, `"`+p+`"`) // as brasp run reads it: quotes stripped
+				}
 				q, _ := json.Marshal(p)
 				l.jsonProps = append(l.jsonProps, string(q[1:len(q)-1]))
 			}
@@ -102,7 +113,8 @@ func (l *Language) Traces() bool { return l.Alphabet == nil }
 
 // AppendWord appends w as brasp run reads it: a word of letters, or a
 // trace (steps separated by ';', each its true propositions separated by
-// ','; "{}" for a trace of one step where nothing holds).
+// ',', in double quotes unless bare names; "{}" for a trace of one step
+// where nothing holds).
 func (l *Language) AppendWord(dst []byte, w []uint64) []byte {
 	if !l.Traces() {
 		for i, c := range w {
@@ -140,7 +152,7 @@ func (l *Language) appendStep(dst []byte, v uint64) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = append(dst, l.Props[bits.TrailingZeros64(v)]...)
+		dst = append(dst, l.propText[bits.TrailingZeros64(v)]...)
 	}
 	return dst
 }

@@ -130,6 +130,7 @@ func TestSampleWordsAsWritten(t *testing.T) {
 		{"alphabet ab \"c d\"\n(ab)+", "x.re", []uint64{0, 1}, `ab "c d"`, `{"word":["ab","c d"],"length":2,"label":"accept"}`},
 		{"propositions p q\nG p", "x.ltlf", []uint64{3, 0, 2}, "p,q;;q", `{"word":["{p,q}","{}","{q}"],"length":3,"trace":"p,q;;q","label":"accept"}`},
 		{"propositions q p\nG p", "x.ltlf", []uint64{0}, "{}", `{"word":["{}"],"length":1,"trace":"{}","label":"accept"}`},
+		{"propositions \"door open\" b\nG b", "x.ltlf", []uint64{3}, `"door open",b`, `{"word":["{b,door open}"],"length":1,"trace":"\"door open\",b","label":"accept"}`},
 		// Past tabulatedProps, the steps are written as they come.
 		{"propositions p0 p1 p2 p3 p4 p5 p6 p7 p8 p9 p10 b\nG p0", "x.ltlf", []uint64{1, 1 | 1<<10 | 1<<11}, "p0;p0,p10,b", `{"word":["{p0}","{b,p0,p10}"],"length":2,"trace":"p0;p0,p10,b","label":"accept"}`},
 	} {

@@ -20,7 +20,8 @@ const (
 	// Uniform draws uniformly among all words of the length, each
 	// labelled by the automaton.
 	Uniform Mode = iota
-	// Balanced draws half the words (the odd one accepted) uniformly among
+	// Balanced draws half the words (the odd one on a side chosen at
+	// random, so that --count 1 is balanced over the lengths) uniformly among
 	// the accepted words and half among the rejected, in a random order;
 	// a length where one side has no word (or, distinct, too few) gets
 	// the rest from the other side, and Generate says so.
@@ -112,7 +113,14 @@ func (g *generator) length(r Request, n int, note func(string)) error {
 	case OnlyReject:
 		rej = count
 	case Balanced:
-		acc, rej = count-count/2, count/2
+		acc, rej = count/2, count/2
+		if count%2 == 1 {
+			if g.sp.rng.Uint64()&1 == 0 {
+				acc++
+			} else {
+				rej++
+			}
+		}
 	}
 	have := [2]*big.Int{t.Words(Accept, n), t.Words(Reject, n)}
 	want := [2]*uint64{&acc, &rej}
