@@ -89,8 +89,14 @@ func FromSymbolic(b *budget.Budget, d *symbolic.DFA) (*Automaton, error) {
 	level := func(x bdd.Node) int32 { return int32(min(m.Level(x), k)) }
 	for q := range d.NumStates() {
 		root := d.Next[q]
-		// The states reached, in order of first reach (low children first).
+		// The states reached, in order of first reach (low children
+		// first), each once (two leaves may be one state).
+		seen := map[int]bool{}
 		for _, to := range d.Successors(q) {
+			if seen[to] {
+				continue
+			}
+			seen[to] = true
 			// count[x]: the valuations of the variables from x's level on
 			// that lead from x to the successor to.
 			count := map[bdd.Node]*big.Int{}
