@@ -11,6 +11,7 @@ import (
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/regex/regextest"
 	"github.com/brasp-dev/brasp/automata/symbolic"
+	"github.com/brasp-dev/brasp/bdd"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/ltlf"
@@ -350,5 +351,24 @@ func TestManyPropositions(t *testing.T) {
 	}
 	if or != 1<<62-1 || and != 1 {
 		t.Errorf("the free propositions are not all drawn both ways: or %b, and %b", or, and)
+	}
+}
+
+// TestTwoLeavesOneState: a diagram whose two leaves are one state gives
+// that state one edge with every valuation of both: over p, a start that
+// stays on either leaf accepts the 2^n traces of each length.
+func TestTwoLeavesOneState(t *testing.T) {
+	m := bdd.New(nil, 1)
+	t0, t2 := m.Terminal(0), m.Terminal(2)
+	d := &symbolic.DFA{Props: []string{"p"}, M: m, Accept: []bool{true}, Next: []bdd.Node{m.Mk(0, t0, t2)}, Leaf: map[bdd.Node]int{t0: 0, t2: 0}}
+	a, err := FromSymbolic(nil, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := table(t, a, 10)
+	for n := 1; n <= 10; n++ {
+		if got := tb.Words(Accept, n); got.Cmp(big.NewInt(1<<n)) != 0 {
+			t.Fatalf("length %d: %s traces", n, got)
+		}
 	}
 }
