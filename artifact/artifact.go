@@ -287,6 +287,10 @@ var ErrNoConversion = errors.New("no conversion")
 // BRASPOptions. With opts.Masks set, output in ltl, brasp or transformer is
 // Theorem 5.2's instead, by the edges of maskedEdges (table.go).
 func Convert(b *budget.Budget, a Artifact, to Kind, opts Options) (Artifact, error) {
+	if f, ok := a.(*LTLf); ok && f.F.EmptyTrace && f.F.EvalEmpty() && (to == KindLTL || to == KindBRASP || to == KindTransformer) {
+		what := map[Kind]string{KindLTL: "an LTL formula", KindBRASP: "a B-RASP program", KindTransformer: "a transformer"}[to]
+		return nil, fmt.Errorf("the formula holds on the empty trace (semantics empty_trace), and %s reads non-empty traces only: convert --to dfa keeps the empty trace, or drop the semantics line to read the formula on non-empty traces", what)
+	}
 	if opts.Masks != 0 && (to == KindLTL || to == KindBRASP || to == KindTransformer) {
 		return convertMasked(b, a, to, opts)
 	}

@@ -30,11 +30,17 @@ type DepthOptions struct {
 func DepthLanguage(b *budget.Budget, a Artifact, opts Options) (depth.Language, []depth.Known, error) {
 	var known []depth.Known
 	var preds []brasp.Predicate
+	// The input's own predicates are atoms of the logic; a construction's
+	// program (Thm 5.1's) is known but adds none: one reading a predicate
+	// the input does not is outside every fragment (depth.Analyze).
 	addKnown := func(p *brasp.Program, source string) {
 		if p.IsTransducer() {
 			return
 		}
 		known = append(known, depth.Known{Program: p, Source: source})
+		if source == futureOnlySource {
+			return
+		}
 		for _, v := range p.Vectors {
 			if v.Kind == brasp.PredicateVector && !hasPredicate(preds, v.Pred) {
 				preds = append(preds, v.Pred)
@@ -80,10 +86,12 @@ func DepthLanguage(b *budget.Budget, a Artifact, opts Options) (depth.Language, 
 	fo := opts
 	fo.BRASP = BRASPOptions{FutureOnly: true}
 	if p, err := Convert(b, a, KindBRASP, fo); err == nil {
-		addKnown(p.(*Program).Prog, "the future-only program of Thm 5.1 (Krohn–Rhodes)")
+		addKnown(p.(*Program).Prog, futureOnlySource)
 	}
 	return lang, known, nil
 }
+
+const futureOnlySource = "the future-only program of Thm 5.1 (Krohn–Rhodes)"
 
 func hasPredicate(ps []brasp.Predicate, p brasp.Predicate) bool {
 	for _, q := range ps {

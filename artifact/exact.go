@@ -107,6 +107,15 @@ var ErrUnconfirmed = errors.New("internal error: the counterexample does not sep
 // position of every non-empty word (see equivTransducers); a transducer and
 // an acceptor are never compared.
 func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) {
+	if (declaresEmpty(x) || declaresEmpty(y)) && !isTransducer(x) && !isTransducer(y) {
+		// The empty trace is part of the language of a formula under the
+		// empty-trace semantics: it is compared first, against the
+		// other input's own verdict on it.
+		if ex, ey := emptyVerdict(x), emptyVerdict(y); ex != ey {
+			return &EquivResult{Word: []int{}, Alphabet: automata.MergeAlphabets(x.Alphabet(), y.Alphabet()),
+				FirstAccepts: ex, Trace: "the empty trace"}, nil
+		}
+	}
 	if sx, ok := symbolicInput(x, opts); ok {
 		if sy, ok := symbolicInput(y, opts); ok {
 			return equivSymbolic(b, sx, sy)
@@ -161,6 +170,31 @@ func Equiv(b *budget.Budget, x, y Artifact, opts Options) (*EquivResult, error) 
 		r.Trace = traceOf(d.Alphabet, d.Word)
 	}
 	return r, nil
+}
+
+// declaresEmpty reports whether a is an LTLf formula under the empty-trace
+// semantics (a `semantics empty_trace` line), whose verdict on the empty
+// trace is part of its language.
+func declaresEmpty(a Artifact) bool {
+	f, ok := a.(*LTLf)
+	return ok && f.F.EmptyTrace
+}
+
+// emptyVerdict is a's verdict on the empty word or trace: an LTLf formula's
+// under its semantics, an automaton's start state's, and reject for the
+// kinds that read non-empty words only (programs, LTL formulas,
+// transformers).
+func emptyVerdict(a Artifact) bool {
+	switch a := a.(type) {
+	case *LTLf:
+		return a.F.Eval(nil)
+	case *SymbolicDFA:
+		return a.D.Accept[a.D.Start]
+	case *Program, *Formula, *Transformer:
+		return false
+	}
+	acc, err := a.Accepts([]int{})
+	return err == nil && acc
 }
 
 // propsOf returns the propositions of an input that reads traces.

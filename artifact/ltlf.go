@@ -64,7 +64,9 @@ func valuationAlphabet(props []string) alphabet.Alphabet {
 
 // valuationName names a valuation by its true propositions in sorted
 // order, so that inputs listing the same propositions in different orders
-// name each valuation alike.
+// name each valuation alike, each quoted as a trace quotes it
+// (ltlf.QuoteProp), so that a word of these letters joined by ';' is a
+// trace that brasp run reads back.
 func valuationName(props []string, val []bool) string {
 	var names []string
 	for i, b := range val {
@@ -73,6 +75,9 @@ func valuationName(props []string, val []bool) string {
 		}
 	}
 	slices.Sort(names)
+	for k, n := range names {
+		names[k] = ltlf.QuoteProp(n)
+	}
 	return "{" + strings.Join(names, ",") + "}"
 }
 

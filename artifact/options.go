@@ -71,6 +71,7 @@ type BRASPOptions struct {
 // derivative automata and the inputs of a compiled FFN). Limits measured in
 // bytes are not among them. Nil for n ≤ 0.
 func PrincipalLimits(n int) budget.Settings {
+	const maxLimit = 1 << 62
 	if n <= 0 {
 		return nil
 	}
@@ -88,7 +89,7 @@ func PrincipalLimits(n int) budget.Settings {
 	if scale := int64(n) / classes.Default; scale > 1 {
 		for _, name := range []string{"decompile-combos", "decompile-work"} {
 			l, _ := budget.Lookup(name)
-			set(name, l.Default*scale)
+			set(name, min(l.Default, maxLimit/scale)*scale) // saturating at maxLimit
 		}
 	}
 	return s

@@ -104,7 +104,7 @@ func (s Settings) Set(arg string) error {
 	if _, known := Lookup(name); !known {
 		return fmt.Errorf("--limit %s: unknown limit %q (known limits: %s)", arg, name, names())
 	}
-	n, err := parseAmount(val)
+	n, err := ParseAmount(val)
 	if err != nil {
 		return fmt.Errorf("--limit %s: %v", arg, err)
 	}
@@ -120,22 +120,25 @@ func names() string {
 	return strings.Join(s, ", ")
 }
 
-func parseAmount(s string) (int64, error) {
+// ParseAmount reads N as --limit writes it: a positive decimal integer,
+// optionally with a binary suffix K, M or G, at most 2^62.
+func ParseAmount(s string) (int64, error) {
 	mult := int64(1)
+	digits := s
 	switch {
 	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "K")
+		mult, digits = 1<<10, strings.TrimSuffix(s, "K")
 	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "M")
+		mult, digits = 1<<20, strings.TrimSuffix(s, "M")
 	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "G")
+		mult, digits = 1<<30, strings.TrimSuffix(s, "G")
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(digits, "-") || err == nil && n > (1<<62)/mult {
+		return 0, fmt.Errorf("%s is too large: the largest limit is %d (2^62)", s, int64(1)<<62)
+	}
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("want a positive integer (with an optional K, M or G suffix), got %q", s)
-	}
-	if n > (1<<62)/mult {
-		return 0, fmt.Errorf("%s is too large", s)
 	}
 	return n * mult, nil
 }

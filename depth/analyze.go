@@ -125,7 +125,7 @@ func Analyze(b *budget.Budget, lang Language, known []Known, opts Options) (*Res
 		if r.Witness != nil {
 			r.Lower = r.Witness.Depth/2 + 1
 		}
-		r.Upper, r.Program, r.ProgramSource = best(known, All, r.Upper, r.Program, r.ProgramSource)
+		r.Upper, r.Program, r.ProgramSource = best(known, lang.Atoms, All, r.Upper, r.Program, r.ProgramSource)
 		r.Exact = false
 		return r, nil
 	}
@@ -133,10 +133,13 @@ func Analyze(b *budget.Budget, lang Language, known []Known, opts Options) (*Res
 }
 
 // best is the smallest upper bound among the known programs of a fragment
-// and the one given.
-func best(known []Known, f Fragment, upper int, p *brasp.Program, source string) (int, *brasp.Program, string) {
+// over the atoms and the one given. A program reading a position predicate
+// that is not among the atoms is outside the fragment (a MOD predicate in a
+// Krohn–Rhodes program of a language that is not star-free), whatever its
+// attention.
+func best(known []Known, atoms Atoms, f Fragment, upper int, p *brasp.Program, source string) (int, *brasp.Program, string) {
 	for _, k := range known {
-		if ProgramFragment(k.Program) > f {
+		if ProgramFragment(k.Program) > f || !atoms.reads(k.Program) {
 			continue
 		}
 		if d := k.Program.AttentionDepth(); upper < 0 || d < upper {
@@ -151,7 +154,7 @@ func analyzeSince(b *budget.Budget, lang Language, known []Known, opts Options) 
 		return analyzeWithUntil(b, lang, known, opts)
 	}
 	r := &Result{Fragment: Since, Upper: -1}
-	r.Upper, r.Program, r.ProgramSource = best(known, Since, -1, nil, "")
+	r.Upper, r.Program, r.ProgramSource = best(known, lang.Atoms, Since, -1, nil, "")
 	tab := NewTable(b, lang.Atoms, Since)
 	for k := 0; k <= opts.MaxDepth; k++ {
 		if r.Upper >= 0 && k >= r.Upper {
@@ -200,7 +203,7 @@ func analyzeWithUntil(b *budget.Budget, lang Language, known []Known, opts Optio
 			}
 		}
 	}
-	r.Upper, r.Program, r.ProgramSource = best(known, SinceUntil, r.Upper, r.Program, r.ProgramSource)
+	r.Upper, r.Program, r.ProgramSource = best(known, lang.Atoms, SinceUntil, r.Upper, r.Program, r.ProgramSource)
 	for k := 0; k <= opts.MaxDepth; k++ {
 		if r.Upper >= 0 && k >= r.Upper {
 			break

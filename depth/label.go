@@ -2,6 +2,7 @@ package depth
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
@@ -15,6 +16,16 @@ import (
 type Atoms struct {
 	Alphabet   alphabet.Alphabet
 	Predicates []brasp.Predicate
+}
+
+// reads reports whether every position predicate p reads is an atom.
+func (a Atoms) reads(p *brasp.Program) bool {
+	for _, v := range p.Vectors {
+		if v.Kind == brasp.PredicateVector && !slices.Contains(a.Predicates, v.Pred) {
+			return false
+		}
+	}
+	return true
 }
 
 // period is the least common multiple of the MOD predicates' moduli and

@@ -103,6 +103,23 @@ func TestBoundedPrinted(t *testing.T) {
 	}
 }
 
+// TestBoundedPrintedMaxBound: a run of nexts longer than MaxBound is
+// printed as several X[k], each at most MaxBound, and reads back.
+func TestBoundedPrintedMaxBound(t *testing.T) {
+	f := mustParse(t, "X[16384] X[16384] X[!] X[!] a")
+	got := f.String()
+	if want := "X[16384] X[16384] X[2!] a"; got != want {
+		t.Fatalf("printed as %s, want %s", got, want)
+	}
+	g := mustParse(t, "X[16384] X[16384] X a")
+	if got, want := g.String(), "X[16384] X[16384] X a"; got != want {
+		t.Fatalf("printed as %s, want %s", got, want)
+	}
+	if back := mustParse(t, g.String()); back.String() != g.String() {
+		t.Fatalf("read back as %s", back)
+	}
+}
+
 func TestBoundedErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"X[1:2] a", "1:2: X[1:2]: X takes one number, X[n]"},

@@ -109,9 +109,11 @@ func (f *Formula) write(b *strings.Builder, i int32, ctx int) {
 		b.WriteByte('!')
 		f.write(b, n.A, precUnary)
 	case Next, WeakNext:
-		// A run of k ≥ 2 equal nexts is Spot's X[k] (X[k!] if strong).
+		// A run of k ≥ 2 equal nexts is Spot's X[k] (X[k!] if strong),
+		// k at most MaxBound, which the parser reads back: a longer run
+		// is written as several.
 		k, x := 1, n.A
-		for f.Nodes[x].Op == n.Op {
+		for f.Nodes[x].Op == n.Op && k < MaxBound {
 			k, x = k+1, f.Nodes[x].A
 		}
 		switch {

@@ -1,9 +1,6 @@
 package ltlf
 
-import (
-	"bytes"
-	"errors"
-)
+import "errors"
 
 // CompactTrace is a trace stored a byte per step (two bytes past 256
 // distinct steps): the trace's distinct steps, and at each step the index
@@ -41,14 +38,11 @@ var ErrTooManySteps = errors.New("more than 65536 distinct steps: their indices 
 // distinct steps and counting, then storing each step's number, so that
 // no slice per step is ever held.
 func ParseTraceCompact(props []string, s []byte) (*CompactTrace, error) {
-	index := make(map[string]int, len(props))
-	for i, p := range props {
-		index[p] = i
-	}
+	index := propIndex(props)
 	t := &CompactTrace{}
 	ids := stepIDs{wide: map[string]int{}, narrow: map[uint64]int{}}
 	n := 0
-	ok := eachStep(s, index, func(step Step) bool {
+	err := scanSteps(s, props, index, func(step Step) bool {
 		if _, seen := ids.find(step); !seen {
 			if len(t.Steps) == 1<<16 {
 				return false
@@ -59,14 +53,10 @@ func ParseTraceCompact(props []string, s []byte) (*CompactTrace, error) {
 		n++
 		return true
 	})
-	if !ok || n == 0 {
-		if len(t.Steps) == 1<<16 {
-			return nil, ErrTooManySteps
-		}
-		_, err := ParseTrace(props, string(s))
-		if err == nil { // (not reached: eachStep stops where ParseTrace fails)
-			err = ErrTooManySteps
-		}
+	if err == errStopped {
+		return nil, ErrTooManySteps
+	}
+	if err != nil {
 		return nil, err
 	}
 	if len(t.Steps) <= 1<<8 {
@@ -74,7 +64,7 @@ func ParseTraceCompact(props []string, s []byte) (*CompactTrace, error) {
 	} else {
 		t.Wide = make([]uint16, 0, n)
 	}
-	eachStep(s, index, func(step Step) bool {
+	scanSteps(s, props, index, func(step Step) bool {
 		k, _ := ids.find(step)
 		if t.Narrow != nil {
 			t.Narrow = append(t.Narrow, byte(k))
@@ -140,56 +130,4 @@ func stepKey(s Step) string {
 		}
 	}
 	return string(b)
-}
-
-// eachStep calls f with every step of the trace written in s, as
-// ParseTrace reads it (the step is reused between calls). It stops and
-// reports false at the first problem, or when f returns false.
-func eachStep(s []byte, index map[string]int, f func(Step) bool) bool {
-	if len(bytes.TrimSpace(s)) == 0 {
-		return false
-	}
-	var step Step
-	for {
-		end := bytes.IndexByte(s, ';')
-		part := s
-		if end >= 0 {
-			part = s[:end]
-		}
-		part = bytes.TrimSpace(part)
-		if bytes.HasPrefix(part, []byte("{")) && bytes.HasSuffix(part, []byte("}")) {
-			part = bytes.TrimSpace(part[1 : len(part)-1])
-		}
-		clear(step)
-		step = step[:0]
-		for len(part) > 0 {
-			comma := bytes.IndexByte(part, ',')
-			name := part
-			if comma >= 0 {
-				name, part = part[:comma], part[comma+1:]
-			} else {
-				part = nil
-			}
-			name = bytes.TrimSpace(name)
-			if len(name) >= 2 && name[0] == '"' && name[len(name)-1] == '"' {
-				name = name[1 : len(name)-1]
-			}
-			i, ok := index[string(name)]
-			if !ok {
-				return false
-			}
-			step = step.With(i)
-			if comma >= 0 && len(part) == 0 {
-				// A trailing comma: an empty name, which ParseTrace refuses.
-				return false
-			}
-		}
-		if !f(step) {
-			return false
-		}
-		if end < 0 {
-			return true
-		}
-		s = s[end+1:]
-	}
 }

@@ -87,3 +87,33 @@ func FuzzParseTraceCompact(f *testing.F) {
 		checkCompact(t, []string{"a", "b", "c"}, s)
 	})
 }
+
+// TestTraceQuoting: a trace printed by FormatTrace reads back as the same
+// trace, whatever the propositions' names (the trace syntax's own
+// characters, spaces, keywords), by both readers.
+func TestTraceQuoting(t *testing.T) {
+	props := []string{"{}", "a;b", "c,d", "x y", "G", "true", "p0", "{", "}"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		tr := make(Trace, 1+rng.IntN(5))
+		for i := range tr {
+			for p := range props {
+				if rng.IntN(3) == 0 {
+					tr[i] = tr[i].With(p)
+				}
+			}
+		}
+		s := FormatTrace(props, tr)
+		back, err := ParseTrace(props, s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if FormatTrace(props, back) != s || len(back) != len(tr) {
+			t.Fatalf("%q read back as %q", s, FormatTrace(props, back))
+		}
+		checkCompact(t, props, s)
+	}
+	if _, err := ParseTrace(props, `"a;b`); err == nil || !strings.Contains(err.Error(), "step 1: unclosed quote") {
+		t.Fatalf("unclosed quote: %v", err)
+	}
+}

@@ -104,12 +104,16 @@ func (l *limitFlag) Set(s string) error {
 		l.err = l.settings.Set(s)
 		return l.err
 	}
-	n, err := strconv.Atoi(s)
+	if n, err := strconv.Atoi(s); err == nil && n <= 0 {
+		l.legacy = n // 0: the defaults; below, refused by parseFlags
+		return nil
+	}
+	n, err := budget.ParseAmount(s)
 	if err != nil {
-		l.err = fmt.Errorf("--limit %s: want NAME=N or a number", s)
+		l.err = fmt.Errorf("--limit %s: want NAME=N or a number: %v", s, err)
 		return l.err
 	}
-	l.legacy = n
+	l.legacy = int(n)
 	return nil
 }
 

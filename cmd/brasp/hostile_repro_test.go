@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -70,12 +71,53 @@ func hostileRepros() []hostileRepro {
 			gen: writeTraceFile("t.txt", 200_000, 3), args: "run x.ltlf --input-file t.txt", want: "ok", stdout: "^reject\n$"},
 		{name: "ltlf-60MB-trace", files: map[string]string{"g.ltlf": "G a\n"},
 			gen: writeTraceFile("big.txt", 30_000_000, 1), args: "run g.ltlf --input-file big.txt", want: "ok", stdout: "^accept\n$"},
-		{name: "brasp-props-60MB-trace", files: map[string]string{"g.brasp": "propositions a\nBad(i) := rightmost [j<=i, !P_a(j)] 1 : 0\nAll(i) := !Bad(i)\n"},
+		{name: "brasp-props-60MB-trace", files: map[string]string{"g.brasp": gBRASP},
 			gen: writeTraceFile("big.txt", 30_000_000, 1), args: "run g.brasp --input-file big.txt", want: "ok", stdout: "^accept\n$"},
 		{name: "symbolic-dfa-60MB-trace", files: map[string]string{"g.dfa": "propositions a\nstart 0\naccept 0\n0 0 a\n0 1 !a\n1 1 true\n"},
 			gen: writeTraceFile("big.txt", 30_000_000, 1), args: "run g.dfa --input-file big.txt", want: "ok", stdout: "^accept\n$"},
+		// depth: upper bounds only from programs in the fragment asked
+		// over the input's own atoms; (aa)* is not star-free.
+		{name: "depth-aa-star", files: map[string]string{"aa_star.re": "@example"},
+			args: "depth aa_star.re", want: "ok", stdout: `upper bound: unknown: no program of this fragment is known`},
+		// semantics empty_trace: compared against the other input's own
+		// verdict on the empty trace, refused by conversions that cannot
+		// accept it.
+		{name: "equiv-empty-trace-program", files: map[string]string{"ge.ltlf": "semantics empty_trace\nG a\n", "g.brasp": gBRASP},
+			args: "equiv ge.ltlf g.brasp", want: "1 ", stdout: `^not equivalent: the empty trace \(ge.ltlf accepts, g.brasp rejects\)`},
+		{name: "convert-empty-trace", files: map[string]string{"ge.ltlf": "semantics empty_trace\nG a\n"},
+			args: "convert ge.ltlf --to brasp", want: `1 holds on the empty trace \(semantics empty_trace\), and a B-RASP program reads non-empty traces only`},
+		{name: "convert-empty-trace-rejected", files: map[string]string{"fe.ltlf": "semantics empty_trace\nF a\n"},
+			args: "convert fe.ltlf --to transformer", want: "ok"},
+		// Counterexample traces quote what needs quoting, as run reads it.
+		{name: "equiv-quoted-trace", files: map[string]string{"w.ltlf": `"{}" & X "a;b"` + "\n", "w2.ltlf": `"{}" & X X "a;b"` + "\n"},
+			args: "equiv w.ltlf w2.ltlf", want: "1 ", stdout: `^not equivalent: "\{\}"; \(w2.ltlf accepts, w.ltlf rejects\)`},
+		{name: "run-quoted-trace", files: map[string]string{"w2.ltlf": `"{}" & X X "a;b"` + "\n"},
+			args: `run w2.ltlf "{}";`, want: "ok", stdout: "^accept\n$"},
+		// A bare --limit N saturates instead of wrapping; amounts read as
+		// the help says.
+		{name: "bare-limit-huge", files: map[string]string{"q.brasp": propQ}, gen: convertFile("q.brasp", "transformer", "q.json"),
+			args: "convert q.json --to brasp --limit 281474976710656", want: "ok", stdout: "leftmost"},
+		{name: "bare-limit-suffix", files: map[string]string{"q.brasp": propQ},
+			args: "convert q.brasp --to ltl --limit 1G", want: "ok"},
+		{name: "limit-too-large", files: map[string]string{"q.brasp": propQ},
+			args: "convert q.brasp --to ltl --limit work=99999999999999999999",
+			want: `2 --limit work=99999999999999999999: 99999999999999999999 is too large: the largest limit is 4611686018427387904 \(2\^62\)`},
 	}
 }
+
+// convertFile converts a file of the directory in process (brasp convert
+// in --to kind -o out).
+func convertFile(in, kind, out string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		var stderr strings.Builder
+		if code := Main([]string{"convert", filepath.Join(dir, in), "--to", kind, "-o", filepath.Join(dir, out)}, nil, io.Discard, &stderr); code != 0 {
+			t.Fatalf("convert %s --to %s: %s", in, kind, stderr.String())
+		}
+	}
+}
+
+// gBRASP is G a as a program over propositions.
+const gBRASP = "propositions a\nBad(i) := rightmost [j<=i, !P_a(j)] 1 : 0\nAll(i) := !Bad(i)\n"
 
 func TestHostileRepros(t *testing.T) {
 	if testing.Short() {
