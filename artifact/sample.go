@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/brasp-dev/brasp/automata/symbolic"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/exact"
+	"github.com/brasp-dev/brasp/ltlf"
 )
 
 // This file gives brasp count and brasp sample an input's language as an
@@ -32,7 +34,7 @@ type Language struct {
 	// letter: Props[i] holds).
 	Props []string
 
-	single bool     // every letter one character: words written without separators
+	single bool     // every letter one character, none a space or '"': words written without separators
 	text   []string // each letter as written in a word (a step of a trace); nil over many propositions
 	json   []string // each letter as a JSON string; nil over many propositions
 	// propText are the propositions as written in a trace, jsonProps as
@@ -94,7 +96,7 @@ func LanguageOf(b *budget.Budget, a Artifact, opts Options) (*Language, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Language{A: ca, Alphabet: d.Alphabet, single: d.Alphabet.SingleChar()}
+	l := &Language{A: ca, Alphabet: d.Alphabet, single: d.Alphabet.SingleChar() && !slices.ContainsFunc(d.Alphabet, needsQuotes)}
 	for _, s := range d.Alphabet {
 		if l.single {
 			l.text = append(l.text, s)
@@ -225,11 +227,41 @@ func (l *Language) sortedProps(v uint64) []int {
 func (l *Language) Run(a Artifact, w []uint64) (bool, error) {
 	text := string(l.AppendWord(nil, w))
 	if tr, ok := a.(TraceRunner); ok && tr.ReadsTraces() {
+		// The trace must read back as the one drawn.
+		t, err := ltlf.ParseTrace(l.Props, text)
+		if err != nil {
+			return false, err
+		}
+		for i, v := range w {
+			for p := range l.Props {
+				if i >= len(t) || t[i].Has(p) != (v>>p&1 == 1) {
+					return false, fmt.Errorf("the trace drawn, written %s, reads back as another", text)
+				}
+			}
+		}
+		if len(t) != len(w) {
+			return false, fmt.Errorf("the trace drawn, written %s, reads back as one of %d steps", text, len(t))
+		}
 		return tr.RunTrace(text)
 	}
 	v, err := a.Alphabet().ParseWord(text)
 	if err != nil {
 		return false, err
 	}
+	// The word must read back as the one drawn.
+	own := a.Alphabet()
+	if len(v) != len(w) {
+		return false, fmt.Errorf("the word drawn, written %s, reads back as %d letters", text, len(v))
+	}
+	for i, c := range w {
+		if own[v[i]] != l.Alphabet[c] {
+			return false, fmt.Errorf("the word drawn, written %s, reads back as another", text)
+		}
+	}
 	return a.Accepts(v)
 }
+
+// needsQuotes reports whether a one-character symbol cannot be written
+// unseparated: a space, which separates symbols, or a double quote, which
+// quotes them.
+func needsQuotes(s string) bool { return s == `"` || strings.TrimSpace(s) == "" }

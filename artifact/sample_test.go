@@ -128,6 +128,9 @@ func TestSampleWordsAsWritten(t *testing.T) {
 	}{
 		{"alphabet a b\n(ab)+", "x.re", []uint64{0, 1}, "ab", `{"word":["a","b"],"length":2,"label":"accept"}`},
 		{"alphabet ab \"c d\"\n(ab)+", "x.re", []uint64{0, 1}, `ab "c d"`, `{"word":["ab","c d"],"length":2,"label":"accept"}`},
+		// A quote or a blank cannot be written unseparated.
+		{"alphabet a \"\\\"\"\n.*", "x.re", []uint64{0, 1}, `a "\""`, `{"word":["a","\""],"length":2,"label":"accept"}`},
+		{"alphabet a \"\\t\"\n.*", "x.re", []uint64{1, 0}, `"\t" a`, `{"word":["\t","a"],"length":2,"label":"accept"}`},
 		{"propositions p q\nG p", "x.ltlf", []uint64{3, 0, 2}, "p,q;;q", `{"word":["{p,q}","{}","{q}"],"length":3,"trace":"p,q;;q","label":"accept"}`},
 		{"propositions q p\nG p", "x.ltlf", []uint64{0}, "{}", `{"word":["{}"],"length":1,"trace":"{}","label":"accept"}`},
 		{"propositions \"door open\" b\nG b", "x.ltlf", []uint64{3}, `"door open",b`, `{"word":["{b,door open}"],"length":1,"trace":"\"door open\",b","label":"accept"}`},
@@ -147,6 +150,9 @@ func TestSampleWordsAsWritten(t *testing.T) {
 		}
 		if got := string(l.AppendJSON(nil, c.word, true)); got != c.json {
 			t.Errorf("%q: JSON %s, want %s", c.src, got, c.json)
+		}
+		if _, err := l.Run(a, c.word); err != nil {
+			t.Errorf("%q: %s does not read back: %v", c.src, c.text, err)
 		}
 	}
 }
