@@ -93,6 +93,22 @@ func (a Alphabet) SingleChar() bool {
 	return true
 }
 
+// Unseparated reports whether FormatWord writes the words over a without
+// separators: every symbol is one character (SingleChar) and none is white
+// space or a double quote, which ParseWord reads as a separator and a
+// quote.
+func (a Alphabet) Unseparated() bool {
+	if !a.SingleChar() {
+		return false
+	}
+	for _, s := range a {
+		if s == `"` || strings.TrimSpace(s) == "" {
+			return false
+		}
+	}
+	return true
+}
+
 // ParseWord reads a word written in the CLI convention: one character per
 // symbol when every symbol is one character, otherwise symbols separated by
 // white space. Symbols may also be double-quoted in the separated form.
@@ -243,10 +259,12 @@ func splitSymbols(s string) ([]string, error) {
 	return out, nil
 }
 
-// FormatWord writes w in the CLI convention, the inverse of ParseWord.
+// FormatWord writes w in the CLI convention, the inverse of ParseWord:
+// unseparated when a.Unseparated, otherwise symbols separated by spaces
+// and quoted where they are not bare.
 func (a Alphabet) FormatWord(w []int) string {
 	var b strings.Builder
-	single := a.SingleChar()
+	single := a.Unseparated()
 	for n, k := range w {
 		if single {
 			b.WriteString(a[k])

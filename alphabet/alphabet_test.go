@@ -33,6 +33,17 @@ func TestParseFormatWord(t *testing.T) {
 	if got := m.FormatWord(w); got != `ab "#" c ab` {
 		t.Errorf("FormatWord = %q", got)
 	}
+	// A quote or a blank symbol of one character: separated and quoted.
+	for _, syms := range [][]string{{"a", `"`}, {"a", "\t"}, {"a", "\u00a0"}} {
+		q, err := New(syms...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := q.FormatWord([]int{0, 1, 0, 1})
+		if w, err := q.ParseWord(text); err != nil || !reflect.DeepEqual(w, []int{0, 1, 0, 1}) {
+			t.Errorf("alphabet %v: %q reads back as %v, %v", syms, text, w, err)
+		}
+	}
 	if _, err := m.ParseWord(`ab "#`); err == nil {
 		t.Error("unterminated quote accepted")
 	}

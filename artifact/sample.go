@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +33,7 @@ type Language struct {
 	// letter: Props[i] holds).
 	Props []string
 
-	single bool     // every letter one character, none a space or '"': words written without separators
+	single bool     // words written without separators (alphabet.Alphabet.Unseparated)
 	text   []string // each letter as written in a word (a step of a trace); nil over many propositions
 	json   []string // each letter as a JSON string; nil over many propositions
 	// propText are the propositions as written in a trace, jsonProps as
@@ -96,7 +95,7 @@ func LanguageOf(b *budget.Budget, a Artifact, opts Options) (*Language, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Language{A: ca, Alphabet: d.Alphabet, single: d.Alphabet.SingleChar() && !slices.ContainsFunc(d.Alphabet, needsQuotes)}
+	l := &Language{A: ca, Alphabet: d.Alphabet, single: d.Alphabet.Unseparated()}
 	for _, s := range d.Alphabet {
 		if l.single {
 			l.text = append(l.text, s)
@@ -260,8 +259,3 @@ func (l *Language) Run(a Artifact, w []uint64) (bool, error) {
 	}
 	return a.Accepts(v)
 }
-
-// needsQuotes reports whether a one-character symbol cannot be written
-// unseparated: a space, which separates symbols, or a double quote, which
-// quotes them.
-func needsQuotes(s string) bool { return s == `"` || strings.TrimSpace(s) == "" }

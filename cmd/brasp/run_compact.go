@@ -124,7 +124,7 @@ func outputAt(t *brasp.Trace, i int) int {
 // writeOutputWord writes the output word as Alphabet.FormatWord does.
 func writeOutputWord(t *brasp.Trace, out *bufio.Writer) {
 	syms := t.Prog.Output.Symbols
-	single := syms.SingleChar()
+	single := syms.Unseparated()
 	for i := range t.N() {
 		k := outputAt(t, i)
 		if single {

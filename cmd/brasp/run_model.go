@@ -103,7 +103,7 @@ func writeSymbolsJSON(prefix string, syms alphabet.Alphabet, n int, sym func(i i
 
 // writeWord writes the word sym(0) … sym(n−1) as Alphabet.FormatWord does.
 func writeWord(syms alphabet.Alphabet, n int, sym func(i int) int, out *bufio.Writer) {
-	single := syms.SingleChar()
+	single := syms.Unseparated()
 	for i := range n {
 		if single {
 			out.WriteString(syms[sym(i)])
