@@ -99,7 +99,7 @@ func (g *generator) length(r Request, n int, note func(string)) error {
 	case Uniform:
 		if r.Distinct {
 			if total := t.Total(n); total.Cmp(new(big.Int).SetUint64(count)) < 0 {
-				return fmt.Errorf("length %d has %s words: --distinct cannot draw %d", n, total, count)
+				return fmt.Errorf("length %d has %s: --distinct cannot draw %d", n, words(total, ""), count)
 			}
 		}
 		for range count {
@@ -132,7 +132,7 @@ func (g *generator) length(r Request, n int, note func(string)) error {
 			note(fmt.Sprintf("length %d: no %sed word; none drawn", n, s))
 			return nil
 		}
-		note(fmt.Sprintf("length %d: no %sed word; all %d words drawn are %sed", n, s, count, 1-s))
+		note(fmt.Sprintf("length %d: no %sed word; all %d drawn are %sed", n, s, count, 1-s))
 		*want[1-s] += *want[s]
 		*want[s] = 0
 	}
@@ -143,12 +143,12 @@ func (g *generator) length(r Request, n int, note func(string)) error {
 			}
 			short := have[s].Uint64()
 			if r.Mode != Balanced {
-				return fmt.Errorf("length %d has %d %sed words: --distinct cannot draw %d", n, short, s, count)
+				return fmt.Errorf("length %d has %s: --distinct cannot draw %d", n, words(have[s], s.String()+"ed "), count)
 			}
 			if total := new(big.Int).Add(have[0], have[1]); total.Cmp(new(big.Int).SetUint64(count)) < 0 {
-				return fmt.Errorf("length %d has %s words: --distinct cannot draw %d", n, total, count)
+				return fmt.Errorf("length %d has %s: --distinct cannot draw %d", n, words(total, ""), count)
 			}
-			note(fmt.Sprintf("length %d: only %d %sed words; %d %sed words drawn", n, short, s, count-short, 1-s))
+			note(fmt.Sprintf("length %d: only %s; %d %sed drawn", n, words(have[s], s.String()+"ed "), count-short, 1-s))
 			*want[1-s] += *want[s] - short
 			*want[s] = short
 		}
@@ -257,4 +257,12 @@ func (a *Automaton) enumerate(b *budget.Budget, n int, emit func(w []uint64, acc
 			qs[j+1] = a.step(qs[j], w[j])
 		}
 	}
+}
+
+// words is "1 word" or "n words", with what said between.
+func words(n *big.Int, what string) string {
+	if n.Cmp(big.NewInt(1)) == 0 {
+		return "1 " + what + "word"
+	}
+	return n.String() + " " + what + "words"
 }

@@ -63,7 +63,7 @@ func TestGenerateModes(t *testing.T) {
 	if err != nil || n < 70 || n > 130 {
 		t.Errorf("balanced, one word per length: %v, %d of 200 accepted", err, n)
 	}
-	want := []string{"length 1: no accepted word; all 5 words drawn are rejected", "length 3: no accepted word; all 5 words drawn are rejected"}
+	want := []string{"length 1: no accepted word; all 5 drawn are rejected", "length 3: no accepted word; all 5 drawn are rejected"}
 	if !reflect.DeepEqual(notes, want) {
 		t.Errorf("notes %q, want %q", notes, want)
 	}
@@ -82,7 +82,7 @@ func TestGenerateModes(t *testing.T) {
 	}
 	for r, msg := range map[Request]string{
 		{Min: 2, Max: 2, Count: 5, Distinct: true}:                   "length 2 has 4 words: --distinct cannot draw 5",
-		{Min: 2, Max: 2, Count: 2, Distinct: true, Mode: OnlyAccept}: "length 2 has 1 accepted words: --distinct cannot draw 2",
+		{Min: 2, Max: 2, Count: 2, Distinct: true, Mode: OnlyAccept}: "length 2 has 1 accepted word: --distinct cannot draw 2",
 		{Min: 2, Max: 2, Count: 5, Distinct: true, Mode: Balanced}:   "length 2 has 4 words: --distinct cannot draw 5",
 		{Min: 0, Max: 2, Count: 1}:                                   "lengths 0:2 outside the table's 1:2",
 	} {
@@ -92,7 +92,7 @@ func TestGenerateModes(t *testing.T) {
 	}
 	// Balanced and distinct, short of accepted words: the rest rejected.
 	words, notes, err = generate(t, ab, Request{Min: 2, Max: 2, Count: 4, Distinct: true, Mode: Balanced})
-	if err != nil || len(words) != 4 || len(notes) != 1 || notes[0] != "length 2: only 1 accepted words; 3 rejected words drawn" {
+	if err != nil || len(words) != 4 || len(notes) != 1 || notes[0] != "length 2: only 1 accepted word; 3 rejected drawn" {
 		t.Errorf("balanced distinct: %v, %d words, notes %q", err, len(words), notes)
 	}
 }
