@@ -36,7 +36,8 @@ const (
 // Request is what Generate draws: Count words of every length from Min to
 // Max (1 ≤ Min ≤ Max ≤ the table's Max), chosen by Mode, with
 // replacement, or, Distinct, without (an error when a length has fewer
-// words than asked), from a random source seeded by Seed.
+// words than asked), from a random source seeded by Seed and the length:
+// the words of a length do not depend on the other lengths asked.
 type Request struct {
 	Min, Max int
 	Count    int
@@ -45,13 +46,26 @@ type Request struct {
 	Seed     uint64
 }
 
+// NewRand is the random source of a seed: PCG, so a seed gives the same
+// draws on every platform.
+func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seedStream)) }
+
 // seedStream is the second word of the PCG state, fixed so that one seed
 // gives one stream.
 const seedStream = 0x62726173702d7321
 
-// NewRand is the random source of a seed: PCG, so a seed gives the same
-// words on every platform.
-func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seedStream)) }
+// lengthSource is the random source of the words of one length: ChaCha8
+// keyed by the seed and the length, so that the words of a length depend
+// on the seed and the length alone, not on which other lengths are
+// drawn (a training and a test range drawn with one seed agree where
+// they overlap), and the lengths' streams are independent.
+func lengthSource(seed uint64, n int) *rand.ChaCha8 {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[0:], seed)
+	binary.LittleEndian.PutUint64(key[8:], uint64(n))
+	copy(key[16:], "brasp sample")
+	return rand.NewChaCha8(key)
+}
 
 // Generate draws the words of r from t's automaton, length by length,
 // calling emit with each word (its letters, valid until emit returns) and
@@ -62,7 +76,7 @@ func Generate(b *budget.Budget, t *Table, r Request, emit func(w []uint64, accep
 	if r.Min < 1 || r.Max < r.Min || r.Max > t.max {
 		return fmt.Errorf("lengths %d:%d outside the table's 1:%d", r.Min, r.Max, t.max)
 	}
-	sp, err := t.Sampler(b, NewRand(r.Seed))
+	sp, err := t.Sampler(b, nil)
 	if err != nil {
 		return err
 	}
@@ -89,6 +103,7 @@ type generator struct {
 // length draws the words of length n.
 func (g *generator) length(r Request, n int, note func(string)) error {
 	t := g.sp.t
+	g.sp.rng = rand.New(lengthSource(r.Seed, n))
 	if r.Distinct {
 		g.meter.Release(g.meter.Used())
 		g.seen = map[string]bool{}

@@ -115,3 +115,30 @@ func TestGenerateIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateLengthsIndependent: the words of a length depend on the seed
+// and the length, not on the other lengths asked.
+func TestGenerateLengthsIndependent(t *testing.T) {
+	a := fromDFA(t, automata.RandomDFA(rand.New(rand.NewPCG(9, 9)), testkit.Letters(3), 6))
+	for _, mode := range []Mode{Uniform, Balanced, OnlyReject} {
+		w1, _, err1 := generate(t, a, Request{Min: 1, Max: 10, Count: 7, Mode: mode, Seed: 5})
+		w2, _, err2 := generate(t, a, Request{Min: 5, Max: 12, Count: 7, Mode: mode, Seed: 5})
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatal(err)
+		}
+		var from1, from2 []generated
+		for _, g := range w1 {
+			if g.n >= 5 {
+				from1 = append(from1, g)
+			}
+		}
+		for _, g := range w2 {
+			if g.n <= 10 {
+				from2 = append(from2, g)
+			}
+		}
+		if len(from1) == 0 || !reflect.DeepEqual(from1, from2) {
+			t.Errorf("mode %d: lengths 5 to 10 differ between the ranges 1:10 and 5:12", mode)
+		}
+	}
+}

@@ -25,7 +25,8 @@ const (
 // without replacement (--distinct); or every word of the lengths (--all).
 // Each line is WORD<TAB>accept|reject, WORD written as brasp run reads it
 // (a trace over propositions), or a JSON object (--json). The same --seed
-// gives the same words. What a length lacks (no accepted word, say) is
+// gives the same words, those of a length whatever other lengths are
+// asked. What a length lacks (no accepted word, say) is
 // said on standard error.
 func sampleCmd(e *env, args []string) error {
 	fs := newFlags(e, "sample", sampleUsage)
@@ -36,7 +37,7 @@ func sampleCmd(e *env, args []string) error {
 	balanced := fs.Bool("balanced", false, "half the words of each length accepted, half rejected (as far as the language has words of each side)")
 	only := fs.String("only", "", "only the words of one side: `accept` or reject")
 	distinct := fs.Bool("distinct", false, "no word twice in a length (an error if a length has fewer words than asked)")
-	seed := fs.Uint64("seed", 1, "the random seed `S`: the same seed gives the same words")
+	seed := fs.Uint64("seed", 1, "the random seed `S`: the same seed gives the same words (those of a length do not depend on the other lengths)")
 	asJSON := fs.Bool("json", false, `one JSON object per line: {"word": [...], "length": n, "label": "accept"}`)
 	verify := fs.Bool("verify", false, "also run the input itself on every word and fail if it disagrees with the label (slow for models)")
 	lim := addLimitFlag(fs)
