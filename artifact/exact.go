@@ -215,8 +215,13 @@ func propsOf(a Artifact) ([]string, bool) {
 // union is xs followed by the elements of ys not in xs.
 func union(xs, ys []string) []string {
 	out := append([]string(nil), xs...)
+	in := make(map[string]bool, len(xs)+len(ys))
+	for _, x := range xs {
+		in[x] = true
+	}
 	for _, y := range ys {
-		if !slices.Contains(out, y) {
+		if !in[y] {
+			in[y] = true
 			out = append(out, y)
 		}
 	}

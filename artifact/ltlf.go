@@ -389,12 +389,7 @@ func ltlfToLetterDFA(b *budget.Budget, f *LTLf, opts LTLfOptions) (*DFA, error) 
 // inputs. Programs and models read only non-empty traces: when one side is
 // one, the empty trace is left out of the comparison.
 func equivSymbolic(b *budget.Budget, x, y symbolicSide) (*EquivResult, error) {
-	props := append([]string(nil), x.ownProps()...)
-	for _, p := range y.ownProps() {
-		if !containsString(props, p) {
-			props = append(props, p)
-		}
-	}
+	props := union(x.ownProps(), y.ownProps())
 	dx, evalX, err := x.over(b, props)
 	if err != nil {
 		return nil, err
@@ -426,13 +421,4 @@ func equivSymbolic(b *budget.Budget, x, y symbolicSide) (*EquivResult, error) {
 		shown = "the empty trace"
 	}
 	return &EquivResult{Trace: shown, FirstAccepts: cex.AcceptA}, nil
-}
-
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -49,7 +49,12 @@ func failed(field, what string, err error) *apiError {
 
 // sourceErrors turns the error of a parser into an apiError with one entry
 // per problem, each with its line and column.
+// A stopped budget while loading is the request's deadline, not a problem
+// of the source: it is answered as failed answers it.
 func sourceErrors(field string, err error) *apiError {
+	if errors.Is(err, budget.ErrStopped) {
+		return failed(field, "", err)
+	}
 	e := &apiError{Status: statusUnprocessableEntity, Field: field}
 	// brasp and ltl report through the source package's types.
 	var list source.ErrorList

@@ -137,6 +137,12 @@ func (p *parser) line(n int, text string) {
 	toks, err := scan(text)
 	if err != nil {
 		p.errorf(source.Pos{Line: n, Col: err.col}, "%s", err.msg)
+		// A propositions line with a bad name is still the propositions
+		// line: the lines after it are not blamed for its absence.
+		if f := strings.Fields(text); len(f) > 0 && f[0] == "propositions" && !p.sawProps {
+			p.sawProps = true
+			p.a.Props = []string{}
+		}
 		return
 	}
 	if len(toks) == 0 {
@@ -202,7 +208,7 @@ func (p *parser) line(n int, text string) {
 func (p *parser) state(t token, line int) int {
 	pos := source.Pos{Line: line, Col: t.col}
 	n, err := strconv.Atoi(t.text)
-	if t.kind != tNumber || err != nil || n >= MaxStates {
+	if t.kind != tNumber || err != nil || n < 0 || n >= MaxStates {
 		p.errorf(pos, "%s is not a state number (0..%d)", t.describe(), MaxStates-1)
 		return -1
 	}
@@ -282,6 +288,30 @@ func (p *parser) finish(end source.Pos) {
 	if p.errs.Len() > 0 {
 		return
 	}
+	// Every state named must have edges, and the states must be numbered
+	// without gaps: both checked on what was read, before anything is
+	// allocated by the largest number (start 16777215 alone is one state,
+	// not sixteen million).
+	from := make(map[int]bool, len(p.statePos))
+	for _, e := range p.pending {
+		from[e.from] = true
+	}
+	for q, pos := range p.statePos {
+		if !from[q] {
+			p.errorf(pos, "state %d has no edges (the guards out of every state must cover every valuation)", q)
+		}
+	}
+	if p.errs.Len() > 0 {
+		return
+	}
+	if len(p.statePos) != p.maxState+1 {
+		missing := 0
+		for p.statePos[missing] != (source.Pos{}) {
+			missing++
+		}
+		p.errorf(p.statePos[p.maxState], "state %d is named but state %d is not: states are numbered 0, 1, … without gaps", p.maxState, missing)
+		return
+	}
 	n := p.maxState + 1
 	p.a.Accept = make([]bool, n)
 	for _, q := range p.accepts {
@@ -301,15 +331,15 @@ func (p *parser) finish(end source.Pos) {
 // propositions that includes the file's (in any order), checks that every
 // state's guards are disjoint and cover every valuation, and minimises.
 func (a *Automaton) Symbolic(b *budget.Budget, props []string) (*symbolic.DFA, error) {
+	at := make(map[string]int, len(props))
+	for l, p := range props {
+		at[p] = l
+	}
 	level := make([]int, len(a.Props))
 	for k, name := range a.Props {
-		level[k] = -1
-		for l, p := range props {
-			if p == name {
-				level[k] = l
-			}
-		}
-		if level[k] < 0 {
+		l, ok := at[name]
+		level[k] = l
+		if !ok {
 			return nil, fmt.Errorf("%s: proposition %s is not among %v", a.File, strconv.Quote(name), props)
 		}
 	}

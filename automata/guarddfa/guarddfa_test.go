@@ -105,6 +105,11 @@ func TestErrors(t *testing.T) {
 		{"propositions a\nstart 0\n0 1 true\n", "f:3:3: state 1 has no edges"},
 		{"propositions \"a\nstart 0\n", "f:1:14: unterminated or invalid quoted proposition"},
 		{"propositions a\nstart 0\nstart 0\n0 0 true\n", "f:3:1: a second start line"},
+		{"propositions a\nstart -1\n0 0 true\n", "f:2:7: -1 is not a state number (0..16777215)"},
+		// One state named 16777215 is refused before anything is
+		// allocated by its number.
+		{"propositions a\nstart 16777215\n", "f:2:7: state 16777215 has no edges"},
+		{"propositions a\nstart 0\n0 0 true\n2 0 true\n", "f:4:1: state 2 is named but state 1 is not: states are numbered 0, 1, … without gaps"},
 	} {
 		a, err := guarddfa.Parse("f", []byte(c.src))
 		if err == nil {
@@ -113,6 +118,15 @@ func TestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want %q", c.src, err, c.want)
 		}
+	}
+}
+
+// TestErrorsBlameTheLine: a propositions line with a bad name is blamed
+// alone, not every line after it for a missing propositions line.
+func TestErrorsBlameTheLine(t *testing.T) {
+	_, err := guarddfa.Parse("f", []byte("propositions \"a\\q\"\nstart 0\naccept 0\n0 0 true\n"))
+	if err == nil || err.Error() != `f:1:14: unterminated or invalid quoted proposition (Go's escapes: \\, \", \n, \t, \u00e9, …)` {
+		t.Fatalf("got %v", err)
 	}
 }
 
@@ -146,6 +160,8 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("propositions a\nstart 0\n0 0 a\n0 1 !a\n1 1 true # sink\naccept 0\n"))
 	f.Add([]byte("propositions a\nstart 0\n0 0 a\n"))
+	f.Add([]byte("propositions a\nstart 16777215\n"))
+	f.Add([]byte("propositions \"a\\q\"\nstart -1\n0 2 true\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := guarddfa.Parse("f", data)
 		if err != nil {

@@ -50,8 +50,10 @@ func scan(line string) ([]token, *scanError) {
 		case c == '!' || c == '&' || c == '|':
 			toks = append(toks, token{map[byte]tokenKind{'!': tNot, '&': tAnd, '|': tOr}[c], string(c), i + 1})
 			i++
-		case c >= '0' && c <= '9':
-			j := i
+		case c >= '0' && c <= '9' || c == '-' && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9':
+			// (a sign is read so that "start -1" is refused as a state
+			// number, not as an unexpected character)
+			j := i + 1
 			for j < len(line) && line[j] >= '0' && line[j] <= '9' {
 				j++
 			}
@@ -67,7 +69,7 @@ func scan(line string) ([]token, *scanError) {
 		case c == '"':
 			q, err := strconv.QuotedPrefix(line[i:])
 			if err != nil {
-				return nil, &scanError{i + 1, "unterminated or invalid quoted proposition"}
+				return nil, &scanError{i + 1, "unterminated or invalid quoted proposition (Go's escapes: \\\\, \\\", \\n, \\t, \\u00e9, …)"}
 			}
 			s, _ := strconv.Unquote(q)
 			toks = append(toks, token{tQuoted, s, i + 1})

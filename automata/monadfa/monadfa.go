@@ -30,6 +30,8 @@ package monadfa
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
+	"slices"
 	"fmt"
 	"strconv"
 	"strings"
@@ -191,18 +193,28 @@ func Parse(filename string, data []byte) (*Automaton, error) {
 // transition diagram per state, leaves the successor states. It fails if a
 // state's transitions overlap with different targets or miss a valuation.
 func (a *Automaton) Symbolic(b *budget.Budget, props []string) (*symbolic.DFA, error) {
+	vars := make(map[string]int, len(a.Vars))
+	for v, name := range a.Vars {
+		vars[name] = v
+	}
 	track := make([]int, len(props)) // proposition level → variable index, or -1
+	found := 0
 	for l, p := range props {
 		track[l] = -1
-		for v, name := range a.Vars {
-			if name == p {
-				track[l] = v
-			}
+		if v, ok := vars[p]; ok {
+			track[l] = v
+			found++
 		}
 	}
-	for _, v := range a.Vars {
-		if !containsString(props, v) {
-			return nil, fmt.Errorf("free variable %s is not among the propositions %v", v, props)
+	if found < len(a.Vars) {
+		at := make(map[string]bool, len(props))
+		for _, p := range props {
+			at[p] = true
+		}
+		for _, v := range a.Vars {
+			if !at[v] {
+				return nil, fmt.Errorf("free variable %s is not among the propositions %v", v, props)
+			}
 		}
 	}
 	m := bdd.New(b, len(props))
@@ -212,7 +224,7 @@ func (a *Automaton) Symbolic(b *budget.Budget, props []string) (*symbolic.DFA, e
 		d.Leaf[m.Terminal(q)] = q
 	}
 	for q, edges := range a.Trans {
-		x, err := diagram(b, m, track, 0, edges)
+		x, err := diagram(b, m, track, edges)
 		if err != nil {
 			return nil, fmt.Errorf("state %d: %w", q, err)
 		}
@@ -224,68 +236,100 @@ func (a *Automaton) Symbolic(b *budget.Budget, props []string) (*symbolic.DFA, e
 	return symbolic.Minimize(b, d)
 }
 
-// diagram builds the decision diagram of edges from proposition level on:
-// the edges whose labels allow the value taken at each level, down to one
-// target.
-func diagram(b *budget.Budget, m *bdd.Manager, track []int, level int, edges []Edge) (bdd.Node, error) {
-	if err := b.Step(int64(len(edges))); err != nil {
-		return 0, err
+// diagram builds the decision diagram of a state's edges: from each
+// proposition level on, the edges whose labels allow the value taken at
+// each level, down to one target. A level where every edge allows both
+// values is skipped, and each (level, set of edges) is built once
+// (memoised), so that a label such as XXX…X0 costs a node per level, not a
+// split per level on every path.
+func diagram(b *budget.Budget, m *bdd.Manager, track []int, edges []Edge) (bdd.Node, error) {
+	all := make([]int32, len(edges))
+	for k := range all {
+		all[k] = int32(k)
 	}
-	if len(edges) == 0 {
-		return 0, fmt.Errorf("no transition on some valuation")
-	}
-	for level < len(track) && track[level] < 0 {
-		level++
-	}
-	// One target, and one edge that takes every remaining valuation: a
-	// leaf (without that edge, splitting on shows whether any is missing).
-	same, full := true, false
-	for _, e := range edges {
-		same = same && e.To == edges[0].To
-		free := true
-		for _, v := range track[level:] {
-			free = free && (v < 0 || e.Label[v] == 'X')
-		}
-		full = full || free
-	}
-	if same && full {
-		return m.Terminal(edges[0].To), nil
-	}
-	if level == len(track) {
-		if same {
-			return m.Terminal(edges[0].To), nil
-		}
-		return 0, fmt.Errorf("transitions to states %d and %d on the same valuation", edges[0].To, edges[1].To)
-	}
-	v := track[level]
-	var lo, hi []Edge
-	for _, e := range edges {
-		if e.Label[v] != '1' {
-			lo = append(lo, e)
-		}
-		if e.Label[v] != '0' {
-			hi = append(hi, e)
-		}
-	}
-	l, err := diagram(b, m, track, level+1, lo)
-	if err != nil {
-		return 0, err
-	}
-	h, err := diagram(b, m, track, level+1, hi)
-	if err != nil {
-		return 0, err
-	}
-	if l == h {
-		return l, nil
-	}
-	return m.Mk(level, l, h), nil
+	g := &differ{b: b, m: m, track: track, edges: edges, memo: map[string]bdd.Node{}}
+	return g.build(0, all)
 }
 
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
+type differ struct {
+	b     *budget.Budget
+	m     *bdd.Manager
+	track []int
+	edges []Edge
+	memo  map[string]bdd.Node
+	key   []byte
+}
+
+func (g *differ) build(level int, set []int32) (bdd.Node, error) {
+	if err := g.b.Step(int64(len(set))); err != nil {
+		return 0, err
+	}
+	if len(set) == 0 {
+		return 0, fmt.Errorf("no transition on some valuation")
+	}
+	edge := func(k int32) Edge { return g.edges[k] }
+	track := g.track
+	// Skip the levels that split nothing: no variable, or every edge X.
+	for level < len(track) {
+		v := track[level]
+		if v >= 0 && !slices.ContainsFunc(set, func(k int32) bool { return edge(k).Label[v] != 'X' }) {
+			v = -1
+		}
+		if v >= 0 {
+			break
+		}
+		level++
+	}
+	same := !slices.ContainsFunc(set, func(k int32) bool { return edge(k).To != edge(set[0]).To })
+	if level == len(track) {
+		if same {
+			return g.m.Terminal(edge(set[0]).To), nil
+		}
+		other := set[slices.IndexFunc(set, func(k int32) bool { return edge(k).To != edge(set[0]).To })]
+		return 0, fmt.Errorf("transitions to states %d and %d on the same valuation", edge(set[0]).To, edge(other).To)
+	}
+	// One target and one edge that takes every remaining valuation: a
+	// leaf.
+	if same && slices.ContainsFunc(set, func(k int32) bool {
+		for _, v := range track[level:] {
+			if v >= 0 && edge(k).Label[v] != 'X' {
+				return false
+			}
+		}
+		return true
+	}) {
+		return g.m.Terminal(edge(set[0]).To), nil
+	}
+	g.key = binary.AppendUvarint(g.key[:0], uint64(level))
+	for _, k := range set {
+		g.key = binary.AppendUvarint(g.key, uint64(k))
+	}
+	if x, ok := g.memo[string(g.key)]; ok {
+		return x, nil
+	}
+	key := string(g.key)
+	v := track[level]
+	var lo, hi []int32
+	for _, k := range set {
+		if edge(k).Label[v] != '1' {
+			lo = append(lo, k)
+		}
+		if edge(k).Label[v] != '0' {
+			hi = append(hi, k)
 		}
 	}
-	return false
+	l, err := g.build(level+1, lo)
+	if err != nil {
+		return 0, err
+	}
+	h, err := g.build(level+1, hi)
+	if err != nil {
+		return 0, err
+	}
+	x := l
+	if l != h {
+		x = g.m.Mk(level, l, h)
+	}
+	g.memo[key] = x
+	return x, nil
 }

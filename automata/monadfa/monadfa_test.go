@@ -13,6 +13,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata/monadfa"
 	"github.com/brasp-dev/brasp/automata/symbolic"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/ltlf"
 )
 
@@ -243,6 +244,37 @@ func TestAgainstMONA(t *testing.T) {
 	}
 }
 
+// monaChain is MONA's output for "the last step has V{k-1} false" over k
+// free variables: a label of k-1 don't-cares then a bit.
+func monaChain(k int) []byte {
+	vars := make([]string, k)
+	for i := range vars {
+		vars[i] = fmt.Sprintf("V%d", i)
+	}
+	x := strings.Repeat("X", k-1)
+	return []byte("DFA for formula with free variables: " + strings.Join(vars, " ") +
+		"\nInitial state: 0\nAccepting states: 1\nAutomaton has 3 states and 3 BDD-nodes\nTransitions:\n" +
+		"State 0: " + x + "X -> state 1\nState 1: " + x + "0 -> state 1\nState 1: " + x + "1 -> state 2\nState 2: " + x + "X -> state 1\n")
+}
+
+// TestDontCares: a label of k-1 don't-cares and a bit costs a node per
+// variable, not a split per variable on every path (2^29 for k = 30): the
+// work charged stays linear in k.
+func TestDontCares(t *testing.T) {
+	a, err := monadfa.Parse("f", monaChain(30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := budget.New(context.Background(), budget.Settings{"work": 1 << 16})
+	d, err := a.Symbolic(b, a.Vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.NumStates() != 2 {
+		t.Fatalf("%d states, want 2", d.NumStates())
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	data, err := os.ReadFile("testdata/req_grant.txt")
 	if err != nil {
@@ -251,12 +283,13 @@ func FuzzParse(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte("DFA for formula with free variables:\nInitial state: 0\nAccepting states: 1\nAutomaton has 2 states\nState 0: -> state 1\nState 1: -> state 1\n"))
 	f.Add([]byte("DFA for formula with free variables: a\nInitial state: 0\nAutomaton has 2 states\nState 0: X -> state 1\nState 1: 0 -> state 1\n"))
+	f.Add(monaChain(30))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := monadfa.Parse("fuzz", data)
 		if err != nil {
 			return
 		}
-		if len(a.Vars) > 8 || len(a.Trans) > 64 {
+		if len(a.Vars) > 40 || len(a.Trans) > 64 {
 			return
 		}
 		d, err := a.Symbolic(nil, a.Vars)
