@@ -31,8 +31,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"slices"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
