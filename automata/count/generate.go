@@ -76,7 +76,7 @@ func Generate(b *budget.Budget, t *Table, r Request, emit func(w []uint64, accep
 	if r.Min < 1 || r.Max < r.Min || r.Max > t.max {
 		return fmt.Errorf("lengths %d:%d outside the table's 1:%d", r.Min, r.Max, t.max)
 	}
-	sp, err := t.Sampler(b, nil)
+	sp, err := t.Sampler(b, rand.New(lengthSource(r.Seed, r.Min)))
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ type generator struct {
 // length draws the words of length n.
 func (g *generator) length(r Request, n int, note func(string)) error {
 	t := g.sp.t
-	g.sp.rng = rand.New(lengthSource(r.Seed, n))
+	g.sp.rng = rand.New(lengthSource(r.Seed, n)) // each length its own stream
 	if r.Distinct {
 		g.meter.Release(g.meter.Used())
 		g.seen = map[string]bool{}
