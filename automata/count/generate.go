@@ -80,7 +80,7 @@ func Generate(b *budget.Budget, t *Table, r Request, emit func(w []uint64, accep
 	if err != nil {
 		return err
 	}
-	g := &generator{b: b, sp: sp, emit: emit, meter: b.Meter(TableBytes, "the distinct words drawn")}
+	g := &generator{b: b, sp: sp, emit: emit, meter: t.meter}
 	for n := r.Min; n <= r.Max; n++ {
 		if err := g.length(r, n, note); err != nil {
 			return err
@@ -97,7 +97,8 @@ type generator struct {
 	w     []uint64
 	seen  map[string]bool // the words of this length drawn so far, when distinct
 	key   []byte
-	meter *budget.Meter
+	meter *budget.Meter // the table's
+	held  int64         // what seen holds, charged to meter
 }
 
 // length draws the words of length n.
@@ -105,7 +106,8 @@ func (g *generator) length(r Request, n int, note func(string)) error {
 	t := g.sp.t
 	g.sp.rng = rand.New(lengthSource(r.Seed, n)) // each length its own stream
 	if r.Distinct {
-		g.meter.Release(g.meter.Used())
+		g.meter.Release(g.held)
+		g.held = 0
 		g.seen = map[string]bool{}
 	}
 	count := uint64(r.Count)
@@ -206,6 +208,7 @@ func (g *generator) draw(n int, distinct bool, next func() ([]uint64, bool)) err
 				continue
 			}
 			g.seen[string(g.key)] = true
+			g.held += int64(len(g.key)) + 48
 			if err := g.meter.Add(int64(len(g.key)) + 48); err != nil {
 				return err
 			}

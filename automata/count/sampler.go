@@ -3,7 +3,6 @@ package count
 import (
 	"math/big"
 	"math/rand/v2"
-	"strconv"
 
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -49,13 +48,13 @@ const (
 )
 
 // Sampler prepares the choices of every state, remaining length and side
-// (charged to count-table-bytes), drawing from rng.
+// (charged with the table to count-table-bytes), drawing from rng.
 func (t *Table) Sampler(b *budget.Budget, rng *rand.Rand) (*Sampler, error) {
 	if err := t.a.canSample; err != nil {
 		return nil, err
 	}
 	a := t.a
-	meter := b.Meter(TableBytes, "the sampling table up to length "+strconv.Itoa(t.max))
+	meter := t.meter
 	sp := &Sampler{t: t, rng: rng}
 	states := a.NumStates()
 	var w, cum, next big.Int

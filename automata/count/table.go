@@ -34,6 +34,9 @@ type Table struct {
 	// |Σ|^n fits in 64 bits; big[s][n-len(small[s])] beyond.
 	small [2][][]uint64
 	big   [2][][]big.Int
+	// meter holds the table's bytes, and those of its Sampler and of the
+	// distinct words Generate keeps: one count-table-bytes limit for all.
+	meter *budget.Meter
 }
 
 // Max is the longest length counted.
@@ -97,14 +100,15 @@ func satMul(x, y int64) int64 {
 }
 
 // Count builds the table of the lengths 0..max, charging its size
-// (TableSize) to the count-table-bytes limit first and its work to the
+// (TableSize) to the count-table-bytes limit first (the limit of its
+// Sampler and of Generate's distinct words too) and its work to the
 // budget as it goes.
 func (a *Automaton) Count(b *budget.Budget, max int) (*Table, error) {
-	meter := b.Meter(TableBytes, "the count table up to length "+strconv.Itoa(max))
+	meter := b.Meter(TableBytes, "the table counting and drawing the words up to length "+strconv.Itoa(max))
 	if err := meter.Add(a.TableSize(max)); err != nil {
 		return nil, err
 	}
-	t := &Table{a: a, max: max}
+	t := &Table{a: a, max: max, meter: meter}
 	nSmall := a.fitsSmall(max)
 	states := a.NumStates()
 	for s := range 2 {
