@@ -288,6 +288,15 @@ func TestTableLimit(t *testing.T) {
 	if _, err := a.Count(b, 100); err != nil {
 		t.Fatalf("a small table: %v", err)
 	}
+	// The sampler's bytes count with the table's.
+	b = budget.New(context.Background(), budget.Settings{TableBytes.Name: a.TableSize(100) + 100})
+	tb, err := a.Count(b, 100)
+	if err != nil {
+		t.Fatalf("the table alone: %v", err)
+	}
+	if _, err := tb.Sampler(b, NewRand(1)); !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "count-table-bytes") {
+		t.Fatalf("the table and its sampler past the limit: %v", err)
+	}
 }
 
 // TestStopsWhenCancelled: counting and drawing stop soon after the
