@@ -162,6 +162,32 @@ class TrainABPlus(unittest.TestCase):
             load_model(os.path.join(self.tmp, "nowhere"))
 
 
+class Resume(unittest.TestCase):
+    def test_resume(self):
+        tmp = tempfile.mkdtemp(prefix="brasp-train-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        out = os.path.join(tmp, "resume")
+        small = [AB_PLUS, "--train-lengths", "1:4", "--test-lengths", "1:4", "--train-count", 8, "--val-count", 4,
+                 "--test-count", 4, "--eval-every", 2, "--out", out, "--device", "cpu", "--progress", "plain"]
+        first, second = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(first):
+            self.assertEqual(main([str(a) for a in small + ["--steps", 4]]), 0)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(second):
+            self.assertEqual(main([str(a) for a in small + ["--steps", 6, "--resume"]]), 0)
+        self.assertIn("step 2/4:", first.getvalue())
+        # The resumed run starts at step 4: its first validation is at 6.
+        self.assertNotIn("step 2/6:", second.getvalue())
+        self.assertNotIn("step 4/6:", second.getvalue())
+        self.assertIn("step 6/6:", second.getvalue())
+        with open(os.path.join(out, "accuracy.json")) as f:
+            self.assertEqual(json.load(f)["steps"], 6)
+        # Another configuration cannot resume this checkpoint.
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            self.assertEqual(main([str(a) for a in small + ["--steps", 8, "--resume", "--width", 16]]), 1)
+        self.assertIn("written for another model configuration", err.getvalue())
+
+
 class BadInput(unittest.TestCase):
     """Each bad input gives one clear line and exit status 1, no traceback."""
 

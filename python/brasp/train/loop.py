@@ -93,9 +93,9 @@ class Progress:
     """A progress bar over the steps: tqdm when installed and writing to a
     terminal (or asked for), a plain line per evaluation otherwise."""
 
-    def __init__(self, kind, total, initial, out=sys.stderr):
+    def __init__(self, kind, total, initial, out=None):
         self.bar = None
-        self.out = out
+        self.out = out = out or sys.stderr
         self.total = total
         if kind == "auto":
             kind = "tqdm" if getattr(out, "isatty", lambda: False)() else "plain"
