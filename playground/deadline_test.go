@@ -76,3 +76,16 @@ func TestDeadlineStopsConstructions(t *testing.T) {
 		})
 	}
 }
+
+// TestStoppedWhileLoading: a deadline that stops a loader is answered as the
+// time limit (503, stopped), not as a problem of the source at 0:0.
+func TestStoppedWhileLoading(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := budget.New(ctx, nil)
+	err := fmt.Errorf("input.dfa: %w", b.Err())
+	e := sourceErrors("source", err)
+	if e.Status != statusUnavailable || !e.stopped || len(e.Errors) != 0 {
+		t.Fatalf("got %d %+v, want 503 stopped", e.Status, e)
+	}
+}

@@ -103,3 +103,44 @@ func TestHostCheckServer(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossOrigin: a POST that a browser marks as sent by another site
+// (Sec-Fetch-Site: cross-site, or an Origin that is not the Host) is
+// refused before anything is computed, even as a "simple" text/plain
+// request; the page's own requests, and requests without those headers
+// (curl, the tests), are answered.
+func TestCrossOrigin(t *testing.T) {
+	s := New(Config{})
+	body := `{"program":"Q_a(i)\nY(i) := Q_a(i)\n","word":"a"}`
+	post := func(header map[string]string) (int, string) {
+		req := httptest.NewRequest("POST", "/api/run", strings.NewReader(body))
+		req.Host = "localhost:8080"
+		req.Header.Set("Content-Type", "text/plain")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	for _, h := range []map[string]string{
+		{"Origin": "http://evil.example"},
+		{"Sec-Fetch-Site": "cross-site"},
+		{"Sec-Fetch-Site": "same-site", "Origin": "http://other.localhost:8080"},
+		{"Origin": "http://localhost:9999", "Sec-Fetch-Site": "cross-site"},
+	} {
+		if code, msg := post(h); code != http.StatusForbidden || !strings.Contains(msg, "forbidden cross-origin request") {
+			t.Errorf("%v: %d %s, want 403", h, code, msg)
+		}
+	}
+	for _, h := range []map[string]string{
+		nil,
+		{"Origin": "http://localhost:8080"},
+		{"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost:8080"},
+		{"Sec-Fetch-Site": "none"},
+	} {
+		if code, msg := post(h); code != http.StatusOK {
+			t.Errorf("%v: %d %s, want 200", h, code, msg)
+		}
+	}
+}

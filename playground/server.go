@@ -25,6 +25,12 @@ type Server struct {
 	static http.Handler
 }
 
+// crossOrigin refuses the API's non-safe requests that a browser marks as
+// coming from another site (Sec-Fetch-Site) or whose Origin is not the
+// Host: a page elsewhere may send a "simple" POST (Content-Type
+// text/plain) without the user's knowledge, and it must not be computed.
+var crossOrigin = http.NewCrossOriginProtection()
+
 // New returns a playground server with the given limits.
 func New(cfg Config) *Server {
 	static, _ := fs.Sub(staticFiles, "static")
@@ -61,6 +67,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.static.ServeHTTP(w, r)
+		return
+	}
+	if err := crossOrigin.Check(r); err != nil {
+		writeReply(w, errorReply(&apiError{Status: statusForbidden, Message: fmt.Sprintf(
+			"forbidden cross-origin request (Origin %q, Sec-Fetch-Site %q): the playground computes only what its own page asks, so that another web site cannot spend it", r.Header.Get("Origin"), r.Header.Get("Sec-Fetch-Site"))}))
 		return
 	}
 	var body []byte

@@ -32,7 +32,9 @@ const (
 
 // runPlayground runs brasp-playground with args, on brasp's standard
 // streams, and returns its exit status as brasp's. SIGINT and SIGTERM reach
-// it (from the terminal directly; a signal to brasp alone is passed on).
+// it (from the terminal directly; a signal to brasp alone is passed on),
+// and on Linux it gets SIGTERM when brasp dies, even by SIGKILL
+// (dieWithParent).
 func runPlayground(e *env, args []string) error {
 	path, err := findPlayground(e)
 	if err != nil {
@@ -40,6 +42,8 @@ func runPlayground(e *env, args []string) error {
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	release := dieWithParent(cmd)
+	defer release()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%s: %v", args[0], err)
 	}
