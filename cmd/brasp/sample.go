@@ -26,8 +26,8 @@ const (
 // Each line is WORD<TAB>accept|reject, WORD written as brasp run reads it
 // (a trace over propositions), or a JSON object (--json). The same --seed
 // gives the same words, those of a length whatever other lengths are
-// asked. What a length lacks (no accepted word, say) is
-// said on standard error.
+// asked. What a length lacks (no accepted word, say) is said on standard
+// error. --verify runs the input itself on every word as well.
 func sampleCmd(e *env, args []string) error {
 	fs := newFlags(e, "sample", sampleUsage)
 	from := fs.String("from", "", "input kind, overriding the file extension")
