@@ -258,3 +258,32 @@ func TestTopBitsAgreeWithExact(t *testing.T) {
 		t.Fatal("no cell compares top bits")
 	}
 }
+
+// TestGenerateUniform: Generate's draws (its own source per length) pass
+// the same test: 20,000 accepted words of length 3 of the five.
+func TestGenerateUniform(t *testing.T) {
+	a := fiveWords(t)
+	tb := table(t, a, 3)
+	observed := map[string]int{}
+	err := Generate(nil, tb, Request{Min: 3, Max: 3, Count: 20000, Mode: OnlyAccept, Seed: 2026}, func(w []uint64, _ bool) error {
+		observed[key(w)]++
+		return nil
+	}, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expected := map[string]float64{}
+	if err := a.Enumerate(nil, 3, 3, func(w []uint64, acc bool) error {
+		if acc {
+			expected[key(w)] = 20000.0 / 5
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	stat, df := chiSquare(observed, expected)
+	t.Logf("Generate: chi-square %.2f, %d degrees of freedom, 1%% critical value %.2f", stat, df, critical1(df))
+	if stat > critical1(df) {
+		t.Errorf("chi-square %.2f > %.2f: uniformity rejected at 1%%", stat, critical1(df))
+	}
+}
