@@ -1,9 +1,12 @@
 // Package python runs the Python package's test suite (python/tests) from
 // `go test ./...`: it builds the brasp binary, writes the random programs
-// the suite compares against, and runs the suite with /usr/bin/python3,
-// which must have NumPy and PyTorch (Debian's python3-numpy and
-// python3-torch). Without them the test is skipped, except under CI, where
-// it fails.
+// the suite compares against, and runs each test module as its own Python
+// process, in parallel. The interpreter is $BRASP_PYTHON when set (CI sets
+// it to a virtual environment where the package is pip-installed, and
+// BRASP_INSTALLED=1 so the tests import that install, not the source tree),
+// else /usr/bin/python3, which must have NumPy and PyTorch (Debian's
+// python3-numpy and python3-torch). Without them the tests are skipped,
+// except under CI, where they fail.
 package python
 
 import (
@@ -19,54 +22,103 @@ import (
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 )
 
-// interpreter is the Python the suite runs with: Debian's, where
-// python3-torch installs PyTorch.
-const interpreter = "/usr/bin/python3"
+// interpreter is the Python the suite runs with: $BRASP_PYTHON, or
+// Debian's, where python3-torch installs PyTorch.
+func interpreter() string {
+	if p := os.Getenv("BRASP_PYTHON"); p != "" {
+		return p
+	}
+	return "/usr/bin/python3"
+}
 
 // randomPrograms is the number of random programs the suite compiles and
 // compares with brasp run.
 const randomPrograms = 100
+
+// modules are the suite's parts, each run as one Python process: a module,
+// or one test class of a module whose classes take long.
+var modules = []string{
+	"test_agree.TestExamples",
+	"test_agree.TestRandomPrograms",
+	"test_agree.TestPositionTables",
+	"test_module",
+	"test_props",
+	"test_softmax",
+	"test_teacher",
+}
 
 func inCI() bool {
 	v := os.Getenv("CI")
 	return v != "" && v != "0" && v != "false"
 }
 
-func TestPython(t *testing.T) {
-	if err := exec.Command(interpreter, "-c", "import numpy, torch").Run(); err != nil {
+// needTorch skips the test (fails it under CI) when the interpreter cannot
+// import NumPy and PyTorch.
+func needTorch(t *testing.T) {
+	t.Helper()
+	py := interpreter()
+	if err := exec.Command(py, "-c", "import numpy, torch").Run(); err != nil {
 		if inCI() {
-			t.Fatalf("%s cannot import numpy and torch (%v); .ci/run installs python3-numpy and python3-torch", interpreter, err)
+			t.Fatalf("%s cannot import numpy and torch (%v); .ci/run installs python3-numpy and python3-torch", py, err)
 		}
-		t.Skipf("%s cannot import numpy and torch (%v): install python3-numpy and python3-torch (CI fails here)", interpreter, err)
+		t.Skipf("%s cannot import numpy and torch (%v): install python3-numpy and python3-torch (CI fails here)", py, err)
 	}
+}
+
+func TestPython(t *testing.T) {
+	t.Parallel()
+	needTorch(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "brasp")
-	goCmd := filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-	if os.Getenv("GOROOT") == "" {
-		goCmd = "go"
-	}
-	build := exec.Command(goCmd, "build", "-o", bin, "../cmd/brasp")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ../cmd/brasp: %v\n%s", err, out)
-	}
+	bin := buildBrasp(t)
 	random := filepath.Join(dir, "random")
 	if err := os.Mkdir(random, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	writeRandomPrograms(t, random)
-	cmd := exec.Command(interpreter, "-m", "unittest", "discover", "-v", "-s", "tests", "-t", "tests")
-	cmd.Env = append(os.Environ(), "BRASP_BIN="+bin, "BRASP_RANDOM="+random, "BRASP_TMP="+dir, "PYTHONDONTWRITEBYTECODE=1")
+	env := []string{"BRASP_BIN=" + bin, "BRASP_RANDOM=" + random}
 	if deadline, ok := t.Deadline(); ok {
 		// The random-program test stops early (saying how many it checked)
 		// rather than let go test's timeout kill the whole suite on a slow
 		// machine; it always checks at least a quarter of the programs.
-		cmd.Env = append(cmd.Env, fmt.Sprintf("BRASP_DEADLINE=%d", deadline.Add(-4*time.Minute).Unix()))
+		env = append(env, fmt.Sprintf("BRASP_DEADLINE=%d", deadline.Add(-4*time.Minute).Unix()))
 	}
+	for _, m := range modules {
+		t.Run(m, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			runUnittest(t, m, append(env, "BRASP_TMP="+tmp)...)
+		})
+	}
+}
+
+// runUnittest runs `python -m unittest -v target` in python/tests with the
+// extra environment env, failing the test with the output when it fails.
+func runUnittest(t *testing.T, target string, env ...string) {
+	t.Helper()
+	start := time.Now()
+	cmd := exec.Command(interpreter(), "-m", "unittest", "-v", target)
+	cmd.Dir = "tests"
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "OMP_NUM_THREADS=1")
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("python tests: %v\n%s", err, out)
+		t.Fatalf("python tests %s: %v\n%s", target, err, out)
 	}
-	t.Logf("%s", out)
+	t.Logf("%s (%.1f s)\n%s", target, time.Since(start).Seconds(), out)
+}
+
+// buildBrasp builds the brasp program into the test's temporary directory.
+func buildBrasp(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "brasp")
+	goCmd := "go"
+	if root := os.Getenv("GOROOT"); root != "" {
+		goCmd = filepath.Join(root, "bin", "go")
+	}
+	if out, err := exec.Command(goCmd, "build", "-o", bin, "../cmd/brasp").CombinedOutput(); err != nil {
+		t.Fatalf("go build ../cmd/brasp: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // writeRandomPrograms writes randomPrograms random programs to dir: every

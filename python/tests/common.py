@@ -15,10 +15,27 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = os.path.dirname(HERE)
 REPO = os.path.dirname(PYTHON)
 EXAMPLES = os.path.join(REPO, "examples")
-if PYTHON not in sys.path:
+# BRASP_INSTALLED=1 (CI, after pip install ./python): the tests import the
+# installed package, never the source tree beside them.
+INSTALLED = os.environ.get("BRASP_INSTALLED", "") == "1"
+if not INSTALLED and PYTHON not in sys.path:
     sys.path.insert(0, PYTHON)
 
 import torch  # noqa: E402
+
+import brasp as _brasp  # noqa: E402
+
+if INSTALLED and os.path.dirname(os.path.dirname(os.path.abspath(_brasp.__file__))) == PYTHON:
+    raise RuntimeError("BRASP_INSTALLED=1 but brasp was imported from the source tree %s" % PYTHON)
+
+
+def python_env(**extra):
+    """The environment of a `python -m brasp...` subprocess: the source
+    tree on PYTHONPATH, or nothing added when testing the install."""
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", **extra)
+    if not INSTALLED:
+        env["PYTHONPATH"] = PYTHON + os.pathsep + os.environ.get("PYTHONPATH", "")
+    return env
 
 # Small batches: threads cost more than they save (and CI machines are shared).
 torch.set_num_threads(1)

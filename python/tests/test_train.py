@@ -21,7 +21,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = os.path.dirname(HERE)
 REPO = os.path.dirname(PYTHON)
-if PYTHON not in sys.path:
+INSTALLED = os.environ.get("BRASP_INSTALLED", "") == "1"  # test the pip-installed package (CI)
+if not INSTALLED and PYTHON not in sys.path:
     sys.path.insert(0, PYTHON)
 
 import torch  # noqa: E402
@@ -41,10 +42,12 @@ AB_PLUS = os.path.join(REPO, "examples", "ab_plus.re")
 
 def train_cmd(*args, env=None):
     """Runs python3 -m brasp.train ARGS; returns (exit code, stdout, stderr)."""
-    e = dict(os.environ, PYTHONPATH=PYTHON, PYTHONDONTWRITEBYTECODE="1")
+    e = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    if not INSTALLED:
+        e["PYTHONPATH"] = PYTHON
     e.update(env or {})
     p = subprocess.run([sys.executable, "-m", "brasp.train"] + [str(a) for a in args],
-                       capture_output=True, text=True, env=e, cwd=PYTHON, timeout=600)
+                       capture_output=True, text=True, env=e, cwd=HERE if INSTALLED else PYTHON, timeout=600)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -1,0 +1,160 @@
+"""brasp.teacher: the membership server brasp learn --command talks to."""
+
+import io
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import torch
+
+from common import EXAMPLES, convert, go_run, python_env, tmpdir
+
+from brasp import teacher
+
+
+def serve(server, text):
+    out = io.StringIO()
+    server.serve(stdin=BytesIn(text), stdout=out)
+    return out.getvalue().splitlines()
+
+
+class BytesIn:
+    def __init__(self, text):
+        self.b = io.BytesIO(text.encode())
+
+    def read(self, n):
+        return self.b.read(n)
+
+
+def words_up_to(alphabet, n):
+    return ["".join(t) for k in range(1, n + 1) for t in itertools.product(alphabet, repeat=k)]
+
+
+def server_cmd(*args):
+    return [sys.executable, "-m", "brasp.teacher"] + list(args), python_env()
+
+
+class TestServer(unittest.TestCase):
+    def parity(self, words):
+        return [w.count("a") % 2 == 0 for w in words]
+
+    def test_plain_answers_in_order_in_few_passes(self):
+        s = teacher.Server(lambda ws: self.parity(["".join(w) for w in ws]), ["a", "b"], batch_size=1000)
+        words = words_up_to("ab", 8)
+        got = serve(s, "".join(w + "\n" for w in words))
+        self.assertEqual(got, ["accept" if p else "reject" for p in self.parity(words)])
+        self.assertEqual(s.stats.words, len(words))
+        self.assertLessEqual(s.stats.passes, 1)  # every line arrived before the server looked
+
+    def test_batch_size_bounds_a_pass(self):
+        s = teacher.Server(lambda ws: [True] * len(ws), ["a"], batch_size=7)
+        serve(s, "a\n" * 30)
+        self.assertEqual(s.stats.largest, 7)
+        self.assertEqual(s.stats.passes, 5)
+
+    def test_prefixes_without_a_prefix_model(self):
+        s = teacher.Server(lambda ws: self.parity(["".join(w) for w in ws]), ["a", "b"], prefixes=True)
+        got = serve(s, "abba\nbab\n")
+        self.assertEqual(got, ["0001", "100"])
+
+    def test_prefix_model_answers_in_one_pass(self):
+        calls = []
+
+        def pf(ws):
+            calls.append(len(ws))
+            return [[w[:i + 1].count("a") % 2 == 0 for i in range(len(w))] for w in ws]
+
+        s = teacher.Server(None, ["a", "b"], prefixes=True, prefix_fn=pf)
+        self.assertEqual(serve(s, "abba\nbab\n"), ["0001", "100"])
+        self.assertEqual(calls, [2])
+
+    def test_separated_symbols(self):
+        s = teacher.Server(lambda ws: [w == ["x1", "y"] for w in ws], ["x1", "y"])
+        self.assertEqual(serve(s, "x1 y\ny x1\n"), ["accept", "reject"])
+
+    def test_symbol_outside_the_alphabet(self):
+        s = teacher.Server(lambda ws: [True] * len(ws), ["a", "b"])
+        with self.assertRaisesRegex(teacher.TeacherError, r"line 2: 'c' is not in the alphabet a b"):
+            serve(s, "ab\nac\n")
+
+    def test_wrong_number_of_verdicts(self):
+        s = teacher.Server(lambda ws: [True], ["a"])
+        with self.assertRaisesRegex(teacher.TeacherError, "1 verdicts for 2 words"):
+            serve(s, "a\naa\n")
+
+    def test_serve_membership_wraps_a_model(self):
+        torch.manual_seed(0)
+        from brasp.train import Config, Encoder
+        m = Encoder(Config(alphabet=["a", "b"], layers=1, heads=1, width=8, ff=8)).eval()
+        words = words_up_to("ab", 5)
+        out = io.StringIO()
+        st = teacher.serve_membership(m, ["a", "b"], prefixes=True, stdin=BytesIn("".join(w + "\n" for w in words)), stdout=out)
+        want = m.accepts(words)
+        got = out.getvalue().splitlines()
+        self.assertEqual([g[-1] == "1" for g in got], want)
+        self.assertEqual(st.passes, 1)
+
+
+class TestCommand(unittest.TestCase):
+    """python3 -m brasp.teacher on model files, through pipes as brasp learn runs it."""
+
+    def run_server(self, args, text):
+        cmd, env = server_cmd(*args)
+        return subprocess.run(cmd, input=text, capture_output=True, text=True, env=env, cwd=tmpdir(), timeout=300)
+
+    def test_compiled_model_agrees_with_brasp_run(self):
+        model = convert(os.path.join(EXAMPLES, "dyck1_depth2.brasp"), os.path.join(tmpdir(), "teacher_dyck.json"))
+        words = words_up_to("lr", 8)
+        stats = os.path.join(tmpdir(), "teacher_stats.json")
+        p = self.run_server(["--model", model, "--stats", stats, "--device", "cpu"], "".join(w + "\n" for w in words))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines(), go_run(model, words))
+        st = json.load(open(stats))
+        self.assertEqual(st["words"], len(words))
+        self.assertIn("forward passes", p.stderr)
+
+    def test_trained_model_plain_and_prefixes(self):
+        torch.manual_seed(3)
+        from brasp.train import Config, Encoder, save_model
+        m = Encoder(Config(alphabet=["a", "b"], layers=1, heads=2, width=8, ff=16, mask="causal")).eval()
+        d = tempfile.mkdtemp(dir=tmpdir())
+        save_model(m, d)
+        words = words_up_to("ab", 6)
+        text = "".join(w + "\n" for w in words)
+        plain = self.run_server(["--model", d], text)
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        want = ["accept" if v else "reject" for v in m.accepts(words)]
+        self.assertEqual(plain.stdout.splitlines(), want)
+        pre = self.run_server(["--model", os.path.join(d, "model.safetensors"), "--prefixes"], text)
+        self.assertEqual(pre.returncode, 0, pre.stderr)
+        lines = pre.stdout.splitlines()
+        self.assertEqual(len(lines), len(words))
+        verdict = dict(zip(words, want))
+        for w, line in zip(words, lines):
+            self.assertEqual(len(line), len(w))
+            for i, c in enumerate(line):  # each prefix's answer is that word's own answer
+                self.assertEqual(c == "1", verdict[w[:i + 1]] == "accept", (w, i))
+
+    def test_bad_input(self):
+        model = convert(os.path.join(EXAMPLES, "dyck1_depth2.brasp"), os.path.join(tmpdir(), "teacher_dyck2.json"))
+        p = self.run_server(["--model", model], "lr\nlx\n")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("line 2: 'x' is not in the alphabet", p.stderr)
+        p = self.run_server(["--model", model, "--alphabet", "a b"], "")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("differs from the model's alphabet", p.stderr)
+        p = self.run_server(["--model", os.path.join(tmpdir(), "missing.json")], "")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("missing.json", p.stderr)
+        if not torch.cuda.is_available():
+            p = self.run_server(["--model", model, "--device", "cuda"], "")
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("no CUDA", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
