@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata/symbolic"
+	"github.com/brasp-dev/brasp/bdd"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/ltlf"
@@ -129,4 +130,28 @@ func TestStopSoonAfterCancel(t *testing.T) {
 		_, err = symbolic.Minimize(b, p)
 		return err
 	})
+}
+
+// TestMinimizeChain: a chain of 40,000 states, each distinguished from the
+// next only by the distance to the one accepting state, is minimal; the
+// refinement splits it with work about n log n (Moore's rounds would take
+// n rounds over n states, 1.6·10^9 steps, far past the limit here).
+func TestMinimizeChain(t *testing.T) {
+	const n = 40_000
+	m := bdd.New(nil, 1)
+	d := &symbolic.DFA{Props: []string{"a"}, M: m, Accept: make([]bool, n), Next: make([]bdd.Node, n), Leaf: map[bdd.Node]int{}}
+	for q := range n {
+		d.Leaf[m.Terminal(q)] = q
+		d.Next[q] = m.Mk(0, m.Terminal(min(q+1, n-1)), m.Terminal(0))
+	}
+	d.Accept[n-2] = true
+	b := budget.New(context.Background(), budget.Settings{"work": 1 << 26})
+	min, err := symbolic.Minimize(b, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if min.NumStates() != n {
+		t.Fatalf("%d states, want %d", min.NumStates(), n)
+	}
+	t.Logf("work %d", b.Used())
 }

@@ -11,26 +11,35 @@ import (
 // equal languages over the same propositions give the same numbering. It
 // shares d's manager: class leaves are leaves of d.
 //
-// Moore's refinement: a state's signature is its class and its diagram
-// with every leaf replaced by the representative leaf of the leaf state's
-// class (one rebuild per diagram node per round, shared between states).
-// Diagrams are canonical, so equal signatures are equal nodes. The rounds
-// stop when no class splits.
+// Partition refinement in Hopcroft's manner, on signatures: a state's
+// signature is its diagram with every leaf replaced by a terminal naming
+// the leaf state's class (diagrams are canonical, so equal signatures are
+// equal nodes), and every member of a class has the class's signature.
+// Initially the classes are the accepting and the rejecting states. When
+// some members of a class get another signature, the class splits: the
+// largest part keeps the class and the others move to new classes, and
+// only the predecessors of the states that moved have their signatures
+// computed again. A state moves only into a part at most half its class's
+// size, so it moves O(log n) times, and the work is O(edges · log n)
+// rebuilds of one diagram, never a round over every state per class split
+// (Moore's rounds take one round per step of the longest distinguishing
+// word: X[32768] a has 32,770 states and as many rounds).
 //
-// What it holds beyond d's manager (per state: its class, signature and
-// leaf; per diagram node: the rebuild memo; per class: the signature table
-// and the result) is charged to the budget's minimize-bytes limit, the new
-// diagram nodes to bdd-bytes, and every state and rebuilt node to b.Step,
-// so a cancelled budget stops it within a few thousand nodes.
+// What it holds beyond d's manager (per state: its class, position,
+// signature, leaf and predecessors; per diagram node: the rebuild memo; per
+// class: its members and signature, and the result) is charged to the
+// budget's minimize-bytes limit, the new diagram nodes to bdd-bytes, and
+// every rebuilt node and every state examined to b.Step, so a cancelled
+// budget stops it within a few thousand nodes.
 func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 	n := d.NumStates()
 	m := d.M
 	k := len(d.Props)
 	meter := b.Meter(automata.MinimizeBytes, "minimisation of a symbolic automaton")
-	// leafOf, class, next, sigs, and stateOf's and the memo's slots for
-	// every node of the manager.
 	memoNodes := int64(m.NumNodes())
-	if err := meter.Add(int64(n)*(4+8+8+4) + 2*nodeMapBytes*memoNodes); err != nil {
+	// leafOf, class, pos, sig, dirty, members, pred headers; the memo's
+	// slots for every node of the manager.
+	if err := meter.Add(int64(n)*(4+4+4+4+1+4+24+24) + 2*nodeMapBytes*memoNodes); err != nil {
 		return nil, err
 	}
 	leafOf := make([]bdd.Node, n)
@@ -39,37 +48,67 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 		leafOf[q] = x
 		stateOf.Set(x, int32(q))
 	}
-	class := make([]int, n)
-	classes := 1
+	// The predecessors of each state: the states whose diagram has its
+	// leaf.
+	pred := make([][]int32, n)
+	var seen bdd.Marks
+	edges := int64(0)
 	for q := range n {
-		if d.Accept[q] != d.Accept[0] {
-			class[q] = 1
-			classes = 2
+		for _, x := range leaves(m, k, d.Next[q], &seen) {
+			p, _ := stateOf.Get(x)
+			pred[p] = append(pred[p], int32(q))
+			edges++
+		}
+		if err := b.Step(1); err != nil {
+			return nil, err
 		}
 	}
-	var sigs []bdd.Node
-	var memo bdd.NodeMap[bdd.Node]
-	var idsBytes int64 // the largest signature table so far
-	for {
-		// The representative leaf of each class: its first state's.
-		repLeaf := make([]bdd.Node, classes)
-		for i := range repLeaf {
-			repLeaf[i] = -1
-		}
-		for q := range n {
-			if repLeaf[class[q]] < 0 {
-				repLeaf[class[q]] = leafOf[q]
+	if err := meter.Add(4 * edges); err != nil {
+		return nil, err
+	}
+	// The classes: each state's class and position in its class's
+	// members; each class's members and signature (-1: not yet known).
+	class := make([]int32, n)
+	pos := make([]int32, n)
+	var members [][]int32
+	var classSig []bdd.Node
+	newClass := func() int32 {
+		members = append(members, nil)
+		classSig = append(classSig, -1)
+		return int32(len(members) - 1)
+	}
+	newClass()
+	for q := range n {
+		c := int32(0)
+		if d.Accept[q] != d.Accept[0] {
+			if len(members) == 1 {
+				newClass()
 			}
+			c = 1
 		}
+		class[q], pos[q] = c, int32(len(members[c]))
+		members[c] = append(members[c], int32(q))
+	}
+	move := func(q, to int32) { // (charged by the caller)
+		from := class[q]
+		list := members[from]
+		last := list[len(list)-1]
+		list[pos[q]], pos[last] = last, pos[q]
+		members[from] = list[:len(list)-1]
+		class[q], pos[q] = to, int32(len(members[to]))
+		members[to] = append(members[to], q)
+	}
+	// sig rebuilds a diagram with each leaf replaced by a leaf of its
+	// class: leaf(c) for class c.
+	var memo bdd.NodeMap[bdd.Node]
+	var stepErr error
+	rebuildWith := func(x bdd.Node, leaf func(c int32) bdd.Node) bdd.Node {
 		memo.Clear()
-		// A rebuild charges each node it makes to the budget's work; once
-		// that fails the rest of the round is skipped.
-		var stepErr error
 		var rebuild func(bdd.Node) bdd.Node
 		rebuild = func(x bdd.Node) bdd.Node {
 			if m.Level(x) >= k {
 				q, _ := stateOf.Get(x)
-				return repLeaf[class[q]]
+				return leaf(class[q])
 			}
 			if r, ok := memo.Get(x); ok {
 				return r
@@ -84,55 +123,155 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 			}
 			return r
 		}
-		var ids pairTable // (class, signature) → new class
-		ids.reserve(min(n, 2*classes))
-		next := make([]int, n)
-		sigs = make([]bdd.Node, n)
-		for q := range n {
-			sigs[q] = rebuild(d.Next[q])
-			if stepErr == nil {
-				stepErr = b.Step(1)
-			}
+		return rebuild(x)
+	}
+	classLeaf := func(c int32) bdd.Node { return m.Terminal(n + int(c)) }
+	sig := make([]bdd.Node, n)
+	isDirty := make([]bool, n)
+	dirty := make([]int32, n)
+	for q := range dirty {
+		dirty[q], isDirty[q] = int32(q), true
+	}
+	var touched []int32
+	isTouched := map[int32]bool{}
+	type groupKey struct {
+		class int32
+		sig   bdd.Node
+	}
+	groups := map[groupKey]int{}     // a signature's part among its class's
+	partsOf := map[int32][][]int32{} // the parts of each class that leave it
+	for len(dirty) > 0 {
+		for _, q := range dirty {
+			sig[q] = rebuildWith(d.Next[q], classLeaf)
+			isDirty[q] = false
 			if stepErr != nil {
 				return nil, stepErr
 			}
-			id, ok := ids.get(bdd.Node(class[q]), sigs[q])
-			if !ok {
-				id = bdd.Node(ids.n)
-				ids.put(bdd.Node(class[q]), sigs[q], id)
+			if c := class[q]; !isTouched[c] {
+				isTouched[c] = true
+				touched = append(touched, c)
 			}
-			next[q] = int(id)
+		}
+		for _, q := range dirty {
+			c := class[q]
+			if classSig[c] < 0 {
+				classSig[c] = sig[q]
+			}
+			if sig[q] != classSig[c] {
+				key := groupKey{c, sig[q]}
+				i, ok := groups[key]
+				if !ok {
+					i = len(partsOf[c])
+					groups[key] = i
+					partsOf[c] = append(partsOf[c], nil)
+				}
+				partsOf[c][i] = append(partsOf[c][i], q)
+			}
+		}
+		dirty = dirty[:0]
+		var moved []int32
+		for _, c := range touched {
+			delete(isTouched, c)
+			// The parts of c: its members with the class signature (stay)
+			// and each group of other signatures among the dirty ones.
+			parts := partsOf[c]
+			out := 0
+			for _, g := range parts {
+				out += len(g)
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			stay := len(members[c]) - out
+			largest := -1 // -1: the members that stay
+			for i, g := range parts {
+				if largest < 0 && len(g) > stay || largest >= 0 && len(g) > len(parts[largest]) {
+					largest = i
+				}
+			}
+			if largest >= 0 {
+				// The largest group keeps c; the members that stay move.
+				stayers := make([]int32, 0, stay)
+				for _, q := range members[c] {
+					if sig[q] == classSig[c] {
+						stayers = append(stayers, q)
+					}
+					if err := b.Step(1); err != nil {
+						return nil, err
+					}
+				}
+				if len(stayers) > 0 {
+					nc := newClass()
+					classSig[nc] = classSig[c]
+					for _, q := range stayers {
+						move(q, nc)
+						moved = append(moved, q)
+					}
+				}
+				classSig[c] = sig[parts[largest][0]]
+			}
+			for i, g := range parts {
+				if i == largest {
+					continue
+				}
+				nc := newClass()
+				classSig[nc] = sig[g[0]]
+				for _, q := range g {
+					move(q, nc)
+					moved = append(moved, q)
+					if err := b.Step(1); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+		touched = touched[:0]
+		clear(groups)
+		clear(partsOf)
+		for _, p := range moved {
+			for _, q := range pred[p] {
+				if !isDirty[q] {
+					isDirty[q] = true
+					dirty = append(dirty, q)
+				}
+			}
 		}
 		if err := m.Err(); err != nil {
 			return nil, err
 		}
-		// The memo's slots for the nodes this round made; the signature
-		// table's slots.
+		// The memo's slots for the nodes made; the class tables.
 		grown := int64(m.NumNodes()) - memoNodes
 		memoNodes += grown
-		if err := meter.Add(2*nodeMapBytes*grown + ids.bytes() - idsBytes); err != nil {
+		if err := meter.Add(2*nodeMapBytes*grown + 24*int64(len(moved))); err != nil {
 			return nil, err
 		}
-		idsBytes = max(idsBytes, ids.bytes())
-		split := ids.n != classes
-		if !split {
-			// sigs use the leaves of the final classes: keep class numbers.
-			break
-		}
-		class = next
-		classes = ids.n
 	}
-	// Number the classes breadth-first from the start; each class's leaf
-	// is its representative leaf, its diagram the signature of any member.
+	classes := len(members)
+	// Each class's representative is its least state; its leaf is the
+	// class's leaf and its diagram, with the representatives' leaves, the
+	// class's diagram.
 	repState := make([]int, classes)
-	for i := range repState {
-		repState[i] = -1
+	for c := range repState {
+		repState[c] = -1
 	}
 	for q := range n {
 		if repState[class[q]] < 0 {
 			repState[class[q]] = q
 		}
 	}
+	sigs := make([]bdd.Node, n)
+	for c := range classes {
+		q := repState[c]
+		sigs[q] = rebuildWith(d.Next[q], func(c int32) bdd.Node { return leafOf[repState[c]] })
+		if stepErr != nil {
+			return nil, stepErr
+		}
+	}
+	if err := m.Err(); err != nil {
+		return nil, err
+	}
+	// Number the classes breadth-first from the start; each class's leaf
+	// is its representative leaf.
 	// num, repState, the result's Next, Accept and Leaf, and leafClass.
 	if err := meter.Add(int64(classes) * (8 + 8 + 4 + 1 + 2*mapEntryBytes)); err != nil {
 		return nil, err
@@ -151,9 +290,8 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 	// node met in an earlier walk has had all its leaves' classes numbered
 	// then, so skipping it changes no number (and the walks cost the
 	// distinct nodes, not the sum of the diagrams' sizes).
-	var seen bdd.Marks
-	var stepErr error
-	order := []int{class[d.Start]}
+	seen.Clear()
+	order := []int{int(class[d.Start])}
 	num[class[d.Start]] = 0
 	var walk func(x bdd.Node)
 	walk = func(x bdd.Node) {

@@ -59,13 +59,6 @@ func (t *pairTable) put(u, v, x bdd.Node) {
 // bytes is the memory of the table's slots.
 func (t *pairTable) bytes() int64 { return int64(len(t.keys)) * (8 + 4) }
 
-// reserve makes room for n entries without growing.
-func (t *pairTable) reserve(n int) {
-	for 2*n > len(t.keys) {
-		t.resize()
-	}
-}
-
 func (t *pairTable) resize() {
 	size := max(2*len(t.keys), 16) // small for the many small tables of a short run
 	keys, vals := t.keys, t.vals

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,35 @@ type hostileRepro struct {
 	stdout string
 	// gen, when set, writes large files into the directory.
 	gen func(t *testing.T, dir string)
+	// timeout, when set, replaces the two minutes a reproducer may run.
+	timeout time.Duration
+}
+
+// writeFile writes a generated file.
+func writeFile(name string, data func() string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// manyProps is a guard-format DFA over n propositions p0 … p(n-1) whose
+// language is G(p0 & p(n-1)), its propositions listed forwards or
+// backwards.
+func manyProps(n int, backwards bool) func() string {
+	return func() string {
+		ps := make([]string, n)
+		for i := range ps {
+			k := i
+			if backwards {
+				k = n - 1 - i
+			}
+			ps[i] = "p" + strconv.Itoa(k)
+		}
+		last := "p" + strconv.Itoa(n-1)
+		return "propositions " + strings.Join(ps, " ") + "\nstart 0\naccept 0\n0 0 p0 & " + last + "\n0 1 !p0 | !" + last + "\n1 1 true\n"
+	}
 }
 
 // writeTraceFile writes a trace of steps "a" and "" (every period-th step
@@ -102,7 +132,33 @@ func hostileRepros() []hostileRepro {
 		{name: "limit-too-large", files: map[string]string{"q.brasp": propQ},
 			args: "convert q.brasp --to ltl --limit work=99999999999999999999",
 			want: `2 --limit work=99999999999999999999: 99999999999999999999 is too large: the largest limit is 4611686018427387904 \(2\^62\)`},
+		// Hangs: each within seconds now (minutes before).
+		{name: "ltlf-until-chain", gen: writeFile("u.ltlf", func() string { return strings.Repeat("a U ", 3000) + "b\n" }),
+			args: "convert u.ltlf --to dfa", want: "ok", stdout: "^propositions a b\n", timeout: 40 * time.Second},
+		{name: "ltlf-next-chain-dfa", files: map[string]string{"x.ltlf": "X[16384] X[16384] a\n"},
+			args: "convert x.ltlf --to dfa -o x.dfa", want: "ok", timeout: 40 * time.Second},
+		{name: "mona-dont-cares", gen: writeFile("m.mona", func() string { return monaDontCares(30) }),
+			args: "convert m.mona --to dfa", want: "ok", stdout: "0 1 V29", timeout: 40 * time.Second},
+		{name: "guard-80000-props-equiv", gen: func(t *testing.T, dir string) {
+			writeFile("x.dfa", manyProps(80000, false))(t, dir)
+			writeFile("y.dfa", manyProps(80000, true))(t, dir)
+		}, args: "equiv x.dfa y.dfa", want: "ok", stdout: "^equivalent\n$", timeout: 40 * time.Second},
+		{name: "guard-huge-start", files: map[string]string{"s.dfa": "propositions a\nstart 16777215\n"},
+			args: "run s.dfa a", want: `1 s.dfa:2:7: state 16777215 has no edges`, timeout: 10 * time.Second},
 	}
+}
+
+// monaDontCares is MONA's output for "V(k-1) is false at every step" over
+// k free variables: labels of k-1 don't-cares and a bit.
+func monaDontCares(k int) string {
+	vars := make([]string, k)
+	for i := range vars {
+		vars[i] = "V" + strconv.Itoa(i)
+	}
+	x := strings.Repeat("X", k-1)
+	return "DFA for formula with free variables: " + strings.Join(vars, " ") +
+		"\nInitial state: 0\nAccepting states: 1\nAutomaton has 3 states and 3 BDD-nodes\nTransitions:\n" +
+		"State 0: " + x + "X -> state 1\nState 1: " + x + "0 -> state 1\nState 1: " + x + "1 -> state 2\nState 2: " + x + "X -> state 2\n"
 }
 
 // convertFile converts a file of the directory in process (brasp convert
@@ -143,7 +199,11 @@ func TestHostileRepros(t *testing.T) {
 				c.gen(t, dir)
 			}
 			args := strings.Fields(c.args)
-			r := runHostile(t, dir, 2*time.Minute, args...)
+			timeout := 2 * time.Minute
+			if c.timeout > 0 {
+				timeout = c.timeout
+			}
+			r := runHostile(t, dir, timeout, args...)
 			checkHostile(t, args, r, c.want)
 			if c.stdout != "" && !regexp.MustCompile(c.stdout).MatchString(r.stdout) {
 				t.Errorf("brasp %s: stdout does not match %q:\n%s", c.args, c.stdout, firstLines(r.stdout, 12))
