@@ -30,19 +30,11 @@ const tableBlock = 1 << 12
 // value at position i of w = w_1…w_n is table[cell(ℓ_i, w_i, r_i)], where ℓ_i
 // is the state of the left machine after reading w_1…w_{i-1} from the left
 // and r_i the state of the right machine after reading w_n…w_{i+1} from the
-// right. Both machines are complete DFAs with start state 0.
+// right; a state's transitions are its row of successors per letter.
 type bimachine struct {
-	sigma  int
-	nL, nR int
-	dL, dR [][]int
-	tab    [][]bool // per table index; nil when not computed or dead
-	steps  []step
-	bud    *budget.Budget
+	sides[bool, []int]
+	steps []step[bool]
 }
-
-func (b *bimachine) numTables() int  { return len(b.tab) }
-func (b *bimachine) kept(k int) bool { return b.tab[k] != nil }
-func (b *bimachine) drop(k int)      { b.tab[k] = nil }
 
 // run performs step t: an attention operation refines a machine, a
 // position-wise one computes its table cell by cell.
@@ -51,18 +43,13 @@ func (b *bimachine) run(t int) error {
 	if st.att != nil {
 		return b.extend(st.att)
 	}
-	tab := make([]bool, b.nL*b.sigma*b.nR)
-	err := b.blocks(len(tab), func(lo, hi int) {
-		for c := lo; c < hi; c++ {
-			tab[c] = st.pw(b.tab, c, 0)
-		}
-	})
-	b.tab[st.out] = tab
-	return err
+	return b.positionwise(st.out, st.pw)
 }
 
-// blocks is chargeBlocks on the bimachine's budget.
-func (b *bimachine) blocks(n int, f func(lo, hi int)) error { return chargeBlocks(b.bud, n, f) }
+// minimize minimises both machines (sides.minimizeWith).
+func (b *bimachine) minimize(live []int) error {
+	return b.minimizeWith(live, &letterRows{sigma: b.width})
+}
 
 // chargeBlocks calls f on the consecutive ranges [lo, hi) of at most
 // tableBlock of 0..n-1, charging each to the budget first: a table may have
@@ -79,16 +66,12 @@ func chargeBlocks(bud *budget.Budget, n int, f func(lo, hi int)) error {
 	return nil
 }
 
-func (b *bimachine) cell(l, a, r int) int { return (l*b.sigma+a)*b.nR + r }
-
-// evalFn evaluates an expression at a cell of the tables, with the (i)-atoms
-// of a score or value given by the bits of alpha.
-type evalFn func(t [][]bool, c int, alpha uint32) bool
+func (b *bimachine) cell(l, a, r int) int { return (l*b.width+a)*b.nR + r }
 
 // compileExpr turns e into a closure over table indices (vector indices are
 // table indices). References at i inside a score or value (idx non-nil) read
 // the bits of alpha; every other reference reads its table.
-func compileExpr(e brasp.Expr, idx map[int]int) evalFn {
+func compileExpr(e brasp.Expr, idx map[int]int) cellFn[bool] {
 	switch e := e.(type) {
 	case *brasp.Literal:
 		v := e.Value
@@ -113,33 +96,15 @@ func compileExpr(e brasp.Expr, idx map[int]int) evalFn {
 	panic("exact: unknown expression type")
 }
 
-// attn is one directed attention operation: forward ones (masks j<i, j<=i)
-// refine the left machine, backward ones (j>i, j>=i) the right machine.
-type attn struct {
-	out       int // table written
-	forward   bool
-	strict    bool
-	rightmost bool
-	s, v, d   evalFn
-	atoms     []int
-}
-
-func (op *attn) alphaAt(t [][]bool, c int) uint32 {
+// alphaAt is the assignment of the atoms at cell c.
+func alphaAt(atoms []int, t [][]bool, c int) uint32 {
 	var a uint32
-	for k, x := range op.atoms {
+	for k, x := range atoms {
 		if t[x][c] {
 			a |= 1 << k
 		}
 	}
 	return a
-}
-
-// step is one operation of the compiled program: an attention operation or a
-// position-wise computation of table out.
-type step struct {
-	att *attn
-	out int
-	pw  evalFn
 }
 
 // newBimachine sets up the initial machines (the left one counts positions
@@ -152,7 +117,7 @@ func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []stepPlan,
 	if err != nil {
 		return nil, nil, err
 	}
-	b := &bimachine{sigma: sigma, nL: modL + 1, nR: 2, bud: bud}
+	b := &bimachine{sides: sides[bool, []int]{width: sigma, nL: modL + 1, nR: 2, bud: bud}}
 	// Left state 0: nothing read; state t ≥ 1: t ≡ positions read (mod modL).
 	for l := 0; l <= modL; l++ {
 		row := make([]int, sigma)
@@ -173,17 +138,7 @@ func newBimachine(bud *budget.Budget, p *brasp.Program) (*bimachine, []stepPlan,
 	if err != nil {
 		return nil, nil, err
 	}
-	b.steps = make([]step, len(plans))
-	for t, pl := range plans {
-		st := step{out: pl.out}
-		if a := pl.att; a != nil {
-			st.att = &attn{out: pl.out, forward: a.forward, strict: a.strict, rightmost: a.rightmost,
-				s: compileExpr(a.score, a.idx), v: compileExpr(a.value, a.idx), d: compileExpr(a.def, nil), atoms: a.atoms}
-		} else {
-			st.pw = compileExpr(pl.expr, nil)
-		}
-		b.steps[t] = st
-	}
+	b.steps = compileSteps(plans, compileExpr)
 	b.tab = make([][]bool, ntab)
 	for k, v := range p.Vectors {
 		if !v.IsInitial() {

@@ -4,17 +4,35 @@ import (
 	"strconv"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/bdd"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/budget"
 )
+
+// transitions is how Moore minimisation reads the transitions D of a
+// machine's states: a row of successors per letter, or a diagram whose
+// leaves are the successors.
+type transitions[D any] interface {
+	// round starts a refinement round with the current classes.
+	round(class []int)
+	// key appends to buf what transitions d say under the round's classes.
+	key(buf []byte, d D) []byte
+	// cost is the work key does, for the budget.
+	cost() int64
+	// quotient returns the transitions of the classes' representatives
+	// rep, successors replaced by their classes.
+	quotient(delta []D, class, rep []int) []D
+	// err reports an error met on the way (the diagram budget).
+	err() error
+}
 
 // minimize merges left states that no live table and no future step can
 // tell apart (same rows of every live table, equivalent successors), and
 // likewise right states, by Moore's partition refinement. This is the
 // "minimise after every step" that keeps the machines small.
-func (b *bimachine) minimize(live []int) error {
+func (s *sides[C, D]) minimizeWith(live []int, tr transitions[D]) error {
 	for _, left := range []bool{true, false} {
-		if err := b.minimizeSide(live, left); err != nil {
+		if err := s.minimizeSide(live, left, tr); err != nil {
 			return err
 		}
 	}
@@ -22,19 +40,18 @@ func (b *bimachine) minimize(live []int) error {
 }
 
 // minimizeSide minimises the left or the right machine: the signature of a
-// state is its cells in every live table.
-func (b *bimachine) minimizeSide(live []int, left bool) error {
-	n, delta := b.machine(left)
-	nOther, _ := b.machine(!left)
-	sOwn, sA, sOther := b.strides(left, n, nOther)
-	class, m, err := refine(b.bud, n, b.sigma, delta, func(q int, buf []byte) ([]byte, error) {
+// state is its cells in every live table (diagrams, so equal functions are
+// equal nodes), then its class and its successors' classes.
+func (s *sides[C, D]) minimizeSide(live []int, left bool, tr transitions[D]) error {
+	n, delta := s.machine(left)
+	nOther, _ := s.machine(!left)
+	sOwn, sA, sOther := s.strides(left, n, nOther)
+	class, m, err := refine(s.bud, delta, tr, func(q int, buf []byte) ([]byte, error) {
 		for _, k := range live {
-			t := b.tab[k]
-			for a := 0; a < b.sigma; a++ {
-				err := b.blocks(nOther, func(lo, hi int) {
-					for o := lo; o < hi; o++ {
-						buf = append(buf, boolByte(t[q*sOwn+a*sA+o*sOther]))
-					}
+			t := s.tab[k]
+			for a := 0; a < s.width; a++ {
+				err := s.blocks(nOther, func(lo, hi int) {
+					buf = appendCells(buf, t, q*sOwn+a*sA, sOther, lo, hi)
 				})
 				if err != nil {
 					return nil, err
@@ -49,15 +66,31 @@ func (b *bimachine) minimizeSide(live []int, left bool) error {
 	if m < n {
 		rep := representatives(class, m)
 		for _, k := range live {
-			t, err := b.project(b.tab[k], left, rep, n, nOther)
+			t, err := s.project(s.tab[k], left, rep, n, nOther)
 			if err != nil {
 				return err
 			}
-			b.tab[k] = t
+			s.tab[k] = t
 		}
-		b.setMachine(left, m, quotient(delta, class, rep))
+		s.setMachine(left, m, tr.quotient(delta, class, rep))
 	}
-	return nil
+	return tr.err()
+}
+
+// appendCells appends the cells base + o·stride of t for o in [lo, hi):
+// a byte per Boolean, the node of a diagram.
+func appendCells[C cell](buf []byte, t []C, base, stride, lo, hi int) []byte {
+	switch t := any(t).(type) {
+	case []bool:
+		for o := lo; o < hi; o++ {
+			buf = append(buf, boolByte(t[base+o*stride]))
+		}
+	case []bdd.Node:
+		for o := lo; o < hi; o++ {
+			buf = appendInt(buf, int(t[base+o*stride]))
+		}
+	}
+	return buf
 }
 
 func boolByte(x bool) byte {
@@ -71,7 +104,8 @@ func boolByte(x bool) byte {
 // (which sig appends to buf, charging its work to the budget), refined by
 // the classes of successors until stable. Class 0 contains state 0, and
 // classes are numbered by first member.
-func refine(bud *budget.Budget, n, sigma int, delta [][]int, sig func(q int, buf []byte) ([]byte, error)) ([]int, int, error) {
+func refine[D any](bud *budget.Budget, delta []D, tr transitions[D], sig func(q int, buf []byte) ([]byte, error)) ([]int, int, error) {
+	n := len(delta)
 	class := make([]int, n)
 	ids := map[string]int{}
 	var buf []byte
@@ -91,17 +125,15 @@ func refine(bud *budget.Budget, n, sigma int, delta [][]int, sig func(q int, buf
 	for {
 		// Each round reads every transition, charged state by state; there
 		// are at most n rounds.
+		tr.round(class)
 		ids := map[string]int{}
 		next := make([]int, n)
 		for q := range n {
-			if err := bud.Step(int64(sigma + 1)); err != nil {
+			if err := bud.Step(tr.cost()); err != nil {
 				return nil, 0, err
 			}
-			buf = buf[:0]
-			buf = appendInt(buf, class[q])
-			for a := range sigma {
-				buf = appendInt(buf, class[delta[q][a]])
-			}
+			buf = appendInt(buf[:0], class[q])
+			buf = tr.key(buf, delta[q])
 			id, ok := ids[string(buf)]
 			if !ok {
 				id = len(ids)
@@ -109,12 +141,37 @@ func refine(bud *budget.Budget, n, sigma int, delta [][]int, sig func(q int, buf
 			}
 			next[q] = id
 		}
+		if err := tr.err(); err != nil {
+			return nil, 0, err
+		}
 		class = next
 		if len(ids) == count {
 			return class, count, nil
 		}
 		count = len(ids)
 	}
+}
+
+// letterRows are the transitions of the bimachine over letters: a row of
+// successors per state.
+type letterRows struct {
+	sigma int
+	class []int
+}
+
+func (r *letterRows) round(class []int) { r.class = class }
+func (r *letterRows) cost() int64       { return int64(r.sigma + 1) }
+func (r *letterRows) err() error        { return nil }
+
+func (r *letterRows) key(buf []byte, row []int) []byte {
+	for _, q := range row {
+		buf = appendInt(buf, r.class[q])
+	}
+	return buf
+}
+
+func (r *letterRows) quotient(delta [][]int, class, rep []int) [][]int {
+	return quotient(delta, class, rep)
 }
 
 func appendInt(buf []byte, x int) []byte {
@@ -154,14 +211,14 @@ func (b *bimachine) dfa(p *brasp.Program, out int) (*automata.DFA, error) {
 	// States: 0 = start (ε, rejecting); 1 + 2ℓ + bit.
 	n := 1 + 2*b.nL
 	d := automata.NewDFA(p.Alphabet, n)
-	for a := 0; a < b.sigma; a++ {
+	for a := 0; a < b.width; a++ {
 		d.Delta[0][a] = 1 + 2*b.dL[0][a] + int(boolByte(t[b.cell(0, a, 0)]))
 	}
 	for l := 0; l < b.nL; l++ {
 		for bit := 0; bit < 2; bit++ {
 			q := 1 + 2*l + bit
 			d.Accept[q] = bit == 1
-			for a := 0; a < b.sigma; a++ {
+			for a := 0; a < b.width; a++ {
 				d.Delta[q][a] = 1 + 2*b.dL[l][a] + int(boolByte(t[b.cell(l, a, 0)]))
 			}
 		}

@@ -57,38 +57,15 @@ func SymbolicProgramDFA(bud *budget.Budget, p *brasp.Program) (*symbolic.DFA, er
 }
 
 // symMachine is the bimachine over propositions (see bimachine for the
-// construction over letters, which this one follows step for step). Both
-// machines are complete DFAs with start state 0; state q's transitions are
-// the diagram dL[q] (dR[q]) whose leaves are m.Terminal(successor).
+// construction over letters, which this one follows step for step; sides
+// is what they share). State q's transitions are the diagram dL[q] (dR[q])
+// whose leaves are m.Terminal(successor); a table's cell (ℓ, r) is a
+// diagram, the letter being inside it (width 1).
 type symMachine struct {
-	m      *bdd.Manager
-	k      int // propositions: the variables 0..k-1 of m
-	nL, nR int
-	dL, dR []bdd.Node
-	tab    [][]bdd.Node // per table: cell ℓ·nR + r; nil when not computed or dead
-	steps  []symStep
-	bud    *budget.Budget
-}
-
-// symFn evaluates an expression at a cell of the tables as a diagram over
-// the propositions, with the (i)-atoms of a score or value given by the
-// bits of alpha.
-type symFn func(t [][]bdd.Node, c int, alpha uint32) bdd.Node
-
-// symStep is a step compiled for symMachine: an attention operation or a
-// position-wise computation of table out.
-type symStep struct {
-	out int
-	pw  symFn
-	att *symAttn
-}
-
-// symAttn is a directed attention operation (see attn).
-type symAttn struct {
-	out                        int
-	forward, strict, rightmost bool
-	s, v, d                    symFn
-	atoms                      []int
+	sides[bdd.Node, bdd.Node]
+	m     *bdd.Manager
+	k     int // propositions: the variables 0..k-1 of m
+	steps []step[bdd.Node]
 }
 
 // newSymMachine sets up the initial machines and tables as newBimachine
@@ -99,7 +76,7 @@ func newSymMachine(bud *budget.Budget, p *brasp.Program, k int) (*symMachine, []
 		return nil, nil, err
 	}
 	m := bdd.New(bud, k)
-	s := &symMachine{m: m, k: k, nL: modL + 1, nR: 2, bud: bud}
+	s := &symMachine{sides: sides[bdd.Node, bdd.Node]{width: 1, nL: modL + 1, nR: 2, bud: bud}, m: m, k: k}
 	// Left state 0: nothing read; state t ≥ 1: t ≡ positions read (mod modL).
 	for l := 0; l <= modL; l++ {
 		s.dL = append(s.dL, m.Terminal(l%modL+1))
@@ -110,17 +87,7 @@ func newSymMachine(bud *budget.Budget, p *brasp.Program, k int) (*symMachine, []
 	if err != nil {
 		return nil, nil, err
 	}
-	s.steps = make([]symStep, len(plans))
-	for t, pl := range plans {
-		st := symStep{out: pl.out}
-		if a := pl.att; a != nil {
-			st.att = &symAttn{out: pl.out, forward: a.forward, strict: a.strict, rightmost: a.rightmost,
-				s: s.compile(a.score, a.idx), v: s.compile(a.value, a.idx), d: s.compile(a.def, nil), atoms: a.atoms}
-		} else {
-			st.pw = s.compile(pl.expr, nil)
-		}
-		s.steps[t] = st
-	}
+	s.steps = compileSteps(plans, s.compile)
 	s.tab = make([][]bdd.Node, ntab)
 	for j, v := range p.Vectors {
 		if !v.IsInitial() {
@@ -163,7 +130,7 @@ func boolNode(v bool) bdd.Node {
 
 // compile turns e into a closure over table indices, as compileExpr does,
 // whose Boolean operations are the manager's.
-func (s *symMachine) compile(e brasp.Expr, idx map[int]int) symFn {
+func (s *symMachine) compile(e brasp.Expr, idx map[int]int) cellFn[bdd.Node] {
 	m := s.m
 	switch e := e.(type) {
 	case *brasp.Literal:
@@ -189,10 +156,6 @@ func (s *symMachine) compile(e brasp.Expr, idx map[int]int) symFn {
 	panic("exact: unknown expression type")
 }
 
-func (s *symMachine) numTables() int  { return len(s.tab) }
-func (s *symMachine) kept(k int) bool { return s.tab[k] != nil }
-func (s *symMachine) drop(k int)      { s.tab[k] = nil }
-
 // run performs step t: an attention operation refines a machine, a
 // position-wise one computes its table cell by cell.
 func (s *symMachine) run(t int) error {
@@ -200,34 +163,10 @@ func (s *symMachine) run(t int) error {
 	if st.att != nil {
 		return s.extend(st.att)
 	}
-	if err := s.checkTables(s.nL, s.nR); err != nil {
+	if err := s.positionwise(st.out, st.pw); err != nil {
 		return err
 	}
-	tab := make([]bdd.Node, s.nL*s.nR)
-	err := chargeBlocks(s.bud, len(tab), func(lo, hi int) {
-		for c := lo; c < hi; c++ {
-			tab[c] = st.pw(s.tab, c, 0)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	s.tab[st.out] = tab
 	return s.m.Err()
-}
-
-// checkTables checks that the live tables and a new one fit within
-// exact-bytes for machines of nL left and nR right states (a node
-// reference per cell; the diagrams themselves are charged to bdd-bytes).
-func (s *symMachine) checkTables(nL, nR int) error {
-	live := 1
-	for _, t := range s.tab {
-		if t != nil {
-			live++
-		}
-	}
-	need := int64(live) * int64(nL) * int64(nR) * 4
-	return s.bud.Check(maxTableBytes, need, fmt.Sprintf("the truth tables (%d of %d left states × %d right states, a decision diagram per cell)", live, nL, nR))
 }
 
 // leafState is the state a transition diagram's leaf stands for.

@@ -1,51 +1,12 @@
 package exact
 
 import (
-	"slices"
-
 	"github.com/brasp-dev/brasp/bdd"
 )
 
 // This file adds an attention operation to the bimachine over propositions
 // and minimises its machines: bimachine.extend and bimachine.minimize with
 // the letter dimension a decision diagram.
-
-func (s *symMachine) machine(left bool) (int, []bdd.Node) {
-	if left {
-		return s.nL, s.dL
-	}
-	return s.nR, s.dR
-}
-
-func (s *symMachine) setMachine(left bool, n int, delta []bdd.Node) {
-	if left {
-		s.nL, s.dL = n, delta
-	} else {
-		s.nR, s.dR = n, delta
-	}
-}
-
-// cellAt is the cell of (own state, other side's state) seen from one side,
-// for nOwn states on that side and nOther on the other.
-func cellAt(left bool, own, other, nOwn, nOther int) int {
-	if left {
-		return own*nOther + other
-	}
-	return other*nOwn + own
-}
-
-// project returns table t with the states of one side replaced: new state
-// i takes the cells of old state pick[i] (of nOld).
-func project(t []bdd.Node, left bool, pick []int, nOld, nOther int) []bdd.Node {
-	n := len(pick)
-	nt := make([]bdd.Node, n*nOther)
-	for i, q := range pick {
-		for o := range nOther {
-			nt[cellAt(left, i, o, n, nOther)] = t[cellAt(left, q, o, nOld, nOther)]
-		}
-	}
-	return nt
-}
 
 // extend adds an attention operation to the machine of its direction, as
 // bimachine.extend does. The new state (q, φ) reads a valuation a; for
@@ -57,47 +18,22 @@ func project(t []bdd.Node, left bool, pick []int, nOld, nOther int) []bdd.Node {
 // successor on a is (δ_own(q, a), the updated summaries): one diagram
 // whose leaves are the interned successors, built from q's diagram one
 // summary code at a time (leafDiagram).
-func (s *symMachine) extend(op *symAttn) error {
+func (s *symMachine) extend(op *attn[bdd.Node]) error {
 	m := s.m
 	left := op.forward
 	nOwn, dOwn := s.machine(left)
 	nOther, dOther := s.machine(!left)
-	side := "the right machine"
-	if left {
-		side = "the left machine"
-	}
+	sOwn, _, sOther := s.strides(left, nOwn, nOther)
 	replace := op.rightmost == left
 	na := 1 << len(op.atoms)
 	w := nOther * na
-	index := map[string]int{}
-	var sums [][]byte
-	var proj []int
-	var key []byte
-	// intern numbers the state (q, sum); sum may be scratch memory, copied
-	// when the state is new.
+	// The new machine's table needs a node per other state.
+	z := newSummaries(s.bud, left, w, int64(4*nOther))
 	intern := func(q int, sum []byte) (int, error) {
 		if err := s.bud.Step(1); err != nil {
 			return 0, err
 		}
-		key = appendInt(append(key[:0], sum...), q)
-		if id, ok := index[string(key)]; ok {
-			return id, nil
-		}
-		if err := s.bud.Check(maxStates, int64(len(sums)+1), side); err != nil {
-			return 0, err
-		}
-		// The summary is held twice (the list and the index's key), and
-		// the new machine's table needs a node per other state.
-		if err := s.bud.Check(maxTableBytes, int64(len(sums)+1)*int64(2*w+4*nOther), side+" (its summaries and tables)"); err != nil {
-			return 0, err
-		}
-		if err := s.bud.Step(int64(w)); err != nil {
-			return 0, err
-		}
-		index[string(key)] = len(sums)
-		sums = append(sums, slices.Clone(sum))
-		proj = append(proj, q)
-		return len(sums) - 1, nil
+		return z.intern(q, sum)
 	}
 	if _, err := intern(0, make([]byte, w)); err != nil {
 		return err
@@ -115,11 +51,11 @@ func (s *symMachine) extend(op *symAttn) error {
 	slot := make([]int, w)
 	scratch := make([]byte, w)
 	toMemo := map[leafRef]bdd.Node{}
-	for i := 0; i < len(sums); i++ {
-		q, sum := proj[i], sums[i]
+	for i := 0; i < len(z.sums); i++ {
+		q, sum := z.proj[i], z.sums[i]
 		row := make([]bdd.Node, nOther)
 		for o := range nOther {
-			c := cellAt(left, q, o, nOwn, nOther)
+			c := q*sOwn + o*sOther
 			for al := range na {
 				x := o*na + al
 				memo.Clear()
@@ -176,7 +112,7 @@ func (s *symMachine) extend(op *symAttn) error {
 				if err := s.bud.Step(int64(ld.memo.n-before) + 1); err != nil {
 					return err
 				}
-				if err := s.bud.Check(maxTableBytes, ld.bytes(), side+" (the scratch diagram of one state's successors)"); err != nil {
+				if err := s.bud.Check(maxTableBytes, ld.bytes(), z.side+" (the scratch diagram of one state's successors)"); err != nil {
 					return err
 				}
 			}
@@ -211,114 +147,41 @@ func (s *symMachine) extend(op *symAttn) error {
 		delta = append(delta, next)
 		vals = append(vals, row)
 	}
-	n := len(sums)
-	if left {
-		if err := s.checkTables(n, nOther); err != nil {
-			return err
-		}
-	} else if err := s.checkTables(nOther, n); err != nil {
-		return err
-	}
-	for k, t := range s.tab {
-		if t != nil {
-			s.tab[k] = project(t, left, proj, nOwn, nOther)
-		}
-	}
-	nt := make([]bdd.Node, n*nOther)
-	for i, row := range vals {
-		for o, x := range row {
-			nt[cellAt(left, i, o, n, nOther)] = x
-		}
-	}
-	s.tab[op.out] = nt
-	s.setMachine(left, n, delta)
-	return nil
+	return s.refined(op.out, left, z, delta, vals)
 }
 
-// minimize merges the states of both machines that no live table and no
-// future step can tell apart, as bimachine.minimize does.
+// minimize minimises both machines (sides.minimizeWith): a state's
+// successors under a round's classes are its transition diagram with each
+// leaf replaced by its class's terminal.
 func (s *symMachine) minimize(live []int) error {
-	for _, left := range []bool{true, false} {
-		if err := s.minimizeSide(live, left); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.minimizeWith(live, &symRows{s: s})
 }
 
-// minimizeSide is Moore's refinement on one machine: a state's first
-// signature is its cells in every live table (diagrams, so equal functions
-// are equal nodes), then its class and its transition diagram with each
-// leaf replaced by its class's terminal, until no class splits.
-func (s *symMachine) minimizeSide(live []int, left bool) error {
-	m := s.m
-	n, delta := s.machine(left)
-	nOther, _ := s.machine(!left)
-	class := make([]int, n)
-	ids := map[string]int{}
-	var buf []byte
-	for q := range n {
-		buf = buf[:0]
-		for _, k := range live {
-			t := s.tab[k]
-			err := chargeBlocks(s.bud, nOther, func(lo, hi int) {
-				for o := lo; o < hi; o++ {
-					buf = appendInt(buf, int(t[cellAt(left, q, o, n, nOther)]))
-				}
-			})
-			if err != nil {
-				return err
-			}
-		}
-		id, ok := ids[string(buf)]
-		if !ok {
-			id = len(ids)
-			ids[string(buf)] = id
-		}
-		class[q] = id
-	}
-	count := len(ids)
-	var memo bdd.NodeMap[bdd.Node]
-	toClass := func(p int) bdd.Node { return m.Terminal(class[p]) }
-	for {
-		memo.Clear()
-		next := make([]int, n)
-		pairs := map[[2]int]int{}
-		for q := range n {
-			// A round over thousands of dense diagrams takes seconds:
-			// each state's relabelling is charged as it is done.
-			if err := s.bud.Step(1); err != nil {
-				return err
-			}
-			key := [2]int{class[q], int(s.relabel(delta[q], &memo, toClass))}
-			id, ok := pairs[key]
-			if !ok {
-				id = len(pairs)
-				pairs[key] = id
-			}
-			next[q] = id
-		}
-		if err := m.Err(); err != nil {
-			return err
-		}
-		class = next
-		if len(pairs) == count {
-			break
-		}
-		count = len(pairs)
-	}
-	if count == n {
-		return nil
-	}
-	rep := representatives(class, count)
-	memo.Clear()
-	nd := make([]bdd.Node, count)
+// symRows are the transitions of the bimachine over propositions.
+type symRows struct {
+	s     *symMachine
+	class []int
+	memo  bdd.NodeMap[bdd.Node]
+}
+
+func (r *symRows) round(class []int) { r.class = class; r.memo.Clear() }
+
+// cost: a round over thousands of dense diagrams takes seconds, so each
+// state's relabelling is charged as it is done.
+func (r *symRows) cost() int64 { return 1 }
+func (r *symRows) err() error  { return r.s.m.Err() }
+
+func (r *symRows) toClass(p int) bdd.Node { return r.s.m.Terminal(r.class[p]) }
+
+func (r *symRows) key(buf []byte, d bdd.Node) []byte {
+	return appendInt(buf, int(r.s.relabel(d, &r.memo, r.toClass)))
+}
+
+func (r *symRows) quotient(delta []bdd.Node, class, rep []int) []bdd.Node {
+	r.round(class)
+	nd := make([]bdd.Node, len(rep))
 	for c, q := range rep {
-		nd[c] = s.relabel(delta[q], &memo, toClass)
+		nd[c] = r.s.relabel(delta[q], &r.memo, r.toClass)
 	}
-	for _, k := range live {
-		s.tab[k] = project(s.tab[k], left, rep, n, nOther)
-	}
-	s.setMachine(left, count, nd)
-	return m.Err()
+	return nd
 }
