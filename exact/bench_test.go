@@ -9,6 +9,8 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/ltl"
+	"github.com/brasp-dev/brasp/ltl/toltlf"
 	"github.com/brasp-dev/brasp/ltlf"
 )
 
@@ -115,6 +117,36 @@ func BenchmarkPropositions(b *testing.B) {
 			b.Run(c.name+"/letters", func(b *testing.B) {
 				for b.Loop() {
 					if _, err := ProgramDFA(nil, lp); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkStairFormula: STAIR_k's formula → minimal DFA by FormulaDFA
+// (the route its estimate picks) and by each route alone.
+//
+//	go test ./exact -run '^$' -bench StairFormula -benchtime 3x
+func BenchmarkStairFormula(b *testing.B) {
+	for _, k := range []int{4, 16, 64} {
+		f, err := ltl.ParseFile("stair.ltl", []byte(stairSource(k)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		routes := []struct {
+			name string
+			run  func() error
+		}{
+			{"FormulaDFA", func() error { _, err := FormulaDFA(nil, f); return err }},
+			{"bimachine", func() error { _, err := BimachineFormulaDFA(nil, f); return err }},
+			{"symbolic", func() error { _, err := toltlf.DFA(nil, f); return err }},
+		}
+		for _, r := range routes {
+			b.Run(fmt.Sprintf("k%d/%s", k, r.name), func(b *testing.B) {
+				for b.Loop() {
+					if err := r.run(); err != nil {
 						b.Fatal(err)
 					}
 				}
