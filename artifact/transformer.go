@@ -27,6 +27,10 @@ type Transformer struct {
 	once   sync.Once
 	runner *transformer.Runner
 	err    error
+
+	batchMu sync.Mutex
+	batch   *transformer.Batch // AcceptWord's, made on first use
+	word    []int              // AcceptWord's scratch
 }
 
 // NewTransformer wraps a model as an artifact.
@@ -94,6 +98,32 @@ func (t *Transformer) RunBytes(w []byte) (*transformer.Activations, error) {
 		return nil, err
 	}
 	return t.runner.RunBytes(w)
+}
+
+// AcceptWord decides a word of the model (over symbols, an acceptor) of n
+// symbols sym(0) … sym(n−1) with one transformer.Batch kept for the
+// artifact's life: every activation vector, score and combination met on
+// earlier words is reused, so a word costs a scan per head and a table
+// look-up per position and layer (Runner.Accepts' verdicts). It charges
+// the budget one unit per position and is safe for concurrent use (the
+// batch is locked).
+func (t *Transformer) AcceptWord(n int, sym func(i int) int) (bool, error) {
+	if err := t.prepare(); err != nil {
+		return false, err
+	}
+	if err := t.bud.Step(int64(n) + 1); err != nil {
+		return false, err
+	}
+	t.batchMu.Lock()
+	defer t.batchMu.Unlock()
+	if t.batch == nil {
+		t.batch = t.runner.NewBatch(transformer.FastOptions{})
+	}
+	t.word = t.word[:0]
+	for i := range n {
+		t.word = append(t.word, sym(i))
+	}
+	return t.batch.Accept(t.word)
 }
 
 // RunWide is RunBytes for a word stored two bytes per symbol

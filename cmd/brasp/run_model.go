@@ -18,7 +18,9 @@ import (
 // (transformer.Runner.RunBytes), and streams the verdict, the output word
 // or the --json object from the word and the final class ids. It reports
 // false when it does not apply (the empty word, more than 65536 symbols),
-// leaving the word to runWord.
+// leaving the word to runWord. An acceptor's words up to maxBatchedWord
+// symbols go instead through the artifact's batch (Transformer.AcceptWord),
+// which computes the model's per-class work once for all the words read.
 func runModel(t *artifact.Transformer, line []byte, where string, asJSON bool, out *bufio.Writer) (bool, error) {
 	if len(line) == 0 {
 		return false, nil
@@ -29,11 +31,14 @@ func runModel(t *artifact.Transformer, line []byte, where string, asJSON bool, o
 		sym func(i int) int
 		act *transformer.Activations
 	)
+	m := t.M
+	batched := !m.IsTransducer()
 	w, err := syms.ParseCompact(line)
 	switch {
 	case err == nil:
 		n, sym = len(w), func(i int) int { return int(w[i]) }
-		if n > 0 {
+		if n > 0 && (!batched || n > maxBatchedWord) {
+			batched = false
 			act, err = t.RunBytes(w)
 		}
 	case errors.Is(err, alphabet.ErrNotCompact):
@@ -44,7 +49,8 @@ func runModel(t *artifact.Transformer, line []byte, where string, asJSON bool, o
 		}
 		if err == nil {
 			n, sym = len(wide), func(i int) int { return int(wide[i]) }
-			if n > 0 {
+			if n > 0 && (!batched || n > maxBatchedWord) {
+				batched = false
 				act, err = t.RunWide(wide)
 			}
 		}
@@ -55,7 +61,6 @@ func runModel(t *artifact.Transformer, line []byte, where string, asJSON bool, o
 	if err != nil {
 		return true, fmt.Errorf("%s: %v", where, err)
 	}
-	m := t.M
 	if m.IsTransducer() {
 		o := m.Outputs(act)
 		for i := range n {
@@ -74,7 +79,12 @@ func runModel(t *artifact.Transformer, line []byte, where string, asJSON bool, o
 		out.WriteByte('\n')
 		return true, nil
 	}
-	acc, err := m.Verdict(act)
+	var acc bool
+	if batched {
+		acc, err = t.AcceptWord(n, sym)
+	} else {
+		acc, err = m.Verdict(act)
+	}
 	if err != nil {
 		return true, fmt.Errorf("%s: %v", where, err)
 	}
@@ -87,6 +97,11 @@ func runModel(t *artifact.Transformer, line []byte, where string, asJSON bool, o
 	out.WriteByte('\n')
 	return true, nil
 }
+
+// maxBatchedWord is the longest word run through the batch: its scratch
+// keeps four bytes per position and head, where RunBytes keeps one or two
+// per position.
+const maxBatchedWord = 1 << 16
 
 // writeSymbolsJSON writes prefix and the n symbols sym(0) … as JSON
 // strings separated by commas.
