@@ -59,6 +59,23 @@ func (r *Runner) split(op *fastOp, level int, out []uint64) {
 	}
 }
 
+// chunk3 evaluates op's score, value and default on the words lo…hi-1
+// and returns them with group g's words there (nil for all positions) and
+// the mask of the positions the last of them holds.
+func (r *Runner) chunk3(op *fastOp, g []uint64, lo, hi int) (s, v, d, gc []uint64, tm uint64) {
+	s = r.eval(op.s, lo, hi, nil)
+	v = r.eval(op.v, lo, hi, nil)
+	d = r.eval(op.d, lo, hi, nil)
+	tm = ^uint64(0)
+	if hi == r.nw {
+		tm = r.tail
+	}
+	if g != nil {
+		gc = g[lo:hi]
+	}
+	return s, v, d, gc, tm
+}
+
 // attendGroup computes op on the positions of group g (nil: all positions),
 // writing them into out and leaving the other positions of out unchanged.
 func (r *Runner) attendGroup(op *fastOp, g, out []uint64) {
@@ -67,17 +84,7 @@ func (r *Runner) attendGroup(op *fastOp, g, out []uint64) {
 		var carry, seen uint64
 		for lo := 0; lo < r.nw; lo += r.chunk {
 			hi := min(lo+r.chunk, r.nw)
-			s := r.eval(op.s, lo, hi, nil)
-			v := r.eval(op.v, lo, hi, nil)
-			d := r.eval(op.d, lo, hi, nil)
-			tm := ^uint64(0)
-			if hi == r.nw {
-				tm = r.tail
-			}
-			var gc []uint64
-			if g != nil {
-				gc = g[lo:hi]
-			}
+			s, v, d, gc, tm := r.chunk3(op, g, lo, hi)
 			carry, seen = scanForward(s, v, d, gc, out[lo:hi], tm, op.strict, carry, seen)
 		}
 	case kernelBackward:
@@ -89,17 +96,7 @@ func (r *Runner) attendGroup(op *fastOp, g, out []uint64) {
 			if hi == r.nw {
 				lo = (r.nw - 1) / r.chunk * r.chunk
 			}
-			s := r.eval(op.s, lo, hi, nil)
-			v := r.eval(op.v, lo, hi, nil)
-			d := r.eval(op.d, lo, hi, nil)
-			tm := ^uint64(0)
-			if hi == r.nw {
-				tm = r.tail
-			}
-			var gc []uint64
-			if g != nil {
-				gc = g[lo:hi]
-			}
+			s, v, d, gc, tm := r.chunk3(op, g, lo, hi)
 			carry, seen = scanBackward(s, v, d, gc, out[lo:hi], tm, op.strict, carry, seen)
 			hi = lo
 		}

@@ -332,25 +332,21 @@ func (t *translator) tr(c *context, g *ltl.Formula) (int32, error) {
 		r = t.binary(ltlf.Since, x, y)
 	case ltl.OpUntilNS:
 		r = t.binary(ltlf.Until, x, y)
-	case ltl.OpNext:
-		r = t.unary(ltlf.Next, x)
-	case ltl.OpWeakNext:
-		r = t.unary(ltlf.WeakNext, x)
-	case ltl.OpYesterday:
-		r = t.unary(ltlf.Yesterday, x)
-	case ltl.OpWeakYesterday:
-		r = t.unary(ltlf.WeakYesterday, x)
-	case ltl.OpEventually:
-		r = t.unary(ltlf.Finally, x)
-	case ltl.OpGlobally:
-		r = t.unary(ltlf.Globally, x)
-	case ltl.OpOnce:
-		r = t.unary(ltlf.Once, x)
-	case ltl.OpHistorically:
-		r = t.unary(ltlf.Historically, x)
 	default:
-		return 0, fmt.Errorf("%w: operator %s", ErrUnsupported, g.Op)
+		op, ok := unaryOps[g.Op]
+		if !ok {
+			return 0, fmt.Errorf("%w: operator %s", ErrUnsupported, g.Op)
+		}
+		r = t.unary(op, x)
 	}
 	c.memo[g] = r
 	return r, nil
+}
+
+// unaryOps are the unary LTL operators that are one LTLf operator.
+var unaryOps = map[ltl.Op]ltlf.Op{
+	ltl.OpNext: ltlf.Next, ltl.OpWeakNext: ltlf.WeakNext,
+	ltl.OpYesterday: ltlf.Yesterday, ltl.OpWeakYesterday: ltlf.WeakYesterday,
+	ltl.OpEventually: ltlf.Finally, ltl.OpGlobally: ltlf.Globally,
+	ltl.OpOnce: ltlf.Once, ltl.OpHistorically: ltlf.Historically,
 }
