@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/internal/bitwise"
 )
 
 // Trace holds the truth value of every subformula of a formula at every
@@ -165,26 +166,8 @@ func run[S symbolIndex](e *Evaluator, w []S, keepAll bool) *Trace {
 			copy(v, symbols[g.Symbol])
 		case OpPredicate:
 			predicateBits(v, g.Pred, n)
-		case OpNot:
-			for k := range v {
-				v[k] = ^x[k]
-			}
-		case OpAnd:
-			for k := range v {
-				v[k] = x[k] & y[k]
-			}
-		case OpOr:
-			for k := range v {
-				v[k] = x[k] | y[k]
-			}
-		case OpImplies:
-			for k := range v {
-				v[k] = ^x[k] | y[k]
-			}
-		case OpIff:
-			for k := range v {
-				v[k] = ^(x[k] ^ y[k])
-			}
+		case OpNot, OpAnd, OpOr, OpImplies, OpIff:
+			bitwise.Apply(connectives[g.Op], v, x, y)
 		case OpNext, OpWeakNext:
 			// v(i) = x(i+1): shift towards lower positions.
 			for k := range v {
@@ -403,3 +386,6 @@ func untilScan(v, x, y bitvec, strict bool) {
 		carry = out
 	}
 }
+
+// connectives are the Boolean operators as bit-parallel connectives.
+var connectives = map[Op]bitwise.Op{OpNot: bitwise.Not, OpAnd: bitwise.And, OpOr: bitwise.Or, OpImplies: bitwise.Implies, OpIff: bitwise.Iff}

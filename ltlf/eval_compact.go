@@ -1,6 +1,9 @@
 package ltlf
 
-import "github.com/brasp-dev/brasp/budget"
+import (
+	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/internal/bitwise"
+)
 
 // maxEvalBytes bounds the truth rows EvalCompact holds at once.
 var maxEvalBytes = budget.Define("ltlf-eval-bytes", 512<<20, "bytes",
@@ -88,30 +91,8 @@ func (f *Formula) EvalCompact(b *budget.Budget, t *CompactTrace) (bool, error) {
 				}
 			}
 			work = int64(n)
-		case Not:
-			for w := range out {
-				out[w] = ^a[w]
-			}
-		case And:
-			for w := range out {
-				out[w] = a[w] & c[w]
-			}
-		case Or:
-			for w := range out {
-				out[w] = a[w] | c[w]
-			}
-		case Implies:
-			for w := range out {
-				out[w] = ^a[w] | c[w]
-			}
-		case Equiv:
-			for w := range out {
-				out[w] = ^(a[w] ^ c[w])
-			}
-		case Xor:
-			for w := range out {
-				out[w] = a[w] ^ c[w]
-			}
+		case Not, And, Or, Implies, Equiv, Xor:
+			bitwise.Apply(bitOps[nd.Op], out, a, c)
 		case Next, WeakNext:
 			// out[i] = a[i+1]; past the end: whether the next is weak.
 			for w := range out {
@@ -199,3 +180,6 @@ func setBit(r []uint64, i int, v bool) {
 		r[i>>6] &^= 1 << (uint(i) & 63)
 	}
 }
+
+// bitOps are the Boolean operators as bit-parallel connectives.
+var bitOps = map[Op]bitwise.Op{Not: bitwise.Not, And: bitwise.And, Or: bitwise.Or, Implies: bitwise.Implies, Equiv: bitwise.Iff, Xor: bitwise.Xor}

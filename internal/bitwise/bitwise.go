@@ -1,0 +1,47 @@
+// Package bitwise holds the Boolean connectives on bit-parallel vectors
+// (64 positions a word) that the LTL and LTLf evaluators share.
+package bitwise
+
+// Op is a Boolean connective.
+type Op uint8
+
+// The connectives: Not reads x only.
+const (
+	Not Op = iota
+	And
+	Or
+	Implies
+	Iff
+	Xor
+)
+
+// Apply sets v = x op y word by word; v, x and y have the same length (y
+// is unused for Not).
+func Apply(op Op, v, x, y []uint64) {
+	switch op {
+	case Not:
+		for k := range v {
+			v[k] = ^x[k]
+		}
+	case And:
+		for k := range v {
+			v[k] = x[k] & y[k]
+		}
+	case Or:
+		for k := range v {
+			v[k] = x[k] | y[k]
+		}
+	case Implies:
+		for k := range v {
+			v[k] = ^x[k] | y[k]
+		}
+	case Iff:
+		for k := range v {
+			v[k] = ^(x[k] ^ y[k])
+		}
+	case Xor:
+		for k := range v {
+			v[k] = x[k] ^ y[k]
+		}
+	}
+}
