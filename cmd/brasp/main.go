@@ -75,6 +75,7 @@ var commands = []*command{
 	{name: "demo", summary: "the pipeline on the paper's Dyck-1 depth-2 example", run: demoCmd},
 	{name: "equiv", summary: "decide whether two inputs of any kinds accept the same words", run: equivCmd},
 	{name: "inspect", summary: "describe a model or program: layers, heads, width, what each part reads and writes", run: inspectCmd},
+	{name: "learn", summary: "learn the minimal DFA of a teacher (any input file, or a command) by active learning", run: learnCmd},
 	{name: "run", summary: "run a program, formula, automaton, regex or transformer on words", run: runCmd},
 	{name: "sample", summary: "labelled words of each length drawn uniformly (datasets): --lengths, --count, --balanced, --all", run: sampleCmd},
 	{name: "serve", summary: "run the playground web page (default 127.0.0.1:8080)", run: serveCmd},

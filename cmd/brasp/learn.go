@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/brasp-dev/brasp/artifact"
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/learn"
+)
+
+const learnUsage = "learn [--limit NAME=N]... [--stats S.json] [--to brasp|ltl|transformer] -o OUT FILE"
+
+// learnCmd learns the minimal DFA of a teacher's language by active
+// learning: a file of any kind is an exact teacher. It writes the learned
+// DFA (or, with --to, the learned language in that form), prints what the
+// equivalence check established and the classification of the learned
+// language. On a limit or an interruption it still writes the last
+// hypothesis, and says it is one.
+func learnCmd(e *env, args []string) error {
+	fs := newFlags(e, "learn", learnUsage)
+	lim := addLimitFlag(fs)
+	out := fs.String("o", "", "write the learned DFA to `FILE`")
+	stats := fs.String("stats", "", "write the counters of the run (JSON) to `FILE`")
+	to := fs.String("to", "", "write the learned language as `KIND` (brasp, ltl, transformer) instead of a DFA")
+	pos, err := parseFlags(e, fs, learnUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *out == "" {
+		return &exitError{code: 2, msg: "learn: want one FILE and -o OUT (usage: brasp " + learnUsage + ")"}
+	}
+	var kind artifact.Kind
+	if *to != "" {
+		if kind, err = artifact.ParseKind(*to); err != nil {
+			return &exitError{code: 2, msg: "learn: --to: " + err.Error()}
+		}
+	}
+	b := e.budget(lim)
+	a, err := loadFile(b, pos[0], "")
+	if err != nil {
+		return err
+	}
+	res, lerr := artifact.Learn(b, a, artifact.Options{})
+	if res == nil {
+		return fmt.Errorf("%s: %w", pos[0], lerr)
+	}
+	return finishLearn(e, b, res, lerr, *out, *stats, kind)
+}
+
+// finishLearn writes what a learning run produced: the stats, the last
+// hypothesis (in the asked form), what it agrees on, its classification;
+// the error of the run, if any, after all that.
+func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, stats string, kind artifact.Kind) error {
+	if stats != "" {
+		data, err := json.MarshalIndent(res.Stats, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := writeOutput(stats, append(data, '\n')); err != nil {
+			return err
+		}
+	}
+	if res.DFA == nil {
+		return lerr
+	}
+	if lerr != nil {
+		// The run stopped: the stopped budget cannot run conversions.
+		b = budget.New(e.ctx, b.Settings())
+		if errors.Is(lerr, budget.ErrStopped) {
+			b = nil
+		}
+	}
+	var data []byte
+	if kind == "" || lerr != nil {
+		data = []byte(automata.Format(res.DFA))
+	} else {
+		conv, err := artifact.Convert(b, artifact.NewDFA(res.DFA), kind, artifact.Options{})
+		if err != nil {
+			return fmt.Errorf("learn: the learned DFA as %s: %w", kind, err)
+		}
+		if enc, ok := conv.(artifact.Encoder); ok {
+			data, err = enc.Encode(out)
+		} else {
+			data, err = conv.Format()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := writeOutput(out, data); err != nil {
+		return err
+	}
+	s := res.Stats
+	if lerr != nil {
+		fmt.Fprintf(e.stdout, "stopped: wrote the last hypothesis (%d states) to %s: not checked by the equivalence oracle\n", s.States, out)
+		return lerr
+	}
+	fmt.Fprintf(e.stdout, "learned %d states: %s\n", s.States, res.Verdict)
+	fmt.Fprintf(e.stdout, "asked %d distinct words (%d symbols) in %d batches, %d equivalence rounds\n",
+		s.MembershipQueries, s.Symbols, s.Batches, s.EquivalenceRounds)
+	c, err := artifact.Classify(b, artifact.NewDFA(res.DFA), artifact.Options{})
+	if err != nil {
+		return fmt.Errorf("learn: classifying the learned DFA: %w", err)
+	}
+	_, err = fmt.Fprint(e.stdout, c.Format())
+	return err
+}

@@ -1,0 +1,229 @@
+package learn
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// maxQueries bounds the distinct words a learning run asks its teacher.
+var maxQueries = budget.Define("learn-queries", 4<<20, "words",
+	"distinct words brasp learn asks its teacher (membership queries, learning and testing)")
+
+// maxCacheBytes bounds the memory of the answers a learning run keeps.
+var maxCacheBytes = budget.Define("learn-bytes", 1<<30, "bytes",
+	"memory of the answers brasp learn keeps (a trie of the words asked)")
+
+// Verdicts held by a trie node.
+const (
+	unknown int8 = iota
+	rejected
+	accepted
+	pending // in the batch being asked
+)
+
+// Cache stands between the learner and a Membership oracle. It keeps every
+// answer in a trie of words for the whole run, so no word is asked twice;
+// it never asks the empty word (whose verdict is "rejected": brasp's
+// languages are sets of non-empty words); it asks the words of one call of
+// Ask as one batch, without duplicates, and in prefix mode without the
+// words that are prefixes of others in the batch (their verdicts come with
+// the longer word). It counts what it sends (Stats).
+type Cache struct {
+	m     Membership
+	alpha alphabet.Alphabet
+	k     int
+	out   []int8  // verdict of each node; node 0 is the empty word
+	child []int32 // child[node*k+a]: the node of word·a, 0 for none
+	meter *budget.Meter
+	stats *Stats
+	// testing: words asked now are counted as test words.
+	testing bool
+	teacher timer
+	// round is the equivalence round, for messages.
+	round int
+}
+
+// nodeBytes is what one trie node costs with k letters.
+func nodeBytes(k int) int64 { return 1 + 4*int64(k) }
+
+// NewCache returns an empty cache in front of m for words over alpha.
+func NewCache(b *budget.Budget, m Membership, alpha alphabet.Alphabet, stats *Stats) *Cache {
+	k := len(alpha)
+	c := &Cache{m: m, alpha: alpha, k: k, out: []int8{rejected}, child: make([]int32, k),
+		meter: b.Meter(maxCacheBytes, "the answers of the teacher"), stats: stats}
+	return c
+}
+
+// node returns the trie node of w, creating it when create is set; -1 when
+// it does not exist.
+func (c *Cache) node(w []int, create bool) (int32, error) {
+	n := int32(0)
+	for _, a := range w {
+		next := c.child[int(n)*c.k+a]
+		if next == 0 {
+			if !create {
+				return -1, nil
+			}
+			if err := c.meter.Add(nodeBytes(c.k)); err != nil {
+				return -1, err
+			}
+			next = int32(len(c.out))
+			c.out = append(c.out, unknown)
+			c.child = append(c.child, make([]int32, c.k)...)
+			c.child[int(n)*c.k+a] = next
+		}
+		n = next
+	}
+	return n, nil
+}
+
+// Known returns the verdict on w and whether the cache has it.
+func (c *Cache) Known(w []int) (accept, ok bool) {
+	n, _ := c.node(w, false)
+	if n < 0 {
+		return false, false
+	}
+	switch c.out[n] {
+	case accepted:
+		return true, true
+	case rejected:
+		return false, true
+	}
+	return false, false
+}
+
+// Accepts returns the verdict on w, which Ask must have fetched.
+func (c *Cache) Accepts(w []int) bool {
+	acc, ok := c.Known(w)
+	if !ok {
+		panic("learn: verdict asked before it was fetched: " + automata.ShowWord(c.alpha, w))
+	}
+	return acc
+}
+
+// Ask fetches the verdicts on the words it does not know yet, in one
+// batch.
+func (c *Cache) Ask(b *budget.Budget, words [][]int) error {
+	var ask [][]int
+	for _, w := range words {
+		n, err := c.node(w, true)
+		if err != nil {
+			return err
+		}
+		if c.out[n] == unknown {
+			c.out[n] = pending
+			ask = append(ask, w)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	if c.m.PerPrefix() {
+		// A word that is a prefix of another word of the batch is a
+		// prefix of the next one in lexicographic order.
+		slices.SortFunc(ask, slices.Compare)
+		kept := ask[:0]
+		for i, w := range ask {
+			if i+1 < len(ask) && len(ask[i+1]) > len(w) && slices.Equal(ask[i+1][:len(w)], w) {
+				continue
+			}
+			kept = append(kept, w)
+		}
+		ask = kept
+	}
+	if int64(c.stats.MembershipQueries+len(ask)) > b.Max(maxQueries) {
+		c.unmark(words)
+		return b.Check(maxQueries, int64(c.stats.MembershipQueries+len(ask)), "the words asked of the teacher")
+	}
+	if err := b.Err(); err != nil {
+		c.unmark(words)
+		return err
+	}
+	start := time.Now()
+	answers, err := c.m.Query(b, ask)
+	c.teacher.since(start)
+	c.stats.Batches++
+	if err != nil {
+		c.unmark(words)
+		return err
+	}
+	if len(answers) != len(ask) {
+		c.unmark(words)
+		return fmt.Errorf("the teacher gave %d answers to %d words", len(answers), len(ask))
+	}
+	for i, w := range ask {
+		if err := c.record(w, answers[i]); err != nil {
+			c.unmark(words)
+			return err
+		}
+		c.stats.MembershipQueries++
+		if c.testing {
+			c.stats.TestWords++
+		} else {
+			c.stats.LearningWords++
+		}
+		c.stats.Symbols += int64(len(w))
+		c.stats.Answers += int64(len(answers[i]))
+	}
+	return nil
+}
+
+// record stores the verdicts on w (one per prefix in prefix mode) and
+// reports a teacher that contradicts an earlier answer.
+func (c *Cache) record(w []int, ans []bool) error {
+	want := 1
+	if c.m.PerPrefix() {
+		want = len(w)
+	}
+	if len(ans) != want {
+		return fmt.Errorf("round %d: the teacher gave %d verdicts for %s, want %d", c.round, len(ans), automata.ShowWord(c.alpha, w), want)
+	}
+	set := func(n int32, v bool, prefix []int) error {
+		x := rejected
+		if v {
+			x = accepted
+		}
+		if old := c.out[n]; old == accepted || old == rejected {
+			if old != x {
+				return fmt.Errorf("round %d: the teacher answers inconsistently: %s was %s before and is %s now",
+					c.round, automata.ShowWord(c.alpha, prefix), verdictName(old), verdictName(x))
+			}
+			return nil
+		}
+		c.out[n] = x
+		return nil
+	}
+	if !c.m.PerPrefix() {
+		n, _ := c.node(w, false)
+		return set(n, ans[0], w)
+	}
+	n := int32(0)
+	for i, a := range w {
+		n = c.child[int(n)*c.k+a]
+		if err := set(n, ans[i], w[:i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unmark forgets the pending marks of a batch that failed.
+func (c *Cache) unmark(words [][]int) {
+	for _, w := range words {
+		if n, _ := c.node(w, false); n >= 0 && c.out[n] == pending {
+			c.out[n] = unknown
+		}
+	}
+}
+
+func verdictName(x int8) string {
+	if x == accepted {
+		return "accepted"
+	}
+	return "rejected"
+}

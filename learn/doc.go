@@ -1,0 +1,44 @@
+// Package learn is active automata learning: the minimal DFA of a
+// language known only through a teacher that answers membership queries
+// (is this word accepted?) and equivalence queries (is this hypothesis
+// right? if not, a word on which it is wrong).
+//
+// The pieces are small and separate: a Membership oracle answers a batch of
+// words (optionally a verdict per prefix, what a causal model computes in
+// one pass); a Cache in front of it never asks a word twice, never asks the
+// empty word (brasp's languages are sets of non-empty words; the empty word
+// counts as rejected) and counts what is sent (Stats); an Equivalence
+// oracle is exact (DFATeacher) or a conformance test.
+//
+// # The algorithm
+//
+// Learner is Kearns–Vazirani's discrimination-tree learner with
+// Rivest–Schapire counterexample processing, with two changes that make it
+// cheap in words when the teacher answers per prefix:
+//
+//   - The key of a word u at an inner node with test t is the vector of
+//     verdicts on u·t' for every prefix t' of t (one query), so nodes branch
+//     many ways, and a transition whose key has no child yet is a new state
+//     found without an equivalence query.
+//   - Every test is the suffix Rivest–Schapire finds followed by Tail random
+//     letters: the extra verdicts come with the same query and tell states
+//     apart sooner (shallower trees, fewer rounds).
+//
+// One round sifts all pending transitions level by level, one batch per
+// level. A counterexample w costs ⌈log₂|w|⌉ queries (binary search for the
+// index where the access word of the hypothesis state stops agreeing) and
+// is used again until the hypothesis agrees with it. With n states and k
+// letters the learner needs at most n−1 counterexamples, and asks at most
+// n·k·h + n·⌈log₂ m⌉ words (h the height of the tree, at most n; m the
+// longest counterexample); on random DFAs h stays small.
+//
+// Why this and not L*, L# or TTT: measured on random minimal DFAs from
+// exact teachers (tests of this package), tails of 16 letters take the
+// distinct words from 2,365 to about 700 on 100 states over 4 letters
+// (AALpy's L# asks about 1,530 there), and from 15,612 to about 3,400 on
+// 500 states (AALpy's L#: about 3,350), with the speed of a
+// discrimination tree (milliseconds, where an observation tree's apartness
+// checks are quadratic). Without prefix answers (a teacher answering one
+// verdict per word) tails buy nothing and are not used: the learner is
+// then plain KV with Rivest–Schapire.
+package learn

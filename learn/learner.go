@@ -1,0 +1,229 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// maxStates bounds the states of a hypothesis: a target that is not
+// regular (or too large) makes hypotheses grow without end.
+var maxStates = budget.Define("learn-states", 1<<15, "states",
+	"states of a hypothesis of brasp learn (a teacher that is not regular grows them without end)")
+
+var errNotSplit = errors.New("internal error: a counterexample did not split a state")
+
+// Learner learns the minimal DFA of a teacher's language of non-empty
+// words (see the package doc for the algorithm).
+type Learner struct {
+	alpha  alphabet.Alphabet
+	k      int
+	cache  *Cache
+	prefix bool
+	root   *tnode
+	// access[q] is the access word of state q (the access words are
+	// prefix-closed: each is another's followed by one letter).
+	access   [][]int
+	leaf     []*tnode
+	trans    [][]int   // trans[q][a]: the target of q·a, -1 while unknown
+	incoming [][]int32 // incoming[r]: transitions q*k+a that led to r
+	scratch  []int
+	stats    *Stats
+	// tail is how many random letters follow each test suffix in prefix
+	// mode (see the package doc); rng draws them.
+	tail int
+	rng  *rand.Rand
+	// Progress, when set, is called after every equivalence round.
+	Progress func(s *Stats)
+}
+
+// NewLearner returns a learner asking through cache over alpha.
+func NewLearner(cache *Cache) *Learner {
+	l := &Learner{alpha: cache.alpha, k: cache.k, cache: cache, prefix: cache.m.PerPrefix(), stats: cache.stats,
+		rng: rand.New(rand.NewPCG(1, 2))}
+	if l.prefix {
+		l.tail = Tail
+	}
+	return l
+}
+
+// addState adds a state with access word u.
+func (l *Learner) addState(b *budget.Budget, u []int) (int, error) {
+	if err := b.Check(maxStates, int64(len(l.access)+1), "the states of the hypothesis"); err != nil {
+		return 0, err
+	}
+	q := len(l.access)
+	l.access = append(l.access, u)
+	l.leaf = append(l.leaf, nil)
+	row := make([]int, l.k)
+	for a := range row {
+		row[a] = -1
+	}
+	l.trans = append(l.trans, row)
+	l.incoming = append(l.incoming, nil)
+	return q, nil
+}
+
+// Hypothesis returns the current hypothesis: the states found so far,
+// state 0 (the empty word) the start. It rejects the empty word.
+func (l *Learner) Hypothesis() *automata.DFA {
+	n := len(l.access)
+	d := automata.NewDFA(l.alpha, n)
+	for q := range n {
+		d.Accept[q] = q > 0 && l.cache.Accepts(l.access[q])
+		copy(d.Delta[q], l.trans[q])
+	}
+	return d
+}
+
+// Result is the outcome of Learn.
+type Result struct {
+	// DFA is the last hypothesis: the minimal DFA of the target when the
+	// equivalence oracle is exact and Learn returned no error.
+	DFA *automata.DFA
+	// Verdict is what the equivalence oracle established about DFA
+	// (empty when learning stopped before the oracle accepted it).
+	Verdict string
+	Stats   Stats
+}
+
+// Learn learns the target of mem and eq. On an error (a limit, an
+// interruption, a teacher that misbehaves) the result still holds the
+// last complete hypothesis, if there was one.
+func Learn(b *budget.Budget, alpha alphabet.Alphabet, mem Membership, eq Equivalence) (*Result, error) {
+	start := time.Now()
+	res := &Result{}
+	cache := NewCache(b, mem, alpha, &res.Stats)
+	l := NewLearner(cache)
+	err := l.run(b, eq, res)
+	res.Stats.Seconds = time.Since(start).Seconds()
+	res.Stats.TeacherSeconds = cache.teacher.d.Seconds()
+	res.Stats.BraspSeconds = res.Stats.Seconds - res.Stats.TeacherSeconds
+	if res.DFA != nil {
+		res.Stats.States = res.DFA.NumStates()
+	}
+	return res, err
+}
+
+// run is the main loop: close the hypothesis, ask for a counterexample,
+// refine with it until it is no longer one, repeat.
+func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
+	l.root = &tnode{test: l.withTail(nil), children: map[string]*tnode{}, state: -1}
+	if _, err := l.addState(b, []int{}); err != nil {
+		return err
+	}
+	if err := l.cache.Ask(b, [][]int{l.root.test}); err != nil {
+		return err
+	}
+	l.leaf[0] = &tnode{state: 0, depth: 1}
+	l.root.children[l.key(nil, l.root.test)] = l.leaf[0]
+	if err := l.siftAll(b, l.outgoing(0)); err != nil {
+		return err
+	}
+	for round := 1; ; round++ {
+		l.cache.round = round
+		h := l.Hypothesis()
+		res.DFA = h
+		l.stats.States = h.NumStates()
+		l.stats.EquivalenceRounds++
+		l.cache.testing = true
+		w, found, err := eq.Counterexample(b, h)
+		l.cache.testing = false
+		if l.Progress != nil {
+			l.Progress(l.stats)
+		}
+		if err != nil {
+			return err
+		}
+		if !found {
+			res.Verdict = eq.Verdict()
+			return nil
+		}
+		if err := l.cache.Ask(b, [][]int{w}); err != nil {
+			return err
+		}
+		if h.Accepts(w) == l.cache.Accepts(w) || len(w) == 0 {
+			return fmt.Errorf("round %d: the equivalence check gave %s, on which the hypothesis and the teacher agree", round, automata.ShowWord(l.alpha, w))
+		}
+		l.stats.Counterexamples++
+		l.stats.CounterexampleLengths = append(l.stats.CounterexampleLengths, len(w))
+		for {
+			if err := l.refine(b, w); err != nil {
+				return err
+			}
+			if l.run1(w) == l.cache.Accepts(w) {
+				break
+			}
+		}
+	}
+}
+
+// run1 runs the current hypothesis on w.
+func (l *Learner) run1(w []int) bool {
+	q := 0
+	for _, a := range w {
+		q = l.trans[q][a]
+	}
+	return q > 0 && l.cache.Accepts(l.access[q])
+}
+
+// state returns the state the hypothesis reaches on w.
+func (l *Learner) state(w []int) int {
+	q := 0
+	for _, a := range w {
+		q = l.trans[q][a]
+	}
+	return q
+}
+
+// refine processes a counterexample w the Rivest–Schapire way: with
+// α(i) the verdict on access(h(w[:i]))·w[i:], α(0) is the teacher's
+// verdict on w and α(|w|) the hypothesis's; a binary search finds i with
+// α(i) ≠ α(i+1), so access(h(w[:i]))·w[i] is a new state, told apart from
+// h(w[:i+1]) by the suffix w[i+1:]. It costs about log₂|w| queries.
+func (l *Learner) refine(b *budget.Budget, w []int) error {
+	alpha := func(i int) (bool, error) {
+		u := concat(l.access[l.state(w[:i])], w[i:])
+		if err := l.cache.Ask(b, [][]int{u}); err != nil {
+			return false, err
+		}
+		return l.cache.Accepts(u), nil
+	}
+	lo, hi := 0, len(w) // α(lo) = teacher's verdict ≠ α(hi)
+	vlo := l.cache.Accepts(w)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		v, err := alpha(mid)
+		if err != nil {
+			return err
+		}
+		if v == vlo {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	p := l.state(w[:lo])
+	old := l.trans[p][w[lo]]
+	u := concat(l.access[p], w[lo:lo+1])
+	return l.split(b, old, u, l.withTail(w[lo+1:]))
+}
+
+// Tail is the number of random letters appended to each test suffix when
+// the teacher answers per prefix.
+var Tail = 16
+
+// withTail returns v followed by l.tail random letters, in a fresh slice.
+func (l *Learner) withTail(v []int) []int {
+	t := make([]int, len(v), len(v)+l.tail)
+	copy(t, v)
+	for range l.tail {
+		t = append(t, l.rng.IntN(l.k))
+	}
+	return t
+}

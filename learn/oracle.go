@@ -1,0 +1,69 @@
+package learn
+
+import (
+	"time"
+
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// Membership answers membership queries in batches. A batch is a list of
+// non-empty words over the learner's alphabet (symbol indices); the learner
+// never asks the empty word and never asks a word twice (Cache sees to
+// both).
+type Membership interface {
+	// Query answers one batch. Answer i is for words[i]: with PerPrefix,
+	// one verdict per non-empty prefix of the word (len(words[i])
+	// verdicts, the last for the word itself); otherwise one verdict.
+	// An error ends learning: it names what went wrong (the word, for a
+	// teacher that misbehaves).
+	Query(b *budget.Budget, words [][]int) ([][]bool, error)
+	// PerPrefix reports whether answers carry a verdict per prefix.
+	PerPrefix() bool
+}
+
+// Equivalence looks for a counterexample to a hypothesis: a non-empty word
+// on which the hypothesis and the target disagree. The learner checks every
+// word it is given against the membership oracle before it uses it.
+type Equivalence interface {
+	// Counterexample returns a word on which h and the target may
+	// disagree, or found = false when the check finds none.
+	Counterexample(b *budget.Budget, h *automata.DFA) (w []int, found bool, err error)
+	// Verdict says what "no counterexample" established, for the last
+	// hypothesis checked: "equivalent to the target" for an exact
+	// teacher, the words tested for a conformance test.
+	Verdict() string
+}
+
+// Stats are the counters of a learning run, written by brasp learn --stats.
+type Stats struct {
+	// States of the last hypothesis.
+	States int `json:"states"`
+	// MembershipQueries: distinct words sent to the membership oracle
+	// (learning and testing together); LearningWords and TestWords split
+	// them by phase.
+	MembershipQueries int `json:"membership_queries"`
+	LearningWords     int `json:"learning_words"`
+	TestWords         int `json:"test_words"`
+	// Symbols: letters sent, summed over the words.
+	Symbols int64 `json:"symbols"`
+	// Batches: calls of Membership.Query (one round trip each).
+	Batches int `json:"batches"`
+	// Answers: verdicts received (more than the words in prefix mode).
+	Answers int64 `json:"answers"`
+	// EquivalenceRounds: hypotheses submitted to the equivalence oracle.
+	EquivalenceRounds int `json:"equivalence_rounds"`
+	// Counterexamples found, and the length of each.
+	Counterexamples       int   `json:"counterexamples"`
+	CounterexampleLengths []int `json:"counterexample_lengths"`
+	// Seconds: wall time of the run; TeacherSeconds of it waiting for
+	// the membership oracle, BraspSeconds the rest.
+	Seconds        float64 `json:"seconds"`
+	TeacherSeconds float64 `json:"seconds_teacher"`
+	BraspSeconds   float64 `json:"seconds_brasp"`
+}
+
+// timer accumulates the time spent in an oracle.
+type timer struct{ d time.Duration }
+
+func (t *timer) since(start time.Time) { t.d += time.Since(start) }
