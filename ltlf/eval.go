@@ -71,19 +71,7 @@ func (f *Formula) EvalAll(t Trace) [][]bool {
 			// value of the operator on the empty suffix).
 			later := nd.Op == Globally || nd.Op == Release || nd.Op == WeakUntil
 			for k := n - 1; k >= 0; k-- {
-				var cur bool
-				switch nd.Op {
-				case Finally:
-					cur = a[k] || later
-				case Globally:
-					cur = a[k] && later
-				case Until, WeakUntil:
-					cur = b[k] || a[k] && later
-				case Release:
-					cur = b[k] && (a[k] || later)
-				case StrongRelease:
-					cur = b[k] && (a[k] || later)
-				}
+				cur := recur(nd.Op, a[k], b[k], later)
 				out[k] = cur
 				later = cur
 			}
@@ -95,15 +83,7 @@ func (f *Formula) EvalAll(t Trace) [][]bool {
 			}
 			earlier := nd.Op == Historically
 			for k := range n {
-				var cur bool
-				switch nd.Op {
-				case Once:
-					cur = a[k] || earlier
-				case Historically:
-					cur = a[k] && earlier
-				case Since:
-					cur = b[k] || a[k] && earlier
-				}
+				cur := recur(nd.Op, a[k], b[k], earlier)
 				out[k] = cur
 				earlier = cur
 			}
@@ -112,4 +92,23 @@ func (f *Formula) EvalAll(t Trace) [][]bool {
 		}
 	}
 	return v
+}
+
+// recur is the value at one step of the temporal operator op (a future
+// operator of Finally … StrongRelease, or a past one of Once, Historically,
+// Since) from its operands' values x and y there (y = x for a unary one)
+// and its own value next at the neighbouring step it reads: the next step
+// for a future operator, the previous one for a past operator.
+func recur(op Op, x, y, next bool) bool {
+	switch op {
+	case Finally, Once:
+		return x || next
+	case Globally, Historically:
+		return x && next
+	case Until, WeakUntil, Since:
+		return y || x && next
+	case Release, StrongRelease:
+		return y && (x || next)
+	}
+	panic("ltlf: not a temporal operator with a recurrence: " + op.String())
 }

@@ -117,17 +117,7 @@ func (f *Formula) EvalCompact(b *budget.Budget, t *CompactTrace) (bool, error) {
 			later := nd.Op == Globally || nd.Op == Release || nd.Op == WeakUntil
 			for i := n - 1; i >= 0; i-- {
 				x, y := getBit(a, i), getBit(c, i)
-				var cur bool
-				switch nd.Op {
-				case Finally:
-					cur = x || later
-				case Globally:
-					cur = x && later
-				case Until, WeakUntil:
-					cur = y || x && later
-				case Release, StrongRelease:
-					cur = y && (x || later)
-				}
+				cur := recur(nd.Op, x, y, later)
 				setBit(out, i, cur)
 				later = cur
 			}
@@ -139,15 +129,7 @@ func (f *Formula) EvalCompact(b *budget.Budget, t *CompactTrace) (bool, error) {
 			earlier := nd.Op == Historically
 			for i := range n {
 				x, y := getBit(a, i), getBit(c, i)
-				var cur bool
-				switch nd.Op {
-				case Once:
-					cur = x || earlier
-				case Historically:
-					cur = x && earlier
-				case Since:
-					cur = y || x && earlier
-				}
+				cur := recur(nd.Op, x, y, earlier)
 				setBit(out, i, cur)
 				earlier = cur
 			}
