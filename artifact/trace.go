@@ -3,6 +3,7 @@ package artifact
 import (
 	"bytes"
 	"errors"
+	"fmt"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/ltlf"
@@ -68,4 +69,41 @@ func (s stepTrace) At(i int) ltlf.Step {
 		return s.ct.At(i)
 	}
 	return s.t[i]
+}
+
+// FormatInput writes a word over a's alphabet as brasp run reads it for
+// a: for an input that reads traces, the trace of its valuation letters
+// ("b;;a,b"); otherwise the word (alphabet.Alphabet.FormatWord).
+func FormatInput(a Artifact, w []int) string {
+	if readsTraces(a) {
+		if len(w) == 0 {
+			return ""
+		}
+		return traceOf(a.Alphabet(), w)
+	}
+	return a.Alphabet().FormatWord(w)
+}
+
+// ParseInput reads a word for a as brasp run reads it: for an input that
+// reads traces, a trace ("b;;a,b") as the word of its valuation letters
+// (at most 12 propositions); otherwise a word of a's alphabet.
+func ParseInput(a Artifact, s string) ([]int, error) {
+	if !readsTraces(a) {
+		return a.Alphabet().ParseWord(s)
+	}
+	props, _ := propsOf(a)
+	if a.Alphabet() == nil {
+		return nil, fmt.Errorf("%d propositions have too many valuations to be letters (at most %d)", len(props), maxValuationProps)
+	}
+	t, err := ltlf.ParseTrace(props, s)
+	if err != nil {
+		return nil, err
+	}
+	w := make([]int, len(t))
+	for i, step := range t {
+		if len(step) > 0 {
+			w[i] = int(step[0])
+		}
+	}
+	return w, nil
 }

@@ -48,6 +48,10 @@ func loadTransformer(b *budget.Budget, filename string, data []byte) (Artifact, 
 	} else {
 		m, err = transformer.DecodeJSON(data)
 	}
+	var je *transformer.JSONError
+	if errors.As(err, &je) {
+		return nil, fmt.Errorf("%s:%v", filename, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", filename, err)
 	}

@@ -405,9 +405,15 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Add(transformer.EncodeJSON(tm))
 	f.Add([]byte(`{"format": "brasp-transformer/1", "width": 0}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte("{\"format\":\"brasp-transformer/1\",\n\"width\":\"x\"}"))
+	f.Add([]byte("{\"format\":\"brasp-transformer/1\",\n\"layers\":["))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := transformer.DecodeJSON(data)
 		if err != nil {
+			// Errors speak of the file, never of Go's types.
+			if msg := err.Error(); strings.Contains(msg, "Go struct") || strings.Contains(msg, "Go value") || strings.Contains(msg, "jsonModel") {
+				t.Fatalf("error names Go types: %v", err)
+			}
 			return
 		}
 		fuzzModel(t, m)
@@ -531,4 +537,23 @@ func tame(m *transformer.Model) bool {
 		}
 	}
 	return true
+}
+
+// TestJSONErrorPositions: a model's JSON errors give the line and column
+// of the problem and name what the file should hold, never a Go type.
+func TestJSONErrorPositions(t *testing.T) {
+	for src, want := range map[string]string{
+		"{\"format\":\"brasp-transformer/1\",\n\"width\":\"x\"}":                `2:11: model JSON: field width: want an integer, found a string`,
+		"{\"format\":\"brasp-transformer/1\",\n\"alphabet\":\"a\"}":             `2:14: model JSON: field alphabet: want an array, found a string`,
+		"{\"format\":\"brasp-transformer/1\",\n\n  \"bogus\":1}":                `3:13: model JSON: unknown field "bogus"`,
+		"{\"format\":\"brasp-transformer/1\",\n\"layers\":[":                    `2:11: model JSON: unexpected end of the file`,
+		"{\"format\":\"brasp-transformer/1\"}\n{}":                              `2:1: model JSON: unexpected data after the model object`,
+		"{\"format\":\"brasp-transformer/1\",\n  \"width\": 2 3}":               `2:14: model JSON: invalid character '3'`,
+		"{\"format\":\"brasp-transformer/1\",\n\"width\":99999999999999999999}": `2:28: model JSON: field width: want an integer, found the number 99999999999999999999`,
+	} {
+		_, err := transformer.DecodeJSON([]byte(src))
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "Go ") {
+			t.Errorf("%q: got %v, want %s…", src, err, want)
+		}
+	}
 }

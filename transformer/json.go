@@ -3,9 +3,11 @@ package transformer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -97,10 +99,10 @@ func DecodeJSON(data []byte) (*Model, error) {
 	dec.DisallowUnknownFields()
 	var jm jsonModel
 	if err := dec.Decode(&jm); err != nil {
-		return nil, fmt.Errorf("model JSON: %v", err)
+		return nil, jsonError(data, dec.InputOffset(), err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("model JSON: unexpected data after the model object")
+		return nil, newJSONError(data, dec.InputOffset(), "unexpected data after the model object")
 	}
 	m, err := jm.model()
 	if err != nil {
@@ -112,26 +114,115 @@ func DecodeJSON(data []byte) (*Model, error) {
 	return m, nil
 }
 
+// JSONError is a problem of a model's JSON text at a position: line and
+// column (1-based, the column in bytes), in the words of the file, not of
+// the Go types it is read into.
+type JSONError struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *JSONError) Error() string { return fmt.Sprintf("%d:%d: model JSON: %s", e.Line, e.Col, e.Msg) }
+
+func newJSONError(data []byte, offset int64, msg string) *JSONError {
+	offset = min(max(offset, 0), int64(len(data)))
+	before := data[:offset]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return &JSONError{Line: line, Col: col, Msg: msg}
+}
+
+// jsonError turns an error of encoding/json into a JSONError: at the
+// syntax error's offset, or the mistyped value's, or where the decoder
+// stopped (an unknown field, the end of the file).
+func jsonError(data []byte, stopped int64, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return newJSONError(data, syn.Offset-1, syn.Error())
+	case errors.As(err, &typ):
+		field := ""
+		if typ.Field != "" {
+			field = "field " + typ.Field + ": "
+		}
+		return newJSONError(data, typ.Offset-1, fmt.Sprintf("%swant %s, found %s", field, jsonKind(typ.Type), jsonValue(typ.Value)))
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return newJSONError(data, int64(len(data)), "unexpected end of the file (the model object is not closed)")
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	return newJSONError(data, stopped, msg)
+}
+
+// jsonKind names what a Go type reads, in JSON's words.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another value"
+}
+
+// jsonValue names the kind of a JSON value as encoding/json reports it
+// ("string", "number 1.5", "array", ...).
+func jsonValue(v string) string {
+	switch {
+	case v == "array" || v == "object":
+		return "an " + v
+	case strings.HasPrefix(v, "number"):
+		return "the " + v + " (out of range or not an integer)"
+	}
+	return "a " + v
+}
+
+// readInputs reads a model's alphabet or, when props is not nil, its
+// propositions (a model over propositions has an empty alphabet), as both
+// file formats write them; errors name the field.
+func readInputs(syms, props []string) (alphabet.Alphabet, []string, error) {
+	alpha, err := alphabet.New(syms...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("alphabet: %v", err)
+	}
+	if props == nil {
+		if len(alpha) == 0 {
+			return nil, nil, fmt.Errorf("alphabet: missing or empty")
+		}
+		return alpha, nil, nil
+	}
+	if len(alpha) > 0 {
+		return nil, nil, fmt.Errorf("alphabet: a model over propositions has no alphabet")
+	}
+	p, err := alphabet.New(props...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("propositions: %v", err)
+	}
+	return nil, append([]string{}, p...), nil
+}
+
 func (jm *jsonModel) model() (*Model, error) {
 	if jm.Format != FormatVersion {
 		return nil, fmt.Errorf("format: %q, want %q", jm.Format, FormatVersion)
 	}
-	alpha, err := alphabet.New(jm.Alphabet...)
+	alpha, props, err := readInputs(jm.Alphabet, jm.Propositions)
 	if err != nil {
-		return nil, fmt.Errorf("alphabet: %v", err)
+		return nil, err
 	}
 	inputs, what := []string(alpha), "symbol"
-	if jm.Propositions != nil {
-		if len(alpha) > 0 {
-			return nil, fmt.Errorf("alphabet: a model over propositions has no alphabet")
-		}
-		props, err := alphabet.New(jm.Propositions...)
-		if err != nil {
-			return nil, fmt.Errorf("propositions: %v", err)
-		}
+	if props != nil {
 		inputs, what = props, "proposition"
-	} else if len(alpha) == 0 {
-		return nil, fmt.Errorf("alphabet: missing or empty")
 	}
 	d := jm.Width
 	if d < 1 || d > MaxWidth {

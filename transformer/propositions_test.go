@@ -1,6 +1,8 @@
 package transformer_test
 
 import (
+	"encoding/binary"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -143,4 +145,42 @@ func FuzzDecodePropositions(f *testing.F) {
 		}
 		_, _ = ls.AcceptsDense(nil, w)
 	})
+}
+
+// TestPropositionsSafetensorsErrors: the safetensors reader refuses what
+// the JSON reader refuses, through the same reading of the inputs: an
+// alphabet next to propositions, a proposition twice.
+func TestPropositionsSafetensorsErrors(t *testing.T) {
+	data, err := transformer.EncodeSafetensors(propModel(t, compile.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(key, value string) []byte {
+		n := binary.LittleEndian.Uint64(data)
+		var header map[string]any
+		if err := json.Unmarshal(data[8:8+n], &header); err != nil {
+			t.Fatal(err)
+		}
+		header["__metadata__"].(map[string]any)[key] = value
+		h, err := json.Marshal(header)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for len(h)%8 != 0 {
+			h = append(h, ' ')
+		}
+		out := binary.LittleEndian.AppendUint64(nil, uint64(len(h)))
+		return append(append(out, h...), data[8+n:]...)
+	}
+	if _, err := transformer.DecodeSafetensors(edit("format", transformer.FormatVersion)); err != nil {
+		t.Fatalf("the unedited model: %v", err)
+	}
+	for _, c := range []struct{ key, value, want string }{
+		{"alphabet", `["x"]`, "safetensors: __metadata__.alphabet: a model over propositions has no alphabet"},
+		{"propositions", `["a","a"]`, "safetensors: __metadata__.propositions: duplicate"},
+	} {
+		if _, err := transformer.DecodeSafetensors(edit(c.key, c.value)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: got %v, want %q", c.key, c.value, err, c.want)
+		}
+	}
 }

@@ -147,9 +147,9 @@ func modelFromMetadata(meta map[string]string) (*Model, error) {
 			return nil, fmt.Errorf("safetensors: __metadata__.propositions: %v", orEmpty(err))
 		}
 	}
-	alpha, err := alphabet.New(syms...)
-	if err != nil || len(alpha) == 0 && props == nil {
-		return nil, fmt.Errorf("safetensors: __metadata__.alphabet: %v", orEmpty(err))
+	alpha, props, err := readInputs(syms, props)
+	if err != nil {
+		return nil, fmt.Errorf("safetensors: __metadata__.%v", err)
 	}
 	d, err := strconv.Atoi(meta["width"])
 	if err != nil || d < 1 || d > MaxWidth {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/brasp"
@@ -71,14 +72,13 @@ func depthCmd(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", pos[0], err)
 	}
-	alpha := a.Alphabet()
 	out := depthJSON{Fragment: frag.String(), Lower: r.Lower, Exact: r.Exact, Explored: r.Explored, Source: r.ProgramSource}
 	if r.Upper >= 0 {
 		out.Upper = &r.Upper
 		out.Program = brasp.Format(r.Program)
 	}
 	if w := r.Witness; w != nil {
-		out.Witness = &witnessJSON{In: alpha.FormatWord(w.In), Out: alpha.FormatWord(w.Out), Depth: w.Depth}
+		out.Witness = &witnessJSON{In: artifact.FormatInput(a, w.In), Out: artifact.FormatInput(a, w.Out), Depth: w.Depth}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
@@ -91,11 +91,11 @@ func depthCmd(e *env, args []string) error {
 	case w == nil:
 		fmt.Fprintf(e.stdout, "lower bound: 0\n")
 	case frag == depth.All:
-		fmt.Fprintf(e.stdout, "lower bound: %d: %q is in the language, %q is not, and no LTL formula with since and until of depth %d tells them apart; a program of attention depth d is such a formula of depth 2d (App. C)\n",
-			r.Lower, out.Witness.In, out.Witness.Out, w.Depth)
+		fmt.Fprintf(e.stdout, "lower bound: %d: %s is in the language, %s is not, and no LTL formula with since and until of depth %d tells them apart; a program of attention depth d is such a formula of depth 2d (App. C)\n",
+			r.Lower, quoteOnce(out.Witness.In), quoteOnce(out.Witness.Out), w.Depth)
 	default:
-		fmt.Fprintf(e.stdout, "lower bound: %d: %q is in the language, %q is not, and no formula of the fragment of depth %d tells them apart\n",
-			r.Lower, out.Witness.In, out.Witness.Out, w.Depth)
+		fmt.Fprintf(e.stdout, "lower bound: %d: %s is in the language, %s is not, and no formula of the fragment of depth %d tells them apart\n",
+			r.Lower, quoteOnce(out.Witness.In), quoteOnce(out.Witness.Out), w.Depth)
 	}
 	if r.Upper < 0 {
 		fmt.Fprintf(e.stdout, "upper bound: unknown: no program of this fragment is known")
@@ -117,18 +117,26 @@ func depthCmd(e *env, args []string) error {
 	return nil
 }
 
+// quoteOnce quotes a word or trace as written for brasp run, unless it
+// already quotes its symbols (then the quotes would be quoted again).
+func quoteOnce(s string) string {
+	if strings.Contains(s, `"`) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
 // depthCheck re-checks a certificate given on the command line.
 func depthCheck(e *env, b *budget.Budget, pos []string, from string, frag depth.Fragment, opts artifact.DepthOptions) error {
 	a, err := loadFile(b, pos[0], from)
 	if err != nil {
 		return err
 	}
-	alpha := a.Alphabet()
-	in, err := alpha.ParseWord(pos[1])
+	in, err := artifact.ParseInput(a, pos[1])
 	if err != nil {
 		return &exitError{code: 2, msg: fmt.Sprintf("depth: IN: %v", err)}
 	}
-	outWord, err := alpha.ParseWord(pos[2])
+	outWord, err := artifact.ParseInput(a, pos[2])
 	if err != nil {
 		return &exitError{code: 2, msg: fmt.Sprintf("depth: OUT: %v", err)}
 	}

@@ -132,6 +132,15 @@ func hostileRepros() []hostileRepro {
 		{name: "limit-too-large", files: map[string]string{"q.brasp": propQ},
 			args: "convert q.brasp --to ltl --limit work=99999999999999999999",
 			want: `2 --limit work=99999999999999999999: 99999999999999999999 is too large: the largest limit is 4611686018427387904 \(2\^62\)`},
+		// Messages: positions and JSON's words for a model's JSON; depth
+		// witnesses of a formula over propositions as traces, quoted once,
+		// and read back by --check.
+		{name: "json-model-type", files: map[string]string{"m.json": "{\"format\":\"brasp-transformer/1\",\n\"width\":\"x\"}\n"},
+			args: "run m.json a", want: `1 m.json:2:11: model JSON: field width: want an integer, found a string`},
+		{name: "depth-ltlf-witness", files: map[string]string{"ab.ltlf": "a U b\n"},
+			args: "depth ab.ltlf", want: "ok", stdout: `lower bound: 2: "\{b\};\{\};\{\}" is in the language, "\{\};\{b\};\{\};\{\}" is not`},
+		{name: "depth-ltlf-check", files: map[string]string{"ab.ltlf": "a U b\n"},
+			args: "depth ab.ltlf --check b;; ;b;; 1", want: "ok", stdout: `^certificate holds`},
 		// Hangs: each within seconds now (minutes before).
 		{name: "ltlf-until-chain", gen: writeFile("u.ltlf", func() string { return strings.Repeat("a U ", 3000) + "b\n" }),
 			args: "convert u.ltlf --to dfa", want: "ok", stdout: "^propositions a b\n", timeout: 40 * time.Second},

@@ -194,7 +194,7 @@ func hostileLoadCases() []hostileCase {
 		{hostileFile{name: "garbage.ltlf", data: garbage(3, 4096)}, loadErr(`garbage.ltlf:\d+:\d+: `)},
 		{hostileFile{name: "garbage.re", data: garbage(4, 4096)}, loadErr(`garbage.re:\d+:\d+: `)},
 		{hostileFile{name: "garbage.dfa", data: garbage(5, 4096)}, loadErr(`garbage.dfa:\d+:\d+: `)},
-		{hostileFile{name: "garbage.json", data: garbage(6, 4096)}, loadErr(`garbage.json: model JSON: invalid character`)},
+		{hostileFile{name: "garbage.json", data: garbage(6, 4096)}, loadErr(`garbage.json:\d+:\d+: model JSON: invalid character`)},
 		{hostileFile{name: "garbage.safetensors", data: garbage(7, 4096)}, loadErr(`garbage.safetensors: safetensors: `)},
 		// A byte-order mark is not skipped: it is an unexpected character at 1:1.
 		{hostileFile{name: "bom.brasp", data: []byte(bom + "Q_a(i)\nY(i) := Q_a(i)\n")}, loadErr(`bom.brasp:1:1: unexpected character`)},
@@ -202,13 +202,13 @@ func hostileLoadCases() []hostileCase {
 		{hostileFile{name: "bom.ltlf", data: []byte(bom + "a U b\n")}, loadErr(`bom.ltlf:1:1: unexpected character`)},
 		{hostileFile{name: "bom.re", data: []byte(bom + "alphabet a\na*\n")}, loadErr(`bom.re:1:1: unexpected character`)},
 		{hostileFile{name: "bom.dfa", data: []byte(bom + "alphabet a\nstart 0\naccept 0\n0 a 0\n")}, loadErr(`bom.dfa:1:1: unexpected character`)},
-		{hostileFile{name: "bom.json", data: []byte(bom + "{}")}, loadErr(`bom.json: model JSON: invalid character`)},
+		{hostileFile{name: "bom.json", data: []byte(bom + "{}")}, loadErr(`bom.json:1:1: model JSON: invalid character`)},
 		// Deep nesting: the parsers' nesting limits, never a stack overflow.
 		{hostileFile{name: "deep.brasp", data: nested("Q_a(i)\nY(i) := ", "(", "Q_a(i)", ")", 100000)}, loadErr(`deep.brasp:2:\d+: expression nested too deeply`)},
 		{hostileFile{name: "deep.ltl", data: nested("alphabet a\n", "(", "a", ")", 100000)}, loadErr(`deep.ltl:2:\d+: .*more than 1000 levels`)},
 		{hostileFile{name: "deep.ltlf", data: nested("", "!(", "a", ")", 100000)}, loadErr(`deep.ltlf:1:\d+: `)},
 		{hostileFile{name: "deep.re", data: nested("alphabet a\n", "(", "a", ")", 100000)}, loadErr(`deep.re:2:\d+: expression nested deeper than 1000`)},
-		{hostileFile{name: "deep.json", data: nested("", "[", "", "]", 100000)}, loadErr(`deep.json: model JSON: `)},
+		{hostileFile{name: "deep.json", data: nested("", "[", "", "]", 100000)}, loadErr(`deep.json:1:\d+: model JSON: `)},
 		// Huge numbers.
 		{hostileFile{name: "number.brasp", data: []byte("Q_a(i)\nMOD_1_99999999999999999999(i)\nY(i) := MOD_1_99999999999999999999(i)\n")}, loadErr(`number.brasp:2:1: `)},
 		{hostileFile{name: "number.ltl", data: []byte("alphabet a\nMOD_1_99999999999999999999\n")}, loadErr(`number.ltl:2:1: bad predicate`)},
