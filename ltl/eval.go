@@ -170,12 +170,7 @@ func run[S symbolIndex](e *Evaluator, w []S, keepAll bool) *Trace {
 			bitwise.Apply(connectives[g.Op], v, x, y)
 		case OpNext, OpWeakNext:
 			// v(i) = x(i+1): shift towards lower positions.
-			for k := range v {
-				v[k] = x[k] >> 1
-				if k+1 < words {
-					v[k] |= x[k+1] << 63
-				}
-			}
+			bitwise.ShiftDown(v, x)
 			if g.Op == OpWeakNext && n > 0 {
 				v.set(n - 1)
 			} else if n > 0 {
@@ -183,12 +178,7 @@ func run[S symbolIndex](e *Evaluator, w []S, keepAll bool) *Trace {
 			}
 		case OpYesterday, OpWeakYesterday:
 			// v(i) = x(i-1): shift towards higher positions.
-			for k := words - 1; k >= 0; k-- {
-				v[k] = x[k] << 1
-				if k > 0 {
-					v[k] |= x[k-1] >> 63
-				}
-			}
+			bitwise.ShiftUp(v, x)
 			if n > 0 {
 				v[0] &^= 1
 				if g.Op == OpWeakYesterday {

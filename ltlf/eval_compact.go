@@ -95,20 +95,11 @@ func (f *Formula) EvalCompact(b *budget.Budget, t *CompactTrace) (bool, error) {
 			bitwise.Apply(bitOps[nd.Op], out, a, c)
 		case Next, WeakNext:
 			// out[i] = a[i+1]; past the end: whether the next is weak.
-			for w := range out {
-				out[w] = a[w] >> 1
-				if w+1 < nw {
-					out[w] |= a[w+1] << 63
-				}
-			}
+			bitwise.ShiftDown(out, a)
 			setBit(out, n-1, nd.Op == WeakNext)
 		case Yesterday, WeakYesterday:
 			// out[i] = a[i-1]; before the start: whether it is weak.
-			var carry uint64
-			for w := range out {
-				out[w] = a[w]<<1 | carry
-				carry = a[w] >> 63
-			}
+			bitwise.ShiftUp(out, a)
 			setBit(out, 0, nd.Op == WeakYesterday)
 		case Finally, Globally, Until, Release, WeakUntil, StrongRelease:
 			if c == nil {

@@ -45,3 +45,24 @@ func Apply(op Op, v, x, y []uint64) {
 		}
 	}
 }
+
+// ShiftDown sets v(i) = x(i+1), a word at a time: the last position of
+// the last word gets 0 (the caller sets the value past the end).
+func ShiftDown(v, x []uint64) {
+	for k := range v {
+		v[k] = x[k] >> 1
+		if k+1 < len(v) {
+			v[k] |= x[k+1] << 63
+		}
+	}
+}
+
+// ShiftUp sets v(i) = x(i-1), a word at a time: position 0 gets 0 (the
+// caller sets the value before the start).
+func ShiftUp(v, x []uint64) {
+	var carry uint64
+	for k := range v {
+		v[k] = x[k]<<1 | carry
+		carry = x[k] >> 63
+	}
+}

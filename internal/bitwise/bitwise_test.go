@@ -26,3 +26,18 @@ func TestApply(t *testing.T) {
 		}
 	}
 }
+
+// TestShift: the shifts move every bit one position across word
+// boundaries, filling with 0.
+func TestShift(t *testing.T) {
+	x := []uint64{1<<63 | 1, 1<<63 | 2}
+	v := make([]uint64, 2)
+	ShiftDown(v, x)
+	if v[0] != 1<<62 || v[1] != 1<<62|1 {
+		t.Errorf("ShiftDown: %x", v)
+	}
+	ShiftUp(v, x)
+	if v[0] != 2 || v[1] != 4|1 {
+		t.Errorf("ShiftUp: %x", v)
+	}
+}
