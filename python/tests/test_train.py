@@ -158,6 +158,14 @@ class TrainABPlus(unittest.TestCase):
         with self.assertRaisesRegex(TrainError, "has shape"):
             load_model(out)
         with open(os.path.join(out, "model.json"), "w") as f:
+            f.write(cfg.replace('"width": 32', '"width": 1000000000'))
+        with self.assertRaisesRegex(TrainError, "the configuration needs at least"):
+            load_model(out)
+        with open(os.path.join(out, "model.json"), "w") as f:
+            f.write(cfg.replace('"layers": 2', '"layers": "x"'))
+        with self.assertRaisesRegex(TrainError, "bad configuration"):
+            load_model(out)
+        with open(os.path.join(out, "model.json"), "w") as f:
             f.write("{")
         with self.assertRaisesRegex(TrainError, "not a brasp.train model configuration"):
             load_model(out)
@@ -356,6 +364,50 @@ class Safetensors(unittest.TestCase):
                 f.write(len(text).to_bytes(8, "little") + text + data[8 + n:])
             with self.assertRaisesRegex(TrainError, "overlap"):
                 read_safetensors(p)
+
+    def test_random_damage(self):
+        # Truncations, byte changes and header edits: each read either
+        # succeeds or raises TrainError, never another exception.
+        import random
+        rng = random.Random(7)
+        t = {"w": torch.randn(3, 4), "b": torch.arange(5, dtype=torch.int64)}
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "x.safetensors")
+            write_safetensors(p, t, {"k": "v"})
+            with open(p, "rb") as f:
+                good = f.read()
+            n = int.from_bytes(good[:8], "little")
+            header = good[8:8 + n].decode()
+            edits = ['"F32"', '"I64"', '[3,4]', '[0,48]', '"shape"', '{', '}', '[-1]', '1e400', '"x"', '[99999999999999999999]', 'null', '[]']
+            cases = []
+            for e in edits:  # each edit in place of w's shape, then random damage
+                h = header.replace("[3,4]", e, 1).encode()
+                cases.append(len(h).to_bytes(8, "little") + h + good[8 + n:])
+            for bad in cases:
+                with open(p, "wb") as f:
+                    f.write(bad)
+                try:
+                    read_safetensors(p)
+                except TrainError:
+                    pass
+            for _ in range(300):
+                kind = rng.randrange(3)
+                if kind == 0:
+                    bad = good[:rng.randrange(len(good))]
+                elif kind == 1:
+                    b = bytearray(good)
+                    b[rng.randrange(len(b))] = rng.randrange(256)
+                    bad = bytes(b)
+                else:
+                    i, j = sorted(rng.randrange(len(header) + 1) for _ in range(2))
+                    h = (header[:i] + rng.choice(edits) + header[j:]).encode()
+                    bad = len(h).to_bytes(8, "little") + h + good[8 + n:]
+                with open(p, "wb") as f:
+                    f.write(bad)
+                try:
+                    read_safetensors(p)
+                except TrainError:
+                    pass
 
     def test_plain_plot(self):
         rows = [{"length": n, "accuracy": 1.0 if n < 10 else 0.5} for n in range(1, 30)]

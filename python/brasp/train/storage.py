@@ -6,6 +6,7 @@ data), and the configuration as a small JSON file beside them."""
 
 import dataclasses
 import json
+import math
 import os
 import struct
 
@@ -89,7 +90,7 @@ def read_safetensors(path):
             lo, hi = (int(x) for x in h["data_offsets"])
         except (KeyError, TypeError, ValueError):
             raise bad("tensor %r: want dtype F32/F64/I64, shape and data_offsets" % k)
-        size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        size = math.prod(shape) * dtype.itemsize
         if min(shape, default=0) < 0 or not 0 <= lo <= hi <= len(body) or hi - lo != size:
             raise bad("tensor %r: bytes %d..%d do not hold shape %s of %s within the %d data bytes"
                       % (k, lo, hi, shape, h["dtype"], len(body)))
@@ -172,6 +173,15 @@ def load_model(path, device=None):
     weights, cfg_path = model_paths(path)
     doc, config = read_config(cfg_path)
     tensors, _ = read_safetensors(weights)
+    # The weights the configuration implies, at least; a configuration that
+    # asks for more than the file holds is refused before anything is
+    # allocated for it.
+    d = config.width
+    least = config.layers * (4 * d * d + 2 * d * config.ff) + (len(config.alphabet) + 2) * d
+    held = sum(t.numel() for t in tensors.values())
+    if least > held:
+        raise TrainError("%s: does not match %s: the configuration needs at least %d weights, the file holds %d"
+                         % (weights, cfg_path, least, held))
     try:
         model = Encoder(config)
     except (TypeError, ValueError) as e:
