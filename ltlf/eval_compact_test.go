@@ -63,3 +63,39 @@ func TestEvalCompactChain(t *testing.T) {
 		t.Fatalf("under a 40 KB row limit: %v, want ltlf-eval-bytes", err)
 	}
 }
+
+// FuzzEvalCompact: a formula and a trace read from text give the same
+// verdict by EvalCompact (a bit per step, rows freed) as by Eval.
+func FuzzEvalCompact(f *testing.F) {
+	for _, c := range [][2]string{
+		{"a U b", "a;a;b"}, {"X[3] a", "a;;;a"}, {"G(a -> Y b)", "b;a;b,a"}, {"F[1:2!] b", ";;b"},
+		{"a S b", "b;a;a"}, {"X[!] (a W b)", "{};{a}"}, {"H (a | Z b)", "a;b;a"},
+	} {
+		f.Add(c[0], c[1])
+	}
+	b := budget.New(context.Background(), nil)
+	f.Fuzz(func(t *testing.T, src, trace string) {
+		if len(src) > 100 || len(trace) > 300 {
+			return
+		}
+		g, err := Parse("f", []byte("propositions a b\n"+src))
+		if err != nil || g.Size() > 200 {
+			return
+		}
+		tr, err := ParseTrace(g.Props, trace)
+		if err != nil || len(tr) > 300 {
+			return
+		}
+		ct, err := ParseTraceCompact(g.Props, []byte(trace))
+		if err != nil {
+			t.Fatalf("%q: ParseTrace reads it, ParseTraceCompact: %v", trace, err)
+		}
+		got, err := g.EvalCompact(b, ct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := g.Eval(tr); got != want {
+			t.Fatalf("%s on %q: EvalCompact %v, Eval %v", g, trace, got, want)
+		}
+	})
+}

@@ -83,8 +83,12 @@ func FuzzParseTraceCompact(f *testing.F) {
 	for _, s := range []string{"a,b;;c", "{}", "{a};{b,c}", ";", "a,,b", `"a"`, "d", "", "a,", " { a } ; b"} {
 		f.Add(s)
 	}
+	for _, s := range []string{`"a;b";c`, `"a,b",c`, `"{}"`, `"a`, `{"a;b"};{}`} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkCompact(t, []string{"a", "b", "c"}, s)
+		checkCompact(t, []string{"a;b", "a,b", "{}", "c"}, s)
 	})
 }
 
