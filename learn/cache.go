@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -150,7 +151,10 @@ func (c *Cache) Ask(b *budget.Budget, words [][]int) error {
 	c.stats.Batches++
 	if err != nil {
 		c.unmark(words)
-		return err
+		if errors.Is(err, budget.ErrStopped) {
+			return err
+		}
+		return fmt.Errorf("round %d: %w", c.round, err)
 	}
 	if len(answers) != len(ask) {
 		c.unmark(words)

@@ -34,8 +34,8 @@ func (t *DFATeacher) Query(_ *budget.Budget, words [][]int) ([][]bool, error) {
 
 // Counterexample is a shortest non-empty word on which h and the DFA
 // differ.
-func (t *DFATeacher) Counterexample(b *budget.Budget, h *automata.DFA) ([]int, bool, error) {
-	d, err := automata.Compare(b, h, t.D, automata.SigmaPlus)
+func (t *DFATeacher) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
+	d, err := automata.Compare(b, h.DFA, t.D, automata.SigmaPlus)
 	if err != nil || d == nil {
 		return nil, false, err
 	}

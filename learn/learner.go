@@ -96,11 +96,18 @@ type Result struct {
 // interruption, a teacher that misbehaves) the result still holds the
 // last complete hypothesis, if there was one.
 func Learn(b *budget.Budget, alpha alphabet.Alphabet, mem Membership, eq Equivalence) (*Result, error) {
+	return LearnWith(b, NewCache(b, mem, alpha, &Stats{}), eq, nil)
+}
+
+// LearnWith is Learn through a given cache (which a conformance oracle
+// shares), calling progress, when not nil, after every equivalence round.
+func LearnWith(b *budget.Budget, cache *Cache, eq Equivalence, progress func(*Stats)) (*Result, error) {
 	start := time.Now()
 	res := &Result{}
-	cache := NewCache(b, mem, alpha, &res.Stats)
 	l := NewLearner(cache)
+	l.Progress = progress
 	err := l.run(b, eq, res)
+	res.Stats = *cache.stats
 	res.Stats.Seconds = time.Since(start).Seconds()
 	res.Stats.TeacherSeconds = cache.teacher.d.Seconds()
 	res.Stats.BraspSeconds = res.Stats.Seconds - res.Stats.TeacherSeconds
@@ -132,7 +139,7 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 		l.stats.States = h.NumStates()
 		l.stats.EquivalenceRounds++
 		l.cache.testing = true
-		w, found, err := eq.Counterexample(b, h)
+		w, found, err := eq.Counterexample(b, l.hypothesis(h))
 		l.cache.testing = false
 		if l.Progress != nil {
 			l.Progress(l.stats)
@@ -226,4 +233,22 @@ func (l *Learner) withTail(v []int) []int {
 		t = append(t, l.rng.IntN(l.k))
 	}
 	return t
+}
+
+// hypothesis wraps h with the access words and each state's tests.
+func (l *Learner) hypothesis(h *automata.DFA) *Hypothesis {
+	tests := make([][][]int, len(l.access))
+	var walk func(n *tnode, path [][]int)
+	walk = func(n *tnode, path [][]int) {
+		if n.state >= 0 {
+			tests[n.state] = path
+			return
+		}
+		path = append(path[:len(path):len(path)], n.test)
+		for _, c := range n.children {
+			walk(c, path)
+		}
+	}
+	walk(l.root, nil)
+	return &Hypothesis{DFA: h, Access: l.access, Tests: tests}
 }

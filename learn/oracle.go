@@ -28,7 +28,7 @@ type Membership interface {
 type Equivalence interface {
 	// Counterexample returns a word on which h and the target may
 	// disagree, or found = false when the check finds none.
-	Counterexample(b *budget.Budget, h *automata.DFA) (w []int, found bool, err error)
+	Counterexample(b *budget.Budget, h *Hypothesis) (w []int, found bool, err error)
 	// Verdict says what "no counterexample" established, for the last
 	// hypothesis checked: "equivalent to the target" for an exact
 	// teacher, the words tested for a conformance test.
@@ -67,3 +67,14 @@ type Stats struct {
 type timer struct{ d time.Duration }
 
 func (t *timer) since(start time.Time) { t.d += time.Since(start) }
+
+// Hypothesis is what an equivalence oracle is shown: the DFA, the access
+// word of each state, and for each state the tests that tell it apart from
+// every other state (the tests on its path in the discrimination tree:
+// harmonised, since two states share the test of their lowest common
+// ancestor).
+type Hypothesis struct {
+	*automata.DFA
+	Access [][]int
+	Tests  [][][]int
+}

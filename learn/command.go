@@ -1,0 +1,225 @@
+package learn
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// maxBatchSeconds bounds how long a black-box teacher may take to answer
+// one batch.
+var maxBatchSeconds = budget.Define("learn-batch-seconds", 60, "seconds",
+	"time a teacher command of brasp learn may take to answer one batch of words")
+
+// maxAnswerBytes bounds one answer line of a teacher command.
+const maxAnswerBytes = 1 << 20
+
+// Command is a black-box teacher: a process started once that reads one
+// word per line on its standard input and writes one answer line per word
+// on its standard output, in order. A word is written one character per
+// letter when every letter is one character, and letters separated by
+// spaces otherwise. An answer is "accept" or "reject"; in prefix mode it is
+// one character per non-empty prefix of the word, '1' accepted and '0'
+// rejected. A batch is written whole while the answers are read
+// (concurrently, so neither side blocks on a full pipe); a batch that is
+// not answered within learn-batch-seconds ends the run.
+type Command struct {
+	alpha    alphabet.Alphabet
+	prefixes bool
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	lines    chan line
+	mu       sync.Mutex
+	stderr   strings.Builder
+	waitErr  chan error
+}
+
+type line struct {
+	text string
+	err  error
+}
+
+// StartCommand starts the teacher argv.
+func StartCommand(argv []string, alpha alphabet.Alphabet, prefixes bool) (*Command, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("--command: empty command")
+	}
+	c := &Command{alpha: alpha, prefixes: prefixes, lines: make(chan line, 1024), waitErr: make(chan error, 1)}
+	c.cmd = exec.Command(argv[0], argv[1:]...)
+	var err error
+	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := c.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	c.cmd.Stderr = &limitedWriter{c: c}
+	if err := c.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the teacher: %v", err)
+	}
+	go c.readLines(stdout)
+	return c, nil
+}
+
+// limitedWriter keeps the first few hundred bytes the teacher writes to
+// its standard error, for messages.
+type limitedWriter struct{ c *Command }
+
+func (w *limitedWriter) Write(p []byte) (int, error) {
+	w.c.mu.Lock()
+	defer w.c.mu.Unlock()
+	if room := 400 - w.c.stderr.Len(); room > 0 {
+		w.c.stderr.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+func (c *Command) readLines(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), maxAnswerBytes)
+	for sc.Scan() {
+		c.lines <- line{text: sc.Text()}
+	}
+	err := sc.Err()
+	if err == nil {
+		err = io.EOF
+	}
+	c.lines <- line{err: err}
+	close(c.lines)
+}
+
+// PerPrefix reports whether the teacher answers per prefix.
+func (c *Command) PerPrefix() bool { return c.prefixes }
+
+// FormatWord writes w as a line of the protocol (without the newline).
+func FormatWord(alpha alphabet.Alphabet, w []int) string {
+	var sb strings.Builder
+	single := alpha.SingleChar()
+	for i, a := range w {
+		if i > 0 && !single {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(alpha[a])
+	}
+	return sb.String()
+}
+
+// ParseAnswer reads one answer line for a word of n letters: "accept" or
+// "reject", or in prefix mode n characters '0' or '1'.
+func ParseAnswer(text string, n int, prefixes bool) ([]bool, error) {
+	text = strings.TrimRight(text, "\r")
+	if !prefixes {
+		switch strings.TrimSpace(text) {
+		case "accept":
+			return []bool{true}, nil
+		case "reject":
+			return []bool{false}, nil
+		}
+		return nil, fmt.Errorf("want accept or reject, have %s", quoteAnswer(text))
+	}
+	text = strings.TrimSpace(text)
+	if len(text) != n {
+		return nil, fmt.Errorf("want %d verdicts 0/1 (one per prefix), have %s", n, quoteAnswer(text))
+	}
+	v := make([]bool, n)
+	for i := range n {
+		switch text[i] {
+		case '1':
+			v[i] = true
+		case '0':
+		default:
+			return nil, fmt.Errorf("want %d verdicts 0/1 (one per prefix), have %s", n, quoteAnswer(text))
+		}
+	}
+	return v, nil
+}
+
+func quoteAnswer(s string) string {
+	if len(s) > 60 {
+		return fmt.Sprintf("%q...", s[:60])
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// Query writes the batch and reads its answers.
+func (c *Command) Query(b *budget.Budget, words [][]int) ([][]bool, error) {
+	werr := make(chan error, 1)
+	go func() {
+		bw := bufio.NewWriterSize(c.stdin, 1<<16)
+		for _, w := range words {
+			bw.WriteString(FormatWord(c.alpha, w))
+			bw.WriteByte('\n')
+		}
+		werr <- bw.Flush()
+	}()
+	timeout := time.Duration(b.Max(maxBatchSeconds)) * time.Second
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	out := make([][]bool, len(words))
+	for i, w := range words {
+		select {
+		case l, ok := <-c.lines:
+			if !ok || l.err != nil {
+				return nil, c.died(w)
+			}
+			v, err := ParseAnswer(l.text, len(w), c.prefixes)
+			if err != nil {
+				return nil, fmt.Errorf("the teacher's answer to %s: %v", automata.ShowWord(c.alpha, w), err)
+			}
+			out[i] = v
+		case <-timer.C:
+			return nil, fmt.Errorf("the teacher did not answer %s within %d s (the batch's word %d of %d; --limit %s=N raises it)",
+				automata.ShowWord(c.alpha, w), b.Max(maxBatchSeconds), i+1, len(words), maxBatchSeconds.Name)
+		case <-b.Context().Done():
+			return nil, b.Err()
+		}
+	}
+	if err := <-werr; err != nil {
+		return nil, c.died(words[len(words)-1])
+	}
+	return out, nil
+}
+
+// died describes a teacher that stopped answering at word w.
+func (c *Command) died(w []int) error {
+	c.stdin.Close()
+	err := c.wait(time.Second)
+	c.mu.Lock()
+	msg := strings.TrimSpace(c.stderr.String())
+	c.mu.Unlock()
+	if msg != "" {
+		msg = "; it wrote: " + msg
+	}
+	return fmt.Errorf("the teacher stopped before answering %s (%v)%s", automata.ShowWord(c.alpha, w), err, msg)
+}
+
+func (c *Command) wait(d time.Duration) error {
+	go func() { c.waitErr <- c.cmd.Wait() }()
+	select {
+	case err := <-c.waitErr:
+		if err == nil {
+			return errors.New("it exited")
+		}
+		return err
+	case <-time.After(d):
+		c.cmd.Process.Kill()
+		return errors.New("it closed its output")
+	}
+}
+
+// Close ends the teacher: its input is closed, and it is killed if it has
+// not exited within a second.
+func (c *Command) Close() {
+	c.stdin.Close()
+	c.wait(time.Second)
+}
