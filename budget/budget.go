@@ -25,6 +25,7 @@ type Budget struct {
 	work     int64 // units charged by Step
 	sinceCtx int64 // units since the context was last looked at
 	largest  int64 // the most units one Step charged
+	memMax   int64 // the Memory ceiling in force, once looked up (0 before)
 }
 
 // New returns a budget stopped by ctx, with the given settings (nil for
@@ -103,7 +104,7 @@ func (b *Budget) Err() error {
 }
 
 // Step charges n units of work against the Work limit and looks at the
-// context every few thousand units. Call it in the inner loops of long
+// context (and the live heap, see Memory) every few thousand units. Call it in the inner loops of long
 // constructions.
 func (b *Budget) Step(n int64) error {
 	if b == nil {
@@ -113,8 +114,8 @@ func (b *Budget) Step(n int64) error {
 	return b.charge(n)
 }
 
-// charge counts n units of work and looks at the context every checkEvery
-// units.
+// charge counts n units of work and looks at the context, and at the live
+// heap against the Memory backstop, every checkEvery units.
 func (b *Budget) charge(n int64) error {
 	if b == nil {
 		return nil
@@ -127,6 +128,9 @@ func (b *Budget) charge(n int64) error {
 	b.sinceCtx = 0
 	if max := b.Max(Work); b.work > max {
 		return &Error{Limit: Work, Value: max, Need: b.work, What: "construction"}
+	}
+	if err := b.checkMemory(); err != nil {
+		return err
 	}
 	return b.Err()
 }

@@ -3,6 +3,8 @@ package budget
 import (
 	"context"
 	"errors"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -152,5 +154,55 @@ func TestLookupAndAll(t *testing.T) {
 	}
 	if seen["test-cells"] != 1 || seen["test-aaa"] != 1 || seen[Work.Name] != 1 {
 		t.Errorf("All: %v", seen)
+	}
+}
+
+func TestMemoryBackstop(t *testing.T) {
+	hold := make([]byte, 8<<20)
+	runtime.GC()
+	b := New(context.Background(), Settings{"memory": 1 << 20})
+	var err error
+	for i := 0; i < 1<<20 && err == nil; i++ {
+		err = b.Step(1)
+	}
+	var le *Error
+	if !errors.As(err, &le) || le.Limit != Memory {
+		t.Fatalf("Step past the memory ceiling: %v, want the limit memory", err)
+	}
+	if !strings.Contains(err.Error(), "--limit memory=N") {
+		t.Errorf("message %q does not say how to raise the limit", err)
+	}
+	runtime.KeepAlive(hold)
+	// Under a generous ceiling the same loop runs to its end.
+	b = New(context.Background(), Settings{"memory": 1 << 40})
+	for i := 0; i < 1<<20; i++ {
+		if err := b.Step(1); err != nil {
+			t.Fatalf("Step under the memory ceiling: %v", err)
+		}
+	}
+}
+
+func TestMemoryDefaultFollowsTheRuntime(t *testing.T) {
+	if Memory.Default <= 0 {
+		t.Fatalf("memory default %d", Memory.Default)
+	}
+	old := debug.SetMemoryLimit(64 << 20)
+	defer debug.SetMemoryLimit(old)
+	if got := New(context.Background(), nil).memoryMax(); got > 64<<20 {
+		t.Errorf("ceiling %d above the runtime's soft limit %d", got, 64<<20)
+	}
+	if got := New(context.Background(), Settings{"memory": 1 << 40}).memoryMax(); got != 1<<40 {
+		t.Errorf("ceiling %d, want the user's setting %d", got, int64(1)<<40)
+	}
+}
+
+// BenchmarkStep is Step in a tight loop, the cost every construction pays
+// per unit of work (the context, the work limit and the live heap).
+func BenchmarkStep(b *testing.B) {
+	bud := New(context.Background(), nil)
+	for b.Loop() {
+		if err := bud.Step(1); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

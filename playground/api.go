@@ -25,6 +25,10 @@ const (
 	// DefaultMaxClassifyBytes bounds the memory of classifying a minimal
 	// DFA and of its Krohn–Rhodes cascade.
 	DefaultMaxClassifyBytes = 256 << 20
+	// DefaultMaxMemory cuts the memory backstop (budget.Memory) of every
+	// request: a computation that makes the server's live heap larger is
+	// refused, naming the limit memory, whatever its other limits count.
+	DefaultMaxMemory = 2 << 30
 	// attendBudget and patternBudget bound the display-only work of
 	// reporting attended positions (attention ops × n²) and the exact
 	// attention pattern (heads × n² × width).
@@ -116,6 +120,11 @@ type Config struct {
 	delay time.Duration
 }
 
+// EffectiveLimits are the budget settings every computation of a playground
+// with configuration cfg runs under: cfg.Limits over the playground's
+// defaults.
+func EffectiveLimits(cfg Config) budget.Settings { return cfg.withDefaults().Limits }
+
 func (cfg Config) withDefaults() Config {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
@@ -151,6 +160,7 @@ func (cfg Config) withDefaults() Config {
 	for _, l := range ClassifyLimits {
 		limits[l.Name] = min(l.Default, cfg.MaxClassifyBytes)
 	}
+	limits[budget.Memory.Name] = min(budget.Memory.Default, DefaultMaxMemory)
 	for name, v := range cfg.Limits {
 		limits[name] = v
 	}

@@ -101,15 +101,18 @@ type env struct {
 
 // budget returns the budget of a command's constructions: the command's
 // context and the --limit NAME=N settings, over the principal limits a bare
-// --limit N sets (artifact.PrincipalLimits).
+// --limit N sets (artifact.PrincipalLimits). It makes the memory ceiling
+// the runtime's soft memory limit too (budget.ApplyMemoryLimit).
 func (e *env) budget(l *limitFlag) *budget.Budget {
 	s := artifact.PrincipalLimits(l.legacy)
 	if s == nil {
-		return budget.New(e.ctx, l.settings)
+		s = l.settings
+	} else {
+		for name, v := range l.settings {
+			s[name] = v
+		}
 	}
-	for name, v := range l.settings {
-		s[name] = v
-	}
+	budget.ApplyMemoryLimit(s)
 	return budget.New(e.ctx, s)
 }
 

@@ -108,8 +108,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			exposed = true
 		}
 	}
+	cfg := playground.Config{Timeout: *timeout, MaxBody: *maxBody, AllowAnyHost: exposed, Limits: budget.Settings(lim)}
+	budget.ApplyMemoryLimit(playground.EffectiveLimits(cfg))
 	srv := &http.Server{
-		Handler:           playground.New(playground.Config{Timeout: *timeout, MaxBody: *maxBody, AllowAnyHost: exposed, Limits: budget.Settings(lim)}),
+		Handler:           playground.New(cfg),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      *timeout + time.Minute,
