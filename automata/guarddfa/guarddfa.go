@@ -17,6 +17,8 @@
 //
 //	line  = "propositions" {prop} | "start" state | "accept" {state}
 //	      | state state guard
+//	      | "node" N prop ref ref | "state" state ref
+//	ref   = "n" N | "s" state
 //	guard = "true" | "false" | cube {"|" cube}
 //	cube  = literal {"&" literal}
 //	literal = ["!"] prop
@@ -26,7 +28,11 @@
 // a state must be disjoint and cover every valuation: the automaton is
 // complete and deterministic, as Format writes it, and a file that is not
 // is refused with the line of the overlapping edge or the state that lacks
-// one. Symbolic builds the decision diagrams over any list of propositions
+// one. The node and state lines are the .bdd form that
+// symbolic.FormatDiagram writes: shared diagram nodes (numbered 0, 1, … in
+// order, each testing a proposition, children for false and true), and a
+// state's diagram by its root; a state has edge lines or a state line.
+// Symbolic builds the decision diagrams over any list of propositions
 // that includes the file's (so that equiv can compare it over the union of
 // two inputs' propositions) and minimises.
 package guarddfa
@@ -54,6 +60,11 @@ type Automaton struct {
 	Start  int
 	Accept []bool
 	Edges  [][]Edge // by source state
+	// Nodes and Roots are the shared diagrams of the .bdd form
+	// (symbolic.FormatDiagram): node lines, and the root of each state
+	// given by a state line (a state has edges or a root, not both).
+	Nodes []Node
+	Roots map[int]Ref
 	// named is where each state is first named, for the message about a
 	// state without edges.
 	named []source.Pos
@@ -65,6 +76,20 @@ type Edge struct {
 	To    int
 	Guard [][]Literal
 	Pos   source.Pos
+}
+
+// Node is one node line: the proposition it tests and its children for
+// that proposition false and true.
+type Node struct {
+	Prop   int
+	Lo, Hi Ref
+}
+
+// Ref is a child or root in the .bdd form: node Index (nN) or the leaf of
+// state Index (sN).
+type Ref struct {
+	Node  bool
+	Index int
 }
 
 // Literal is a proposition (an index into Automaton.Props) or its negation.
@@ -199,9 +224,67 @@ func (p *parser) line(n int, text string) {
 		if from >= 0 && to >= 0 && ok {
 			p.pending = append(p.pending, pendingEdge{from, Edge{To: to, Guard: g, Pos: pos(head)}})
 		}
+	case head.kind == tIdent && head.text == "node":
+		if len(toks) != 5 || toks[1].kind != tNumber {
+			p.errorf(pos(head), "expected a node line: node N PROP LOW HIGH")
+			return
+		}
+		if k, err := strconv.Atoi(toks[1].text); err != nil || k != len(p.a.Nodes) {
+			p.errorf(pos(toks[1]), "node %s: nodes are numbered 0, 1, … in order (want %d)", toks[1].text, len(p.a.Nodes))
+			return
+		}
+		prop, ok := p.index[toks[2].text]
+		if !ok || toks[2].kind != tIdent && toks[2].kind != tQuoted {
+			p.errorf(pos(toks[2]), "%s is not declared on the propositions line", toks[2].describe())
+			return
+		}
+		lo, ok1 := p.ref(toks[3], n)
+		hi, ok2 := p.ref(toks[4], n)
+		if ok1 && ok2 {
+			p.a.Nodes = append(p.a.Nodes, Node{Prop: prop, Lo: lo, Hi: hi})
+		}
+	case head.kind == tIdent && head.text == "state":
+		if len(toks) != 3 {
+			p.errorf(pos(head), "expected a state line: state Q ROOT")
+			return
+		}
+		q := p.state(toks[1], n)
+		root, ok := p.ref(toks[2], n)
+		if q < 0 || !ok {
+			return
+		}
+		if p.a.Roots == nil {
+			p.a.Roots = map[int]Ref{}
+		}
+		if _, dup := p.a.Roots[q]; dup {
+			p.errorf(pos(head), "a second state line for state %d", q)
+			return
+		}
+		p.a.Roots[q] = root
 	default:
-		p.errorf(pos(head), "expected a line starting with propositions, start, accept or a state number, found %s", head.describe())
+		p.errorf(pos(head), "expected a line starting with propositions, start, accept, node, state or a state number, found %s", head.describe())
 	}
+}
+
+// ref reads a child or root: nN, a node already read, or sN, a state.
+func (p *parser) ref(t token, line int) (Ref, bool) {
+	pos := source.Pos{Line: line, Col: t.col}
+	if t.kind == tIdent && len(t.text) > 1 && (t.text[0] == 'n' || t.text[0] == 's') {
+		k, err := strconv.Atoi(t.text[1:])
+		switch {
+		case err != nil || k < 0:
+		case t.text[0] == 'n' && k < len(p.a.Nodes):
+			return Ref{Node: true, Index: k}, true
+		case t.text[0] == 'n':
+			p.errorf(pos, "%s: node %d is not defined before this line", t.text, k)
+			return Ref{}, false
+		default:
+			q := p.state(token{kind: tNumber, text: t.text[1:], col: t.col + 1}, line)
+			return Ref{Index: q}, q >= 0
+		}
+	}
+	p.errorf(pos, "expected a node nN or a state sN, found %s", t.describe())
+	return Ref{}, false
 }
 
 // state reads a state number and records where the state is first named.
@@ -296,6 +379,12 @@ func (p *parser) finish(end source.Pos) {
 	for _, e := range p.pending {
 		from[e.from] = true
 	}
+	for q := range p.a.Roots {
+		if from[q] {
+			p.errorf(p.statePos[q], "state %d has both edges and a state line", q)
+		}
+		from[q] = true
+	}
 	for q, pos := range p.statePos {
 		if !from[q] {
 			p.errorf(pos, "state %d has no edges (the guards out of every state must cover every valuation)", q)
@@ -350,10 +439,28 @@ func (a *Automaton) Symbolic(b *budget.Budget, props []string) (*symbolic.DFA, e
 	for q := range n {
 		d.Leaf[m.Terminal(q)] = q
 	}
+	// The shared diagrams of the .bdd form, node by node.
+	nodes := make([]bdd.Node, len(a.Nodes))
+	ref := func(r Ref) bdd.Node {
+		if r.Node {
+			return nodes[r.Index]
+		}
+		return m.Terminal(r.Index)
+	}
+	for k, nd := range a.Nodes {
+		if err := b.Step(1); err != nil {
+			return nil, err
+		}
+		nodes[k] = m.Ite(m.Var(level[nd.Prop]), ref(nd.Hi), ref(nd.Lo))
+	}
 	var errs source.ErrorList
 	for q, edges := range a.Edges {
 		if err := b.Step(int64(1 + len(edges))); err != nil {
 			return nil, err
+		}
+		if root, ok := a.Roots[q]; ok {
+			d.Next[q] = ref(root)
+			continue
 		}
 		if len(edges) == 0 {
 			errs.Add(a.File, a.named[q], "state %d has no edges (the guards out of every state must cover every valuation)", q)

@@ -130,6 +130,42 @@ func TestErrorsBlameTheLine(t *testing.T) {
 	}
 }
 
+// TestDiagramForm: what symbolic.FormatDiagram writes (brasp convert --to
+// dfa -o x.bdd) reads back as the same automaton.
+func TestDiagramForm(t *testing.T) {
+	for name, src := range formulas(t) {
+		d := dfaOf(t, name, src, nil)
+		text := symbolic.FormatDiagram(d)
+		a, err := guarddfa.Parse("x.bdd", []byte(text))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, text)
+		}
+		e, err := a.Symbolic(nil, a.Props)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, text)
+		}
+		if ce, err := symbolic.Compare(nil, d, e); err != nil || ce != nil {
+			t.Fatalf("%s: read back differs on %v (%v)\n%s", name, ce, err, text)
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"propositions a\nstart 0\nnode 1 a s0 s0\n", "f:3:6: node 1: nodes are numbered 0, 1, … in order (want 0)"},
+		{"propositions a\nstart 0\nnode 0 a s0 n1\nstate 0 n0\n", "f:3:13: n1: node 1 is not defined before this line"},
+		{"propositions a\nstart 0\nnode 0 b s0 s0\n", "f:3:8: b is not declared"},
+		{"propositions a\nstart 0\nstate 0 s0\n0 0 true\n", "state 0 has both edges and a state line"},
+		{"propositions a\nstart 0\nstate 0 s0\nstate 0 s0\n", "f:4:1: a second state line for state 0"},
+		{"propositions a\nstart 0\nstate 0 x\n", "f:3:9: expected a node nN or a state sN, found x"},
+	} {
+		a, err := guarddfa.Parse("f", []byte(c.src))
+		if err == nil {
+			_, err = a.Symbolic(nil, a.Props)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
 func TestLooks(t *testing.T) {
 	for src, want := range map[string]bool{
 		"# a comment\n\npropositions a\n": true,
@@ -157,6 +193,7 @@ func FuzzParse(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add([]byte(symbolic.Format(d)))
+		f.Add([]byte(symbolic.FormatDiagram(d)))
 	}
 	f.Add([]byte("propositions a\nstart 0\n0 0 a\n0 1 !a\n1 1 true # sink\naccept 0\n"))
 	f.Add([]byte("propositions a\nstart 0\n0 0 a\n"))

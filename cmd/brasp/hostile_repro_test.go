@@ -141,6 +141,9 @@ func hostileRepros() []hostileRepro {
 			args: "depth ab.ltlf", want: "ok", stdout: `lower bound: 2: "\{b\};\{\};\{\}" is in the language, "\{\};\{b\};\{\};\{\}" is not`},
 		{name: "depth-ltlf-check", files: map[string]string{"ab.ltlf": "a U b\n"},
 			args: "depth ab.ltlf --check b;; ;b;; 1", want: "ok", stdout: `^certificate holds`},
+		// A .bdd file written by convert --to dfa reads back.
+		{name: "bdd-read-back", files: map[string]string{"ab.ltlf": "a U b\n"}, gen: convertFile("ab.ltlf", "dfa", "x.bdd"),
+			args: "equiv x.bdd ab.ltlf", want: "ok", stdout: "^equivalent\n$"},
 		// Hangs: each within seconds now (minutes before).
 		{name: "ltlf-until-chain", gen: writeFile("u.ltlf", func() string { return strings.Repeat("a U ", 3000) + "b\n" }),
 			args: "convert u.ltlf --to dfa", want: "ok", stdout: "^propositions a b\n", timeout: 40 * time.Second},
