@@ -101,7 +101,7 @@ func runModel(t *artifact.Transformer, line []byte, where string, asJSON bool, o
 // maxBatchedWord is the longest word run through the batch: its scratch
 // keeps four bytes per position and head, where RunBytes keeps one or two
 // per position.
-const maxBatchedWord = 1 << 16
+const maxBatchedWord = 1 << 20
 
 // writeSymbolsJSON writes prefix and the n symbols sym(0) … as JSON
 // strings separated by commas.
