@@ -153,6 +153,9 @@ func (c *connectives) chain(i int32, op func([]bool) bool) (*symbolic.DFA, error
 		ds = append(ds, d)
 		sups = append(sups, c.f.support(j))
 	}
+	if len(ds) > exactChain {
+		return c.longChain(ds, sups, op, decided)
+	}
 	for len(ds) > 1 {
 		x, y, best := 0, 1, math.Inf(1)
 		for a := range ds {
@@ -165,11 +168,7 @@ func (c *connectives) chain(i int32, op func([]bool) bool) (*symbolic.DFA, error
 				}
 			}
 		}
-		p, err := symbolic.Product(c.b, []*symbolic.DFA{ds[x], ds[y]}, op)
-		if err != nil {
-			return nil, err
-		}
-		d, err := symbolic.Minimize(c.b, p)
+		d, err := c.product(ds[x], ds[y], op)
 		if err != nil {
 			return nil, err
 		}
@@ -181,6 +180,15 @@ func (c *connectives) chain(i int32, op func([]bool) bool) (*symbolic.DFA, error
 		sups = slices.Delete(sups, y, y+1)
 	}
 	return ds[0], nil
+}
+
+// product is the minimised product of two automata under op.
+func (c *connectives) product(x, y *symbolic.DFA, op func([]bool) bool) (*symbolic.DFA, error) {
+	p, err := symbolic.Product(c.b, []*symbolic.DFA{x, y}, op)
+	if err != nil {
+		return nil, err
+	}
+	return symbolic.Minimize(c.b, p)
 }
 
 // pairCost ranks the pairs of a chain's automata for the next product: the

@@ -1,6 +1,8 @@
 package ltlf
 
 import (
+	"context"
+	"fmt"
 	"math/rand"
 	"slices"
 	"strings"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/automata/symbolic"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 func valName(props []string) func([]bool) string {
@@ -213,5 +216,47 @@ func TestPairCost(t *testing.T) {
 		if got := unionSize(c.a, c.b); got != len(c.want) {
 			t.Errorf("unionSize(%v, %v) = %d, want %d", c.a, c.b, got, len(c.want))
 		}
+	}
+}
+
+// TestLongChain: a chain longer than exactChain, combined among neighbours,
+// is the monolithic automaton, and a conjunction of 1,200 propositions is
+// built in a few thousand pair choices.
+func TestLongChain(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for i := range 6 {
+		var parts []string
+		for range exactChain + 1 + r.Intn(8) {
+			parts = append(parts, "("+randomFormula(r, 4, 1+r.Intn(3), false).String()+")")
+		}
+		f := mustParse(t, strings.Join(parts, []string{" & ", " | "}[i%2]))
+		d, err := ToDFA(nil, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := ToDFAUnminimized(nil, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := symbolic.Minimize(nil, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cex, err := symbolic.Compare(nil, d, want); err != nil || cex != nil {
+			t.Fatalf("%s: differs from the monolithic DFA (%v, %v)", f, cex, err)
+		}
+	}
+	var props, conj []string
+	for i := range 1200 {
+		props = append(props, fmt.Sprintf("p%d", i))
+	}
+	conj = props
+	b := budget.New(context.Background(), nil)
+	d, err := ToDFA(b, mustParse(t, "propositions "+strings.Join(props, " ")+"\n"+strings.Join(conj, " & ")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.NumStates() != 3 {
+		t.Errorf("p0 & … & p1199: %d states, want 3", d.NumStates())
 	}
 }
