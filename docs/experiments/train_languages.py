@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(REPO, "python"))
 
 import torch  # noqa: E402
 
-from brasp.train import Language, Options, find_brasp, load_model, train  # noqa: E402
+from brasp.train import Options, find_brasp, load_model, train  # noqa: E402
 
 # name, file, what the paper says of it.
 LANGUAGES = [
@@ -44,36 +44,9 @@ CONFIGS = {
     "causal": dict(mask="causal", position="sinusoidal"),
     "strict": dict(mask="strict", position="none"),
 }
-COMMON = dict(layers=2, heads=2, width=32, ff=64, train_lengths="1:40", test_lengths="1:160", train_count=200,
+COMMON = dict(exhaustive=20000, layers=2, heads=2, width=32, ff=64, train_lengths="1:40", test_lengths="1:160", train_count=200,
               val_count=50, test_count=50, steps=2000, batch_size=32, lr=1e-3, eval_every=100, patience=10, seed=1,
               device="cpu", threads=1, progress="none")
-
-# Every word up to this many in all is run for the exhaustive accuracy.
-EXHAUSTIVE_WORDS = 20000
-
-
-def exhaustive(model, lang):
-    """Runs the model on every word up to the longest length L whose words
-    number at most EXHAUSTIVE_WORDS in all; returns L, accuracy and the
-    first misclassified word (shortest, then brasp's alphabet order)."""
-    k, L, total = len(lang.alphabet), 0, 0
-    while total + k ** (L + 1) <= EXHAUSTIVE_WORDS:
-        L += 1
-        total += k ** L
-    out = subprocess.run([lang.binary, "sample", lang.path, "--all", "--lengths", "1:%d" % L, "--json"],
-                         capture_output=True, text=True, check=True).stdout
-    words = [json.loads(line) for line in out.splitlines()]
-    got = []
-    for s in range(0, len(words), 2048):
-        got += model.accepts([w["word"] for w in words[s:s + 2048]])
-    wrong = [w for w, g in zip(words, got) if g != (w["label"] == "accept")]
-    first = None
-    if wrong:
-        w = wrong[0]
-        first = {"word": " ".join(w["word"]) if any(len(a) > 1 for a in w["word"]) else "".join(w["word"]),
-                 "language": w["label"]}
-    return {"up_to": L, "words": len(words), "wrong": len(wrong), "accuracy": 1 - len(wrong) / len(words), "first_error": first}
-
 
 def run_training(out_dir, only, steps):
     results = []
@@ -90,8 +63,7 @@ def run_training(out_dir, only, steps):
             t0 = time.time()
             doc = train(opt, log=lambda s: print("  " + s, flush=True))
             wall = time.time() - t0
-            model = load_model(model_dir)
-            ex = exhaustive(model, Language(opt.file))
+            ex = doc["exhaustive"]
             os.remove(os.path.join(model_dir, "checkpoint.pt"))
             shutil.move(os.path.join(model_dir, "accuracy.png"), os.path.join(out_dir, "%s-%s.png" % (name, cname)))
             shutil.move(os.path.join(model_dir, "accuracy.json"), os.path.join(out_dir, "models", "%s-%s.accuracy.json" % (name, cname)))
@@ -163,7 +135,7 @@ def table(results):
             r["what"], cfg["mask"], cfg["position"], r["steps"], r["train_seconds"], fmt_acc(r["accuracy_train"]),
             fmt_acc(r["accuracy_41_80"]), fmt_acc(r["accuracy_81_160"]), r["first_error_length"] or "none",
             ex["up_to"], "%.2f" % (100 * ex["accuracy"]), ex["wrong"], ex["words"],
-            "`%s` (%s by the language)" % (fe["word"], "accepted" if fe["language"] == "accept" else "rejected") if fe else "none"))
+            "`%s` (%s by the language)" % (fe["word"], "accepted" if fe["accepted"] else "rejected") if fe else "none"))
     if any("learned" in r for r in results):
         lines += ["", "| language | masks | learned back: equal to the target? | shortest counterexample | learned language | learn time |",
                   "|---|---|---|---|---|---|"]

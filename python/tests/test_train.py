@@ -86,6 +86,12 @@ class TrainABPlus(unittest.TestCase):
             self.assertEqual(r["accepted"], 0 if n % 2 else 10, r)
             self.assertEqual(r["accuracy"], r["correct"] / r["words"])
         self.assertEqual(doc["train_lengths"], [1, 16])
+        # Every word up to length 13 (2 + 4 + ... + 2^13 = 16382 ≤ 20000).
+        ex = doc["exhaustive"]
+        self.assertEqual((ex["up_to"], ex["words"]), (13, 16382))
+        self.assertEqual(ex["accuracy"], 1 - ex["wrong"] / 16382)
+        self.assertEqual(ex["first_error"] is None, ex["wrong"] == 0)
+        self.assertIn("all 16382 words up to length 13:", self.stdout)
         self.assertEqual(doc["lacking"]["accepted"], list(range(1, 49, 2)))
 
     def test_png(self):
@@ -112,6 +118,13 @@ class TrainABPlus(unittest.TestCase):
         for (w, label), g in zip(pairs, got):
             correct[len(w)] = correct.get(len(w), 0) + (g == (label == "accept"))
         self.assertEqual(correct, {r["length"]: r["correct"] for r in doc["per_length"]})
+        # And every word up to length 13, against brasp's verdicts.
+        out = subprocess.run([find_brasp(), "sample", AB_PLUS, "--all", "--lengths", "1:13"],
+                             capture_output=True, text=True, check=True).stdout
+        pairs = [line.split("\t") for line in out.splitlines()]
+        wrong = [w for (w, label), g in zip(pairs, m.accepts([w for w, _ in pairs])) if g != (label == "accept")]
+        self.assertEqual(len(wrong), doc["exhaustive"]["wrong"])
+        self.assertEqual(wrong[0] if wrong else None, (doc["exhaustive"]["first_error"] or {}).get("word"))
         for path in (os.path.join(self.out, "model.safetensors"), os.path.join(self.out, "model.json")):
             self.assertEqual(load_model(path).accepts(words[:50]), m.accepts(words[:50]))
         tokens, lengths = m.encode(["abab", "ab", "b"])

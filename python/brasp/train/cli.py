@@ -14,6 +14,7 @@ _HELP = {
     "train_count": "training words per length (balanced: half accepted, half rejected where the language allows)",
     "val_count": "validation words per length (for early stopping)",
     "test_count": "evaluation words per length",
+    "exhaustive": "also run every word up to the longest length whose words number at most this many in all (0: none)",
     "steps": "optimizer steps at most",
     "batch_size": "words per batch",
     "lr": "AdamW learning rate",

@@ -75,6 +75,13 @@ class Language:
             lacking[m.group(2)].append(int(m.group(1)))
         return words, lacking
 
+    def all_words(self, lengths):
+        """Every word of the lengths with its verdict (``brasp sample --all``),
+        shortest first, then in brasp's alphabet order."""
+        out, _ = run(self.binary, ["sample", self.path, "--all", "--lengths", "%d:%d" % lengths, "--json"],
+                     "brasp sample " + self.path)
+        return [([_symbol(x) for x in o["word"]], o["label"] == "accept") for o in map(json.loads, out.splitlines())]
+
     def counts(self, lengths):
         """``brasp count``: per length n, {"length", "accepted", "rejected", "total"}."""
         out, _ = run(self.binary, ["count", self.path, "--lengths", "%d:%d" % lengths, "--json"], "brasp count " + self.path)

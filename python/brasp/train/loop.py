@@ -14,7 +14,7 @@ import torch
 from .binary import TrainError
 from .data import Language, WordDataset, describe_lacking, parse_lengths, trim
 from .model import Config, Encoder
-from .report import accuracy_by_length, plot, summary_line, write_json
+from .report import accuracy_by_length, exhaustive, plot, summary_line, write_json
 from .storage import save_model
 
 CHECKPOINT = "checkpoint.pt"
@@ -33,6 +33,7 @@ class Options:
     train_count: int = 200
     val_count: int = 50
     test_count: int = 50
+    exhaustive: int = 20000
     steps: int = 3000
     batch_size: int = 32
     lr: float = 1e-3
@@ -250,19 +251,20 @@ def train(opt, log=print):
 
     test_words, test_lacking = lang.sample(test_l, opt.test_count, opt.seed + 2_000_003)
     rows = accuracy_by_length(model, test_words, device)
+    ex = exhaustive(model, lang, opt.exhaustive, device) if opt.exhaustive > 0 else None
     doc = {
         "language": opt.file, "train_lengths": list(train_l), "test_lengths": list(test_l),
         "steps": state["step"], "stopped": stopped, "seconds": round(seconds, 2),
         "total_seconds": round(time.time() - t0, 2), "device": str(device),
         "best_validation": {"accuracy": state["best"][0], "loss": -state["best"][1]} if state["best"] else None,
         "options": dataclasses.asdict(opt), "config": dataclasses.asdict(cfg),
-        "lacking": test_lacking, "per_length": rows,
+        "lacking": test_lacking, "per_length": rows, "exhaustive": ex,
     }
     write_json(os.path.join(out, ACCURACY_JSON), doc)
     title = "%s: %d layers, %d heads, width %d, %s masks, positions %s" % (
         os.path.basename(opt.file), cfg.layers, cfg.heads, cfg.width, cfg.mask, cfg.position)
     doc["plot"] = plot(os.path.join(out, ACCURACY_PNG), rows, train_l, title)
-    log(summary_line(opt.file, rows, train_l, test_l, state["step"], seconds, weights))
+    log(summary_line(opt.file, rows, train_l, test_l, state["step"], seconds, weights, ex))
     return doc
 
 

@@ -38,6 +38,36 @@ def accuracy_by_length(model, words, device, batch_size=256):
     return out
 
 
+@torch.no_grad()
+def exhaustive(model, lang, budget, device, batch_size=1024):
+    """The model on every word up to the longest length L whose words number
+    at most ``budget`` in all (balanced samples hide the rare words a model
+    gets wrong; every word does not): {"up_to": L, "words", "wrong",
+    "accuracy", "first_error": {"word", "accepted"} or None}, the first
+    error being the shortest, then first in brasp's alphabet order.  None
+    when not even the words of length 1 fit in the budget."""
+    k, L, total = len(lang.alphabet), 0, 0
+    while total + k ** (L + 1) <= budget:
+        L += 1
+        total += k ** L
+    if L == 0:
+        return None
+    model.eval()
+    words = lang.all_words((1, L))
+    wrong, first = 0, None
+    for s in range(0, len(words), batch_size):
+        chunk = words[s:s + batch_size]
+        ds = WordDataset(chunk, model.index)
+        got = (model(trim(ds.tokens, ds.lengths).to(device), ds.lengths.to(device)) > 0).cpu().tolist()
+        for (w, y), g in zip(chunk, got):
+            if g != y:
+                wrong += 1
+                if first is None:
+                    sep = " " if any(len(a) > 1 for a in w) else ""
+                    first = {"word": sep.join(w), "accepted": y}
+    return {"up_to": L, "words": len(words), "wrong": wrong, "accuracy": 1 - wrong / len(words), "first_error": first}
+
+
 def summarize(rows, lo, hi):
     """Accuracy over the rows whose length is in [lo, hi] (None if none)."""
     sel = [r for r in rows if lo <= r["length"] <= hi]
@@ -120,7 +150,7 @@ def plain_plot(path, rows, train_lengths, width=640, height=360):
         f.write(chunk(b"IEND", b""))
 
 
-def summary_line(name, rows, train_lengths, test_lengths, steps, seconds, out):
+def summary_line(name, rows, train_lengths, test_lengths, steps, seconds, out, ex=None):
     """The one-line summary the command prints."""
     parts = ["%s: %d steps in %.1f s" % (name, steps, seconds)]
     tr = summarize(rows, *train_lengths)
@@ -133,5 +163,10 @@ def summary_line(name, rows, train_lengths, test_lengths, steps, seconds, out):
             first_bad = next((r["length"] for r in rows if r["length"] >= lo and r["accuracy"] < 1), None)
             parts.append("%.1f%% on %d–%d (longer)%s" % (100 * te, lo, test_lengths[1],
                                                          ", first error at length %d" % first_bad if first_bad else ", no error"))
+    if ex is not None:
+        fe = ex["first_error"]
+        parts.append("all %d words up to length %d: %.2f%%%s" % (
+            ex["words"], ex["up_to"], 100 * ex["accuracy"],
+            ", first wrong %r (%s by the language)" % (fe["word"], "accepted" if fe["accepted"] else "rejected") if fe else ""))
     parts.append("saved to %s" % out)
     return "; ".join(parts)
