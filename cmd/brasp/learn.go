@@ -72,6 +72,10 @@ func learnCmd(e *env, args []string) error {
 	return finishLearn(e, b, res, lerr, *out, *stats, kind)
 }
 
+// classifyStates is the most states a learned DFA has for brasp learn to
+// classify it itself.
+const classifyStates = 64
+
 // finishLearn writes what a learning run produced: the stats, the last
 // hypothesis (in the asked form), what it agrees on, its classification;
 // the error of the run, if any, after all that.
@@ -123,6 +127,12 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 	fmt.Fprintf(e.stdout, "learned %d states: %s\n", s.States, res.Verdict)
 	fmt.Fprintf(e.stdout, "asked %d distinct words (%d symbols) in %d batches, %d equivalence rounds\n",
 		s.MembershipQueries, s.Symbols, s.Batches, s.EquivalenceRounds)
+	if s.States > classifyStates {
+		// Classification enumerates orbits and monoids, exponential in
+		// the states: a large learned DFA is classified on request.
+		fmt.Fprintf(e.stdout, "not classified (more than %d states): brasp classify %s does it\n", classifyStates, out)
+		return nil
+	}
 	c, err := artifact.Classify(b, artifact.NewDFA(res.DFA), artifact.Options{})
 	if err != nil {
 		// The DFA is written; only its classification is missing.
