@@ -103,8 +103,13 @@ def learn_back(out_dir, results, max_length):
         model_dir = os.path.join(out_dir, "models", "%s-%s" % (r["name"], r["config"]))
         learned = os.path.join(out_dir, "models", "%s-%s.learned.dfa" % (r["name"], r["config"]))
         model = load_model(model_dir)
-        teacher = "%s -m brasp.teacher --model %s" % (shlex.quote(sys.executable), shlex.quote(model_dir))
-        cmd = [brasp, "learn", "--command", teacher, "--alphabet", ",".join(model.alphabet), "-o", learned]
+        # A masked model answers every prefix of a word in one pass.
+        prefixes = model.config.mask != "bidirectional"
+        teacher = "%s -m brasp.teacher --model %s%s" % (sys.executable, os.path.relpath(model_dir, REPO),
+                                                       " --prefixes" if prefixes else "")
+        cmd = [brasp, "learn", "--command", teacher, "--alphabet", " ".join(model.alphabet), "-o", learned]
+        if prefixes:
+            cmd.append("--prefixes")
         if max_length:
             cmd += ["--max-length", str(max_length)]
         t0 = time.time()
