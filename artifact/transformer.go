@@ -87,10 +87,7 @@ func (t *Transformer) Accepts(w []int) (bool, error) {
 	if t.M.Props != nil {
 		return t.acceptsSteps(valuationSteps(w))
 	}
-	if err := t.prepare(); err != nil {
-		return false, err
-	}
-	return t.runner.Accepts(w)
+	return withRunner(t, func(r *transformer.Runner) (bool, error) { return r.Accepts(w) })
 }
 
 // RunBytes runs the model (over symbols) on a word stored a byte per
@@ -98,10 +95,7 @@ func (t *Transformer) Accepts(w []int) (bool, error) {
 // byte or two per position (transformer.Runner.RunBytes), within the
 // artifact's budget.
 func (t *Transformer) RunBytes(w []byte) (*transformer.Activations, error) {
-	if err := t.prepare(); err != nil {
-		return nil, err
-	}
-	return t.runner.RunBytes(w)
+	return withRunner(t, func(r *transformer.Runner) (*transformer.Activations, error) { return r.RunBytes(w) })
 }
 
 // AcceptWord decides a word of the model (over symbols, an acceptor) of n
@@ -133,20 +127,23 @@ func (t *Transformer) AcceptWord(n int, sym func(i int) int) (bool, error) {
 // RunWide is RunBytes for a word stored two bytes per symbol
 // (alphabet.ParseWide).
 func (t *Transformer) RunWide(w []uint16) (*transformer.Activations, error) {
-	if err := t.prepare(); err != nil {
-		return nil, err
-	}
-	return t.runner.RunWide(w)
+	return withRunner(t, func(r *transformer.Runner) (*transformer.Activations, error) { return r.RunWide(w) })
 }
 
 // Trace records every intermediate value of the model's exact dense pass
 // on w (transformer.Model.Trace) within the artifact's budget, so that the
 // user's rational-bits and context bound it.
 func (t *Transformer) Trace(w []int) (*transformer.Trace, error) {
+	return withRunner(t, func(r *transformer.Runner) (*transformer.Trace, error) { return r.Trace(w) })
+}
+
+// withRunner calls f with t's runner, prepared first.
+func withRunner[T any](t *Transformer, f func(*transformer.Runner) (T, error)) (T, error) {
 	if err := t.prepare(); err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
-	return t.runner.Trace(w)
+	return f(t.runner)
 }
 
 // OverTrace returns, for a model over propositions, the model over the
