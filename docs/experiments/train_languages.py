@@ -120,7 +120,8 @@ def learn_back(out_dir, results, max_length):
         if p.returncode == 0 and os.path.exists(learned):
             e = subprocess.run([brasp, "equiv", os.path.join(REPO, r["file"]), learned], capture_output=True, text=True)
             c = subprocess.run([brasp, "classify", learned], capture_output=True, text=True)
-            entry.update(equiv=(e.stdout + e.stderr).strip(), equal=e.returncode == 0, classify=c.stdout.strip())
+            entry.update(equiv=(e.stdout + e.stderr).strip(), equal=e.returncode == 0, classify=c.stdout.strip(),
+                         classify_error=c.stderr.strip())
         r["learned"] = entry
         print("%s/%s learned: %s" % (r["name"], r["config"], json.dumps({k: entry.get(k) for k in ("exit", "equiv", "seconds")})), flush=True)
 
@@ -153,9 +154,12 @@ def table(results):
                                                                                   e["stderr"].splitlines()[-1] if e["stderr"] else "", e["seconds"]))
                 continue
             cls = dict(line.split(": ", 1) for line in e.get("classify", "").splitlines() if ": " in line and not line.startswith(" "))
-            lines.append("| %s | %s | %s | %s | star-free: %s, %s states | %.0f s |" % (
+            learned = "star-free: %s, %s states" % (cls.get("star-free"), cls.get("dfa-states"))
+            if "dfa-states" not in cls:
+                learned = "not classified: %s" % e.get("classify_error", "").split(": ", 2)[-1]
+            lines.append("| %s | %s | %s | %s | %s | %.0f s |" % (
                 r["what"], r["config"], "yes" if e["equal"] else "no", "" if e["equal"] else e["equiv"].replace("|", "\\|"),
-                cls.get("star-free", "?"), cls.get("dfa-states", "?"), e["seconds"]))
+                learned, e["seconds"]))
     return "\n".join(lines) + "\n"
 
 
