@@ -10,9 +10,10 @@ import (
 	"github.com/brasp-dev/brasp/budget"
 )
 
-// randomMinimal returns a random DFA with n states over k letters that is
-// minimal and all of whose states are reachable (drawn again until so),
-// a third of the states accepting: the targets of the benchmarks.
+// randomMinimal returns the minimal DFA of a random DFA with n states
+// over k letters, 30% of them accepting: exactly n states when k is large,
+// a few percent fewer otherwise (states nothing reaches; with 4 letters
+// about e⁻⁴ of them). The targets of the benchmarks.
 func randomMinimal(rng *rand.Rand, n, k int) *automata.DFA {
 	alpha := make(alphabet.Alphabet, k)
 	for a := range alpha {
@@ -33,8 +34,8 @@ func randomMinimal(rng *rand.Rand, n, k int) *automata.DFA {
 		if err != nil {
 			panic(err)
 		}
-		if m.NumStates() == n {
-			return d
+		if m.NumStates() >= n*9/10 {
+			return m
 		}
 	}
 }
@@ -57,6 +58,7 @@ func BenchmarkLearnExact(b *testing.B) {
 			b.ReportMetric(float64(st.MembershipQueries), "words")
 			b.ReportMetric(float64(st.EquivalenceRounds), "rounds")
 			b.ReportMetric(float64(st.Symbols), "symbols")
+			b.ReportMetric(float64(d.NumStates()), "states")
 		})
 	}
 }

@@ -33,12 +33,25 @@
 // longest counterexample); on random DFAs h stays small.
 //
 // Why this and not L*, L# or TTT: measured on random minimal DFAs from
-// exact teachers (tests of this package), tails of 16 letters take the
-// distinct words from 2,365 to about 700 on 100 states over 4 letters
-// (AALpy's L# asks about 1,530 there), and from 15,612 to about 3,400 on
-// 500 states (AALpy's L#: about 3,350), with the speed of a
-// discrimination tree (milliseconds, where an observation tree's apartness
-// checks are quadratic). Without prefix answers (a teacher answering one
-// verdict per word) tails buy nothing and are not used: the learner is
-// then plain KV with Rivest–Schapire.
+// exact teachers (BenchmarkLearnExact; AALpy on the same kind of targets),
+// tails of 16 letters take the distinct words asked from 2,365 to about
+// 750 on 100 states over 4 letters (AALpy's L# asks about 1,530 there) and
+// from 15,612 to about 3,400 on 500 states (AALpy's L#: about 3,350), at
+// the speed of a discrimination tree, where an observation tree's
+// apartness checks grow quadratically. Without prefix answers (a teacher
+// answering one verdict per word) tails buy nothing and are not used: the
+// learner is then plain KV with Rivest–Schapire.
+//
+// Growth (BenchmarkLearnExact, one run each, on a loaded machine): 1,000
+// states over 4 letters, 6,882 words in 0.32 s; over 10 letters, 16,971
+// words in 2.3 s; 10,000 states over 10 letters, 176,938 words and 2,321
+// equivalence rounds in 211 s, most of it the exact teacher's product
+// search, run once per round.
+//
+// # Black boxes
+//
+// Conformance is the equivalence oracle of a teacher known only by
+// membership: every short word, the HSI suite on the tree's harmonised
+// tests, random words; the cache makes a suite asked again in the next
+// round cost only its new words.
 package learn
