@@ -61,9 +61,7 @@ func loadTransformer(b *budget.Budget, filename string, data []byte) (Artifact, 
 // prepare makes the runner, once.
 func (t *Transformer) prepare() error {
 	t.once.Do(func() {
-		if t.runner, t.err = transformer.NewRunner(t.M); t.err == nil {
-			t.runner.SetBudget(t.bud)
-		}
+		t.runner, t.err = t.runnerOf(t.M)
 	})
 	return t.err
 }
@@ -137,6 +135,16 @@ func (t *Transformer) Trace(w []int) (*transformer.Trace, error) {
 	return withRunner(t, func(r *transformer.Runner) (*transformer.Trace, error) { return r.Trace(w) })
 }
 
+// runnerOf is the fast runner of m within t's budget.
+func (t *Transformer) runnerOf(m *transformer.Model) (*transformer.Runner, error) {
+	r, err := transformer.NewRunner(m)
+	if err != nil {
+		return nil, err
+	}
+	r.SetBudget(t.bud)
+	return r, nil
+}
+
 // withRunner calls f with t's runner, prepared first.
 func withRunner[T any](t *Transformer, f func(*transformer.Runner) (T, error)) (T, error) {
 	if err := t.prepare(); err != nil {
@@ -196,11 +204,10 @@ func (t *Transformer) RunTraceBytes(line []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	r, err := transformer.NewRunner(m)
+	r, err := t.runnerOf(m)
 	if err != nil {
 		return false, err
 	}
-	r.SetBudget(t.bud)
 	var a *transformer.Activations
 	if ct.Narrow != nil {
 		a, err = r.RunBytes(ct.Narrow)
@@ -224,11 +231,10 @@ func (t *Transformer) acceptsSteps(steps [][]uint64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	r, err := transformer.NewRunner(m)
+	r, err := t.runnerOf(m)
 	if err != nil {
 		return false, err
 	}
-	r.SetBudget(t.bud)
 	return r.Accepts(w)
 }
 
@@ -308,11 +314,10 @@ func (t *Transformer) transduceSteps(steps [][]uint64) ([]int, alphabet.Alphabet
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := transformer.NewRunner(m)
+	r, err := t.runnerOf(m)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.SetBudget(t.bud)
 	out, err := r.Transduce(w)
 	if err != nil {
 		return nil, nil, err
