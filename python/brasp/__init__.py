@@ -60,6 +60,18 @@ batch, and the classes pass holds a [B, n, K] table: over propositions a
 batch of random traces can bring K towards 2^k distinct steps, where
 ``auto`` picks dense (forcing classes there costs B·n·K memory).
 
+When no hook is registered and every head is hard, ``forward`` (and so
+``accepts``, ``transduce``) runs the class-tracked pass instead
+(:mod:`brasp.classpass`): it never forms the [B, n, d] activations, only
+each position's class [B, n] and the table of distinct vectors [K, d]; a
+layer's new classes are the distinct tuples (class, attended class of each
+head), its arithmetic and exactness checks run once per class, so checks
+cost O(K·d) per layer and memory is linear in the batch.  With a hook, the
+pass goes module by module (same result) so hooks see every activation.
+A causal model (every head masked to earlier positions, no length-dependent
+position term: ``m.causal``) gives every prefix's verdict in the one pass:
+``prefix_scores``, ``prefix_accepts``.
+
 Exactness.  Hard attention compares scores, so a pass that rounds may attend
 elsewhere.  The module computes in float64 (by default) and certifies every
 linear operation before it runs (``brasp.exactness``): each operand is an

@@ -8,6 +8,7 @@ from torch import nn
 from .exactness import Checker, InexactError
 from . import spec as specmod
 from . import traces as tracemod
+from . import classpass
 
 
 def _tensor(rows, dtype):
@@ -124,6 +125,23 @@ class Head(nn.Module):
             j = torch.where(tie, cand, torch.full_like(cand, n)).min(-1).values
             return torch.where(j == n, torch.full_like(j, -1), j)
         return torch.where(tie, cand, torch.full_like(cand, -1)).max(-1).values
+
+    def attend_classes(self, uniq, cls, valid):
+        """The attended positions [B, n] (−1 for none) of queries whose
+        activations are the rows cls [B, n] of uniq [K, d]: brasp's class
+        algorithm, or for short words (K·4 ≥ n, method "auto") every query
+        against every key with the scores read from the [K, K] table."""
+        n, K = cls.shape[1], uniq.shape[0]
+        if self.method == "classes" or (self.method == "auto" and K * 4 < n):
+            return self._attend_classes(uniq, cls, valid)
+        q = self.checker.matmul(uniq, self.score, "score")
+        table = self.checker.matmul(q, uniq.t(), "score")                   # [K, K]
+        B = cls.shape[0]
+        scores = table[cls.unsqueeze(2), cls.unsqueeze(1)]                  # [B, n, n]
+        pos = torch.arange(n, device=cls.device)
+        allowed = _MASKS[self.mask](pos.view(n, 1), pos.view(1, n)).unsqueeze(0) & valid.unsqueeze(1)
+        cand = torch.where(allowed, pos.view(1, 1, n).expand(B, n, n), torch.full((), -1, device=cls.device))
+        return self._pick(cand, scores, n)
 
     def _attend_dense(self, x, valid):
         """The definition: every query against every key, O(n²·d)."""
@@ -532,6 +550,8 @@ class Model(nn.Module):
         return x, lengths
 
     def forward(self, tokens, lengths=None):
+        if classpass.applies(self):
+            return self._forward_classes(tokens, lengths)
         x, lengths = self.residual(tokens, lengths)
         if self.is_transducer:
             logits = self.checker.add([self.checker.matmul(x, self.trans_weight.t(), "transduction"),
@@ -543,6 +563,71 @@ class Model(nn.Module):
             logits = self.checker.add([self.checker.matmul(last, self.out_weight, "output"), self.out_bias],
                                       "output")
         return self.hook_logits(logits)
+
+    def _valid(self, tokens, lengths):
+        """(lengths, valid [B, n]), checking the parameters are exact."""
+        if self.checker.enabled and not self.float_exact:
+            raise InexactError("a parameter is not exactly representable in %s" % self.dtype)
+        B, n = tokens.shape[0], tokens.shape[1]
+        if lengths is None:
+            lengths = torch.full((B,), n, dtype=torch.long, device=tokens.device)
+        return lengths, torch.arange(n, device=tokens.device).view(1, n) < lengths.view(B, 1)
+
+    def _forward_classes(self, tokens, lengths):
+        """forward by the class-tracked pass (see brasp.classpass): the
+        output layer runs on the K distinct final activations."""
+        lengths, valid = self._valid(tokens, lengths)
+        table, cls = classpass.residual_classes(self, tokens, lengths, valid)
+        ck = self.checker
+        if self.is_transducer:
+            logits = ck.add([ck.matmul(table, self.trans_weight.t(), "transduction"), self.trans_bias], "transduction")
+            return self.hook_logits(logits[cls])
+        if self.out_weight is None:
+            raise ValueError("the model has no acceptor output")
+        last = table[cls[torch.arange(cls.shape[0], device=cls.device), lengths - 1]]
+        return self.hook_logits(ck.add([ck.matmul(last, self.out_weight, "output"), self.out_bias], "output"))
+
+    @property
+    def causal(self):
+        """Whether the acceptor reads its words left to right: every head
+        attends only to earlier positions (future masks) and no position
+        term depends on the length.  Then position i's activation depends
+        on the first i+1 symbols only, and the output layer applied there
+        gives the verdict on that prefix (prefix_scores)."""
+        if self.out_weight is None or self.is_transducer:
+            return False
+        if any(t.kind in ("last", "mid") for t in (self.spec.position or [])):
+            return False
+        return all(h.mask in ("future", "future-or-self") for b in self.blocks for h in b.heads)
+
+    def prefix_scores(self, tokens, lengths=None):
+        """Output scores [B, n] of a causal model at every position: at i,
+        the score of the word's prefix of length i+1 (accept iff ≥ 0)."""
+        if not self.causal:
+            raise ValueError("the model is not causal (a head sees later positions, or a position term the length)")
+        ck = self.checker
+        if classpass.applies(self):
+            lengths, valid = self._valid(tokens, lengths)
+            table, cls = classpass.residual_classes(self, tokens, lengths, valid)
+            return ck.add([ck.matmul(table, self.out_weight, "output"), self.out_bias], "output")[cls]
+        x, _ = self.residual(tokens, lengths)
+        return ck.add([ck.matmul(x, self.out_weight, "output"), self.out_bias], "output")
+
+    def prefix_accepts(self, words, max_tokens=1 << 20):
+        """The verdict on every non-empty prefix of each word (a list of
+        lists of bool) of a causal model: one pass per batch."""
+        out = {}
+        for part, (tokens, lengths), inputs in self._batches(words, max_tokens):
+            try:
+                with torch.no_grad():
+                    v = (self.prefix_scores(tokens, lengths) >= 0).tolist()
+                v = [row[:len(w)] for row, w in zip(v, inputs)]
+            except InexactError:
+                from . import exact
+                v = [[exact.accepts(self.spec, w[:i]) for i in range(1, len(w) + 1)] for w in inputs]
+            for k, b in zip(part, v):
+                out[k] = [bool(x) for x in b]
+        return [out[k] for k in range(len(out))]
 
     def run_with_cache(self, words, names=None):
         """Runs words (a list as for encode, or a (tokens, lengths) pair;

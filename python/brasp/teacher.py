@@ -29,7 +29,9 @@ transformer -o m.json|m.safetensors``) or a softmax export.  From Python,
 verdict per word; with ``prefix_fn`` (``prefix_fn(words)`` returns, per
 word, one verdict per non-empty prefix) prefix questions cost one call.
 An ``nn.Module`` from brasp.train (``encode`` and ``prefix_logits``) or
-``brasp.load`` (``accepts``) is wrapped by :func:`membership_functions`.
+``brasp.load`` (``accepts``; ``prefix_accepts`` when the model is causal,
+every head masked to earlier positions) is wrapped by
+:func:`membership_functions`.
 
 At the end of input the server writes a line of counts to standard error
 (words, forward passes, words per pass) and, with ``--stats FILE``, the same
@@ -82,7 +84,7 @@ def parse_word(line, alphabet, index, separated, lineno):
 def membership_functions(model, device=None):
     """(fn, prefix_fn) for a model: prefix_fn is None unless the model
     answers every prefix in one pass (a causal or strict brasp.train
-    encoder)."""
+    encoder, or a causal model compiled by brasp)."""
     import torch
     if hasattr(model, "encode") and hasattr(model, "prefix_logits"):
         def run(words):
@@ -99,7 +101,11 @@ def membership_functions(model, device=None):
                 return [row[:len(w)] for row, w in zip(v, words)]
         return run, prefix_fn
     if hasattr(model, "accepts"):
-        return (lambda words: model.accepts(words)), None
+        prefix_fn = None
+        if getattr(model, "causal", False):
+            def prefix_fn(words):
+                return model.prefix_accepts(words)
+        return (lambda words: model.accepts(words)), prefix_fn
     if callable(model):
         return model, None
     raise TeacherError("%r is neither callable nor a model with accepts()" % (model,))

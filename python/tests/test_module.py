@@ -159,5 +159,43 @@ class TestExactness(unittest.TestCase):
         Checker().matmul(torch.tensor([[3.0, 1.0]], dtype=torch.float64), b, "test")
 
 
+class TestClassPass(unittest.TestCase):
+    """The class-tracked pass (brasp.classpass, used when no hook is
+    registered) gives the module-by-module pass's scores exactly, on padded
+    batches of words of many lengths, and its prefix scores are the scores
+    of the prefixes."""
+
+    def test_equals_module_pass(self):
+        from brasp import classpass
+        cases = [("dyck1_depth2.brasp", ("--multihead",)), ("dyck1_depth2.brasp", ("--layernorm",)),
+                 ("induction_heads.brasp", ("--multihead", "--layernorm")), ("mid.ltl", ("--multihead",)),
+                 ("aa_star.re", ()), ("stair3.brasp", ())]
+        causal = []
+        for src, flags in cases:
+            out = common.convert(os.path.join(common.EXAMPLES, src),
+                                 os.path.join(common.tmpdir(), "cls_%s_%s.json" % (src, common.name(flags))), *flags)
+            m = brasp.load(out)
+            words = common.test_words(m.alphabet, budget=200, long=20, seed=5)
+            tokens, lengths = m.encode(words)
+            self.assertTrue(classpass.applies(m))
+            with torch.no_grad():
+                fast = m(tokens, lengths)
+                handle = m.hook_logits.register_forward_hook(lambda mod, i, o: None)  # any hook: the module pass
+                self.assertFalse(classpass.applies(m))
+                slow = m(tokens, lengths)
+                handle.remove()
+            if m.is_transducer:  # scores at padding positions are arbitrary
+                valid = torch.arange(tokens.shape[1]).view(1, -1) < lengths.view(-1, 1)
+                fast, slow = fast[valid], slow[valid]
+            self.assertTrue(torch.equal(fast, slow), src)
+            causal.append(m.causal)
+            if m.causal:
+                syms = [[m.alphabet[k] for k in m.word(w)] for w in words]
+                pre = m.prefix_accepts(syms)
+                want = m.accepts([w[:i] for w in syms for i in range(1, len(w) + 1)])
+                self.assertEqual([v for p in pre for v in p], want, src)
+        self.assertEqual(causal, [False, False, False, False, True, False])
+
+
 if __name__ == "__main__":
     unittest.main()

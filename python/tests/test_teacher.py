@@ -117,6 +117,18 @@ class TestCommand(unittest.TestCase):
         self.assertEqual(st["words"], len(words))
         self.assertIn("forward passes", p.stderr)
 
+    def test_compiled_causal_model_prefixes(self):
+        model = convert(os.path.join(EXAMPLES, "dyck1_depth2.re"), os.path.join(tmpdir(), "teacher_dyck_re.json"))
+        words = words_up_to("lr", 7)
+        p = self.run_server(["--model", model, "--prefixes"], "".join(w + "\n" for w in words))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        verdict = dict(zip(words, go_run(model, words)))
+        lines = p.stdout.splitlines()
+        self.assertEqual(len(lines), len(words))
+        for w, line in zip(words, lines):
+            self.assertEqual(line, "".join("1" if verdict[w[:i]] == "accept" else "0" for i in range(1, len(w) + 1)), w)
+        self.assertIn("forward passes", p.stderr)
+
     def test_trained_model_plain_and_prefixes(self):
         torch.manual_seed(3)
         from brasp.train import Config, Encoder, save_model
