@@ -126,9 +126,11 @@ func (r *Runner) fastPass(b *budget.Budget, n int, sym func(i int) int, k classK
 type headScan struct {
 	h           int
 	rank        [][]int32
-	best        []int32
-	strict      bool // the position itself is masked (j < i or j > i)
-	preferLater bool // ties go to the position met later in the scan
+	best        []int32 // the state's vector (read only while memo is set)
+	strict      bool    // the position itself is masked (j < i or j > i)
+	preferLater bool    // ties go to the position met later in the scan
+	memo        *scanMemo
+	state       int32 // best's state in memo
 }
 
 func newHeadScan(h int, hd *Head, rank [][]int32) *headScan {
@@ -139,20 +141,47 @@ func newHeadScan(h int, hd *Head, rank [][]int32) *headScan {
 	s.strict = hd.Mask == position.MaskFuture || hd.Mask == position.MaskPast
 	forward := hd.Mask == position.MaskFuture || hd.Mask == position.MaskFutureOrSelf || hd.Mask == position.MaskNone
 	s.preferLater = (hd.Tiebreak == position.Rightmost) == forward
+	s.memo = newScanMemo(s.best)
+	s.best = s.memo.vecs[0]
 	return s
 }
 
 // update makes the position of class cj, met now, the best one for every
-// query class that ranks it higher than its best so far.
+// query class that ranks it higher than its best so far: a move of the
+// memo's table, computed the first time it is made.
 func (s *headScan) update(cj int32) {
-	for q, bq := range s.best {
+	if s.memo == nil {
+		s.apply(s.best, cj)
+		return
+	}
+	m := s.memo
+	slot := int(s.state)*m.k + int(cj)
+	if t := m.next[slot]; t >= 0 {
+		s.state, s.best = t, m.vecs[t]
+		return
+	}
+	copy(m.tmp, s.best)
+	s.apply(m.tmp, cj)
+	t := m.intern(m.tmp)
+	if t < 0 { // too many states: go on without the table
+		s.best = append([]int32(nil), m.tmp...)
+		s.memo = nil
+		return
+	}
+	m.next[slot] = t
+	s.state, s.best = t, m.vecs[t]
+}
+
+// apply is update on the vector best itself.
+func (s *headScan) apply(best []int32, cj int32) {
+	for q, bq := range best {
 		if bq < 0 {
-			s.best[q] = cj
+			best[q] = cj
 			continue
 		}
 		rj, rb := s.rank[q][cj], s.rank[q][bq]
 		if rj > rb || (rj == rb && s.preferLater) {
-			s.best[q] = cj
+			best[q] = cj
 		}
 	}
 }
