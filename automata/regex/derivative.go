@@ -362,23 +362,25 @@ func (t *terms) row(x int) []int {
 
 // listed returns the symbols listed by the set terms under x, sorted.
 func (t *terms) listed(x int) []int {
-	seen := map[int]bool{}
+	// An explicit stack, not recursion: a term nests as deep as its
+	// expression is long (a concatenation of millions of symbols).
+	seen := map[int]bool{x: true}
 	var syms []int
-	var visit func(int)
-	visit = func(y int) {
-		if seen[y] {
-			return
-		}
-		seen[y] = true
+	stack := []int{x}
+	for len(stack) > 0 {
+		y := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if ty := t.list[y]; ty.kind == kSet {
 			syms = append(syms, ty.sub...)
-		} else {
-			for _, z := range ty.sub {
-				visit(z)
+			continue
+		}
+		for _, z := range t.list[y].sub {
+			if !seen[z] {
+				seen[z] = true
+				stack = append(stack, z)
 			}
 		}
 	}
-	visit(x)
 	slices.Sort(syms)
 	return slices.Compact(syms)
 }
