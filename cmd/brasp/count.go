@@ -7,6 +7,7 @@ import (
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/automata/count"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 const countUsage = "count [--from KIND] [--lengths MIN:MAX] [--json] [--limit NAME=N]... FILE"
@@ -34,13 +35,9 @@ func countCmd(e *env, args []string) error {
 		return &exitError{code: 2, msg: "count: --" + err.Error() + " (usage: brasp " + countUsage + ")"}
 	}
 	b := e.budget(lim)
-	a, err := loadFile(b, pos[0], *from)
+	_, l, err := loadLanguage(b, "count", pos[0], *from)
 	if err != nil {
 		return err
-	}
-	l, err := artifact.LanguageOf(b, a, artifact.Options{})
-	if err != nil {
-		return fmt.Errorf("count: %s: %v", pos[0], err)
 	}
 	t, err := l.A.Count(b, hi)
 	if err != nil {
@@ -61,4 +58,19 @@ func countCmd(e *env, args []string) error {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", n, t.Words(count.Accept, n), t.Words(count.Reject, n), t.Total(n))
 	}
 	return tw.Flush()
+}
+
+// loadLanguage reads FILE (of kind from, or by its name) as the language
+// count and sample draw from: its minimal DFA with letter or valuation
+// weights, and the input itself.
+func loadLanguage(b *budget.Budget, cmd, path, from string) (artifact.Artifact, *artifact.Language, error) {
+	a, err := loadFile(b, path, from)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := artifact.LanguageOf(b, a, artifact.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %s: %v", cmd, path, err)
+	}
+	return a, l, nil
 }

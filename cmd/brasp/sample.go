@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/automata/count"
 )
 
@@ -81,13 +80,9 @@ func sampleCmd(e *env, args []string) error {
 		return usageErr(fmt.Sprintf("--count %d: want at least 1 word per length", *n))
 	}
 	b := e.budget(lim)
-	a, err := loadFile(b, pos[0], *from)
+	a, l, err := loadLanguage(b, "sample", pos[0], *from)
 	if err != nil {
 		return err
-	}
-	l, err := artifact.LanguageOf(b, a, artifact.Options{})
-	if err != nil {
-		return fmt.Errorf("sample: %s: %v", pos[0], err)
 	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
 	defer out.Flush()
