@@ -156,9 +156,7 @@ func run[S symbolIndex](e *Evaluator, w []S, keepAll bool) *Trace {
 		switch g.Op {
 		case OpFalse:
 		case OpTrue:
-			for k := range v {
-				v[k] = ^uint64(0)
-			}
+			fillOnes(v)
 		case OpSymbol:
 			if symbols == nil {
 				symbols = symbolBits(w, len(f.Alphabet()), words)
@@ -193,21 +191,11 @@ func run[S symbolIndex](e *Evaluator, w []S, keepAll bool) *Trace {
 			untilScan(v, x, y, true)
 		case OpUntilNS:
 			untilScan(v, x, y, false)
-		case OpOnce:
-			prefixOr(v, x)
-		case OpHistorically:
-			neg := alloc()
-			for k := range neg {
-				neg[k] = ^x[k]
-			}
-			prefixOr(v, neg)
-			for k := range v {
-				v[k] = ^v[k]
-			}
-			free = append(free, neg)
-		case OpEventually:
-			suffixOr(v, x)
-		case OpGlobally:
+		case OpOnce, OpEventually:
+			orScan(v, x, g.Op == OpEventually)
+		case OpHistorically, OpGlobally:
+			// ¬(once/eventually ¬x); the complement is cut at n so that a
+			// backward scan starts at the last position.
 			neg := alloc()
 			for k := range neg {
 				neg[k] = ^x[k]
@@ -215,7 +203,7 @@ func run[S symbolIndex](e *Evaluator, w []S, keepAll bool) *Trace {
 			if words > 0 {
 				neg[words-1] &= tail
 			}
-			suffixOr(v, neg)
+			orScan(v, neg, g.Op == OpGlobally)
 			for k := range v {
 				v[k] = ^v[k]
 			}
@@ -237,39 +225,35 @@ func run[S symbolIndex](e *Evaluator, w []S, keepAll bool) *Trace {
 	return t
 }
 
-// prefixOr sets v(i) = ∨_{j≤i} x(j), a word at a time.
-func prefixOr(v, x bitvec) {
-	carry := false
-	for k := range v {
-		word := x[k]
-		if carry {
-			v[k] = ^uint64(0)
-			continue
+// orScan sets v(i) = ∨_{j≤i} x(j) (forward) or v(i) = ∨_{j≥i} x(j)
+// (backward, where x must be zero beyond n), a word at a time: v keeps its
+// zeros up to the first set bit of x in the scan's direction, and is all
+// ones from there on.
+func orScan(v, x bitvec, backward bool) {
+	n := len(v)
+	for s := 0; s < n; s++ {
+		k := s
+		if backward {
+			k = n - 1 - s
 		}
+		word := x[k]
 		if word == 0 {
 			continue
 		}
-		first := bits.TrailingZeros64(word)
-		v[k] = ^uint64(0) << uint(first)
-		carry = true
+		if backward {
+			v[k] = ^uint64(0) >> uint(bits.LeadingZeros64(word))
+			fillOnes(v[:k])
+		} else {
+			v[k] = ^uint64(0) << uint(bits.TrailingZeros64(word))
+			fillOnes(v[k+1:])
+		}
+		return
 	}
 }
 
-// suffixOr sets v(i) = ∨_{j≥i} x(j) for i < n; x must be zero beyond n.
-func suffixOr(v, x bitvec) {
-	carry := false
-	for k := len(v) - 1; k >= 0; k-- {
-		word := x[k]
-		if carry {
-			v[k] = ^uint64(0)
-			continue
-		}
-		if word == 0 {
-			continue
-		}
-		last := 63 - bits.LeadingZeros64(word)
-		v[k] = ^uint64(0) >> uint(63-last)
-		carry = true
+func fillOnes(v bitvec) {
+	for k := range v {
+		v[k] = ^uint64(0)
 	}
 }
 
