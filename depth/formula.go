@@ -146,24 +146,19 @@ func (s *synthesizer) labelDifference(a, b int32) *ltl.Formula {
 	panic("depth: equal labels")
 }
 
-func (s *synthesizer) and(x, y *ltl.Formula) *ltl.Formula {
-	switch {
-	case x.Op == ltl.OpTrue:
-		return y
-	case y.Op == ltl.OpTrue:
-		return x
-	}
-	return s.pool.Binary(ltl.OpAnd, x, y)
-}
+func (s *synthesizer) and(x, y *ltl.Formula) *ltl.Formula { return s.join(ltl.OpAnd, ltl.OpTrue, x, y) }
 
-func (s *synthesizer) or(x, y *ltl.Formula) *ltl.Formula {
+func (s *synthesizer) or(x, y *ltl.Formula) *ltl.Formula { return s.join(ltl.OpOr, ltl.OpFalse, x, y) }
+
+// join is x op y with op's unit dropped (true for and, false for or).
+func (s *synthesizer) join(op, unit ltl.Op, x, y *ltl.Formula) *ltl.Formula {
 	switch {
-	case x.Op == ltl.OpFalse:
+	case x.Op == unit:
 		return y
-	case y.Op == ltl.OpFalse:
+	case y.Op == unit:
 		return x
 	}
-	return s.pool.Binary(ltl.OpOr, x, y)
+	return s.pool.Binary(op, x, y)
 }
 
 func sortTypes(s []TypeID) { slices.Sort(s) }
