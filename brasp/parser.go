@@ -304,25 +304,20 @@ func (p *parser) parseMask() position.Mask {
 // parseExpr parses a Boolean expression.
 //
 //	expr = and { "|" and } .
-func (p *parser) parseExpr() Expr {
-	x := p.parseAnd()
-	for p.tok == tOr {
-		pos := p.pos
-		p.next()
-		x = &BinaryExpr{OpPos: pos, Op: OR, X: x, Y: p.parseAnd()}
-	}
-	return x
-}
+func (p *parser) parseExpr() Expr { return p.parseChain(tOr, OR, p.parseAnd) }
 
 // parseAnd parses a conjunction.
 //
 //	and = unary { "&" unary } .
-func (p *parser) parseAnd() Expr {
-	x := p.parseUnary()
-	for p.tok == tAnd {
+func (p *parser) parseAnd() Expr { return p.parseChain(tAnd, AND, p.parseUnary) }
+
+// parseChain parses operands joined by tok, grouped to the left.
+func (p *parser) parseChain(tok token, op Op, operand func() Expr) Expr {
+	x := operand()
+	for p.tok == tok {
 		pos := p.pos
 		p.next()
-		x = &BinaryExpr{OpPos: pos, Op: AND, X: x, Y: p.parseUnary()}
+		x = &BinaryExpr{OpPos: pos, Op: op, X: x, Y: operand()}
 	}
 	return x
 }
