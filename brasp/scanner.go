@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/internal/spelling"
 )
 
 // token is a lexical token kind.
@@ -38,6 +39,12 @@ var tokenNames = [...]string{
 }
 
 func (t token) String() string { return tokenNames[t] }
+
+// punctuation is every token but names, ends of line and of file.
+var punctuation = spelling.New(map[string]token{
+	"(": tLparen, ")": tRparen, "[": tLbrack, "]": tRbrack, ",": tComma, ":=": tAssign, ":": tColon,
+	"!": tNot, "&": tAnd, "|": tOr, "<": tLess, "<=": tLessEq, ">": tGreater, ">=": tGreatEq,
+})
 
 // scanner splits B-RASP source into tokens. '#' starts a comment that runs to
 // the end of the line; a name is a run of letters, digits, '_' and '?', and
@@ -101,38 +108,11 @@ func (s *scanner) next() (token, Pos, string) {
 	case alphabet.IsNameRune(r) || r == '"':
 		return s.name(pos)
 	}
+	if t, n, ok := punctuation.Match(s.src[s.off:]); ok {
+		s.advance(n)
+		return t, pos, ""
+	}
 	s.advance(size)
-	two := func(second byte, with, without token) token {
-		if s.off < len(s.src) && s.src[s.off] == second {
-			s.advance(1)
-			return with
-		}
-		return without
-	}
-	switch r {
-	case '(':
-		return tLparen, pos, ""
-	case ')':
-		return tRparen, pos, ""
-	case '[':
-		return tLbrack, pos, ""
-	case ']':
-		return tRbrack, pos, ""
-	case ',':
-		return tComma, pos, ""
-	case ':':
-		return two('=', tAssign, tColon), pos, ""
-	case '!':
-		return tNot, pos, ""
-	case '&':
-		return tAnd, pos, ""
-	case '|':
-		return tOr, pos, ""
-	case '<':
-		return two('=', tLessEq, tLess), pos, ""
-	case '>':
-		return two('=', tGreatEq, tGreater), pos, ""
-	}
 	s.errs.Add(s.file, pos, "unexpected character %q", r)
 	return tIllegal, pos, ""
 }

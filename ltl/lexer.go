@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/internal/spelling"
 )
 
 type tokenKind uint8
@@ -28,6 +29,12 @@ var tokenNames = [...]string{
 	tEOF: "end of input", tIdent: "identifier", tString: "quoted symbol", tLParen: "'('", tRParen: "')'",
 	tNot: "'!'", tAnd: "'&'", tOr: "'|'", tImplies: "'->'", tIff: "'<->'", tEquals: "'='", tBad: "bad character",
 }
+
+// operators is every token but names, quoted symbols and the end.
+var operators = spelling.New(map[string]tokenKind{
+	"(": tLParen, ")": tRParen, "!": tNot, "~": tNot, "&": tAnd, "&&": tAnd, "|": tOr, "||": tOr,
+	"->": tImplies, "=>": tImplies, "<->": tIff, "<=>": tIff, "=": tEquals,
+})
 
 type token struct {
 	kind tokenKind
@@ -72,43 +79,12 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
-		case c == '(':
-			toks = append(toks, token{tLParen, "(", pos})
-			i++
-		case c == ')':
-			toks = append(toks, token{tRParen, ")", pos})
-			i++
-		case c == '!' || c == '~':
-			toks = append(toks, token{tNot, "!", pos})
-			i++
-		case c == '&':
-			i++
-			if i < len(src) && src[i] == '&' {
-				i++
-			}
-			toks = append(toks, token{tAnd, "&", pos})
-		case c == '|':
-			i++
-			if i < len(src) && src[i] == '|' {
-				i++
-			}
-			toks = append(toks, token{tOr, "|", pos})
-		case hasPrefix(src[i:], "->"):
-			toks = append(toks, token{tImplies, "->", pos})
-			i += 2
-		case hasPrefix(src[i:], "=>"):
-			toks = append(toks, token{tImplies, "->", pos})
-			i += 2
-		case hasPrefix(src[i:], "<->"):
-			toks = append(toks, token{tIff, "<->", pos})
-			i += 3
-		case hasPrefix(src[i:], "<=>"):
-			toks = append(toks, token{tIff, "<->", pos})
-			i += 3
-		case c == '=':
-			toks = append(toks, token{tEquals, "=", pos})
-			i++
 		default:
+			if k, n, ok := operators.Match(src[i:]); ok {
+				toks = append(toks, token{k, string(src[i : i+n]), pos})
+				i += n
+				continue
+			}
 			end, s, quoted, err := alphabet.ScanSymbol(src, i, nil)
 			switch {
 			case err == alphabet.ErrUnterminated:
@@ -139,8 +115,4 @@ func lex(file string, src []byte, errs *ErrorList) []token {
 	}
 	toks = append(toks, token{tEOF, "", Pos{Line: line, Col: i - lineStart + 1}})
 	return toks
-}
-
-func hasPrefix(b []byte, s string) bool {
-	return len(b) >= len(s) && string(b[:len(s)]) == s
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/brasp-dev/brasp/internal/spelling"
 	"github.com/brasp-dev/brasp/source"
 )
 
@@ -124,21 +125,14 @@ func lex(src []byte, max int) []token {
 				continue
 			}
 		}
-		rest := string(src[i:min(len(src), i+4)])
-		k, n := tBad, 0
-		for _, op := range operators {
-			if strings.HasPrefix(rest, op.text) {
-				k, n = op.kind, len(op.text)
-				break
-			}
-		}
-		if k == tBad {
+		k, n, ok := operators.Match(src[i:])
+		if !ok {
 			r, size := utf8.DecodeRune(src[i:])
 			emit(tBad, i, "'"+string(r)+"'")
 			i += size
 			continue
 		}
-		emit(k, i, rest[:n])
+		emit(k, i, string(src[i:i+n]))
 		i += n
 	}
 	if len(toks) <= max {
@@ -147,19 +141,17 @@ func lex(src []byte, max int) []token {
 	return toks
 }
 
-// operators, longest spelling first where one is a prefix of another.
-var operators = []struct {
-	text string
-	kind tokKind
-}{
-	{"<-->", tEquiv}, {"<->", tEquiv}, {"<=>", tEquiv}, {"<>", tDiamond},
-	{"-->", tImplies}, {"->", tImplies}, {"=>", tImplies},
-	{"&&", tAnd}, {"&", tAnd}, {`/\`, tAnd},
-	{"||", tOr}, {"|", tOr}, {`\/`, tOr},
-	{"!", tNot}, {"~", tNot}, {"^", tXor},
-	{"(", tLParen}, {")", tRParen},
-	{"[!]", tStrong}, {"[]", tBox},
-}
+// operators is every token but identifiers, numbers, quoted propositions,
+// bounds, ends of line and the end.
+var operators = spelling.New(map[string]tokKind{
+	"<-->": tEquiv, "<->": tEquiv, "<=>": tEquiv, "<>": tDiamond,
+	"-->": tImplies, "->": tImplies, "=>": tImplies,
+	"&&": tAnd, "&": tAnd, `/\`: tAnd,
+	"||": tOr, "|": tOr, `\/`: tOr,
+	"!": tNot, "~": tNot, "^": tXor,
+	"(": tLParen, ")": tRParen,
+	"[!]": tStrong, "[]": tBox,
+})
 
 // boundAt recognises a bracketed bound at the start of src, "[" then "!"
 // or digits (X[!3], F[2:5], G[2:], F[1:$], X[3!]), up to the "]" on the
