@@ -240,34 +240,42 @@ func (t *translator) at1(c *context, g *ltl.Formula, m mode) (int32, error) {
 			return t.tru, nil
 		}
 	}
-	if m == atLast {
-		switch g.Op {
-		case ltl.OpNext, ltl.OpUntil:
-			return t.fls, nil // there is no later position
-		case ltl.OpWeakNext:
-			return t.tru, nil
-		case ltl.OpEventually, ltl.OpGlobally:
-			return t.at(c, g.X, m)
-		case ltl.OpUntilNS:
-			return t.at(c, g.Y, m)
-		}
-		x, err := t.tr(c, g)
-		if err != nil {
-			return 0, err
-		}
-		return t.wrapLast(x), nil
-	}
-	switch g.Op {
-	case ltl.OpYesterday, ltl.OpSince:
-		return t.fls, nil // there is no earlier position
-	case ltl.OpWeakYesterday:
+	switch atEdge[m][g.Op] {
+	case edgeFalse:
+		return t.fls, nil
+	case edgeTrue:
 		return t.tru, nil
-	case ltl.OpOnce, ltl.OpHistorically:
+	case edgeX:
 		return t.at(c, g.X, m)
-	case ltl.OpSinceNS:
+	case edgeY:
 		return t.at(c, g.Y, m)
 	}
-	return t.tr(c, g)
+	x, err := t.tr(c, g)
+	if err != nil || m == atFirst {
+		return x, err
+	}
+	return t.wrapLast(x), nil
+}
+
+// edgeValue is what an operator that looks past the edge of the word is
+// worth at that edge.
+type edgeValue uint8
+
+const (
+	edgeBeyond edgeValue = iota // not such an operator: translated as usual
+	edgeFalse                   // strict: there is no position past the edge
+	edgeTrue                    // weak
+	edgeX                       // reflexive: the operand X at the edge
+	edgeY                       // non-strict until or since: Y at the edge
+)
+
+// atEdge: the future operators at the last position, the past ones at
+// the first.
+var atEdge = [...]map[ltl.Op]edgeValue{
+	atLast: {ltl.OpNext: edgeFalse, ltl.OpUntil: edgeFalse, ltl.OpWeakNext: edgeTrue,
+		ltl.OpEventually: edgeX, ltl.OpGlobally: edgeX, ltl.OpUntilNS: edgeY},
+	atFirst: {ltl.OpYesterday: edgeFalse, ltl.OpSince: edgeFalse, ltl.OpWeakYesterday: edgeTrue,
+		ltl.OpOnce: edgeX, ltl.OpHistorically: edgeX, ltl.OpSinceNS: edgeY},
 }
 
 // tr is T(g), the LTLf formula that holds at step i-1 of the encoded trace
