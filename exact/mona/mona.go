@@ -56,22 +56,21 @@ func Translate(f *ltl.Formula) (string, error) {
 	alpha := f.Alphabet()
 	var b strings.Builder
 	b.WriteString("m2l-str;\n")
-	b.WriteString("var2 ")
-	for k := range alpha {
-		if k > 0 {
-			b.WriteString(", ")
+	// letters lists "P0", "P1", ... each in format, separated by sep.
+	letters := func(format, sep string) {
+		for k := range alpha {
+			if k > 0 {
+				b.WriteString(sep)
+			}
+			fmt.Fprintf(&b, format, k)
 		}
-		fmt.Fprintf(&b, "P%d", k)
 	}
+	b.WriteString("var2 ")
+	letters("P%d", ", ")
 	b.WriteString(";\n")
 	// Exactly one letter per position.
 	b.WriteString("all1 p: (")
-	for k := range alpha {
-		if k > 0 {
-			b.WriteString(" | ")
-		}
-		fmt.Fprintf(&b, "p in P%d", k)
-	}
+	letters("p in P%d", " | ")
 	b.WriteString(")")
 	for k := range alpha {
 		for l := k + 1; l < len(alpha); l++ {
