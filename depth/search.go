@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/internal/defaults"
 )
 
 // SearchOptions bound the certificate search of fragments with until, where
@@ -25,15 +26,9 @@ type SearchOptions struct {
 }
 
 func (o SearchOptions) withDefaults() SearchOptions {
-	if o.MaxWords <= 0 {
-		o.MaxWords = 20000
-	}
-	if o.Samples <= 0 {
-		o.Samples = 5000
-	}
-	if o.MaxLength <= 0 {
-		o.MaxLength = 64
-	}
+	defaults.Positive(&o.MaxWords, 20000)
+	defaults.Positive(&o.Samples, 5000)
+	defaults.Positive(&o.MaxLength, 64)
 	return o
 }
 

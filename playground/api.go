@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/brasp-dev/brasp/budget"
+	"github.com/brasp-dev/brasp/internal/defaults"
 )
 
 // Default limits of an API; see Config.
@@ -126,36 +127,16 @@ type Config struct {
 func EffectiveLimits(cfg Config) budget.Settings { return cfg.withDefaults().Limits }
 
 func (cfg Config) withDefaults() Config {
-	if cfg.MaxBody <= 0 {
-		cfg.MaxBody = DefaultMaxBody
-	}
-	if cfg.MaxCheapBody <= 0 {
-		cfg.MaxCheapBody = min(cfg.MaxBody, DefaultMaxCheapBody)
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.CheapTimeout <= 0 {
-		cfg.CheapTimeout = min(cfg.Timeout, DefaultCheapTimeout)
-	}
-	if cfg.MaxWord <= 0 {
-		cfg.MaxWord = DefaultMaxWord
-	}
-	if cfg.MaxPatternWord <= 0 {
-		cfg.MaxPatternWord = DefaultMaxPatternWord
-	}
-	if cfg.MaxAttendWord <= 0 {
-		cfg.MaxAttendWord = DefaultMaxAttendWord
-	}
-	if cfg.MaxCells <= 0 {
-		cfg.MaxCells = DefaultMaxCells
-	}
-	if cfg.MaxCompileVectors <= 0 {
-		cfg.MaxCompileVectors = DefaultMaxCompileVectors
-	}
-	if cfg.MaxClassifyBytes <= 0 {
-		cfg.MaxClassifyBytes = DefaultMaxClassifyBytes
-	}
+	defaults.Positive(&cfg.MaxBody, DefaultMaxBody)
+	defaults.Positive(&cfg.MaxCheapBody, min(cfg.MaxBody, DefaultMaxCheapBody))
+	defaults.Positive(&cfg.Timeout, DefaultTimeout)
+	defaults.Positive(&cfg.CheapTimeout, min(cfg.Timeout, DefaultCheapTimeout))
+	defaults.Positive(&cfg.MaxWord, DefaultMaxWord)
+	defaults.Positive(&cfg.MaxPatternWord, DefaultMaxPatternWord)
+	defaults.Positive(&cfg.MaxAttendWord, DefaultMaxAttendWord)
+	defaults.Positive(&cfg.MaxCells, DefaultMaxCells)
+	defaults.Positive(&cfg.MaxCompileVectors, DefaultMaxCompileVectors)
+	defaults.Positive(&cfg.MaxClassifyBytes, DefaultMaxClassifyBytes)
 	limits := budget.Settings{}
 	for _, l := range ClassifyLimits {
 		limits[l.Name] = min(l.Default, cfg.MaxClassifyBytes)
@@ -165,12 +146,8 @@ func (cfg Config) withDefaults() Config {
 		limits[name] = v
 	}
 	cfg.Limits = limits
-	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = max(1, runtime.GOMAXPROCS(0)-1)
-	}
-	if cfg.CheapConcurrency <= 0 {
-		cfg.CheapConcurrency = runtime.GOMAXPROCS(0)
-	}
+	defaults.Positive(&cfg.Concurrency, max(1, runtime.GOMAXPROCS(0)-1))
+	defaults.Positive(&cfg.CheapConcurrency, runtime.GOMAXPROCS(0))
 	return cfg
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/internal/defaults"
 	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/position"
 )
@@ -63,16 +64,10 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Alphabet <= 0 {
-		o.Alphabet = 2
-	}
+	defaults.Positive(&o.Alphabet, 2)
 	o.Alphabet = min(o.Alphabet, 26)
-	if o.Ops <= 0 {
-		o.Ops = 6
-	}
-	if o.ExprSize <= 0 {
-		o.ExprSize = 4
-	}
+	defaults.Positive(&o.Ops, 6)
+	defaults.Positive(&o.ExprSize, 4)
 	if o.Attention == 0 {
 		o.Attention = 0.6
 	}
