@@ -272,6 +272,9 @@ func (p *parser) isIdent(s ...string) (string, bool) {
 var unaryOps = map[string]Op{"F": Finally, "G": Globally, "Y": Yesterday, "Z": WeakYesterday, "WY": WeakYesterday,
 	"O": Once, "H": Historically, "WX": WeakNext}
 
+// constants are the numbers and identifiers that are constants.
+var constants = map[string]Op{"0": False, "1": True, "false": False, "true": True}
+
 func (p *parser) unary() int32 {
 	t := p.peek()
 	p.nesting++
@@ -298,11 +301,8 @@ func (p *parser) unary() int32 {
 		return r
 	case tNum:
 		p.next()
-		switch t.text {
-		case "0":
-			return p.f.Mk(False, 0, 0)
-		case "1":
-			return p.f.Mk(True, 0, 0)
+		if op, ok := constants[t.text]; ok {
+			return p.f.Mk(op, 0, 0)
 		}
 		p.fail(t.pos, "number %s is not a formula (only 0 and 1 are constants)", t.text)
 	case tQuoted:
@@ -310,11 +310,10 @@ func (p *parser) unary() int32 {
 		return p.prop(t)
 	case tIdent:
 		p.next()
+		if op, ok := constants[t.text]; ok {
+			return p.f.Mk(op, 0, 0)
+		}
 		switch t.text {
-		case "true":
-			return p.f.Mk(True, 0, 0)
-		case "false":
-			return p.f.Mk(False, 0, 0)
 		case "X":
 			strong := p.dialect != Spot
 			if p.peek().kind == tStrong {
