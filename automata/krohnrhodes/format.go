@@ -40,21 +40,10 @@ func (c *Cascade) Format(b *budget.Budget, w io.Writer) error {
 		return err
 	}
 	for l, lv := range c.Levels {
-		out.printf("level %d: %d states\n", l+1, len(lv.States))
-		for s, name := range lv.States {
-			mark := ""
-			if s == lv.Initial {
-				mark = " (initial)"
-			}
-			out.printf("  %s = %s%s\n", c.levelStateName(l, s), name, mark)
-		}
+		c.writeLevel(out, l)
 		if g != nil {
 			for _, r := range g.Resets[l] {
-				when := ""
-				if l > 0 {
-					when = " when levels above are " + c.tupleName(r.Above)
-				}
-				out.printf("  reset to %s on %s%s\n", c.levelStateName(l, r.Target), automata.QuoteState(d.Alphabet[r.Symbol]), when)
+				c.writeReset(out, l, r.Target, r.Symbol, r.Above)
 			}
 			continue
 		}
@@ -82,6 +71,29 @@ func (c *Cascade) Format(b *budget.Budget, w io.Writer) error {
 		out.printf("  %s\n", c.edgeName(e))
 	}
 	return out.err
+}
+
+// writeLevel writes the heading of level l and its states.
+func (c *Cascade) writeLevel(out *lineWriter, l int) {
+	lv := c.Levels[l]
+	out.printf("level %d: %d states\n", l+1, len(lv.States))
+	for s, name := range lv.States {
+		mark := ""
+		if s == lv.Initial {
+			mark = " (initial)"
+		}
+		out.printf("  %s = %s%s\n", c.levelStateName(l, s), name, mark)
+	}
+}
+
+// writeReset writes a reset of level l to target on symbol a when the
+// levels above are in the states above (the explicit form).
+func (c *Cascade) writeReset(out *lineWriter, l, target, a int, above []int) {
+	when := ""
+	if l > 0 {
+		when = " when levels above are " + c.tupleName(above)
+	}
+	out.printf("  reset to %s on %s%s\n", c.levelStateName(l, target), automata.QuoteState(c.Automaton.Alphabet[a]), when)
 }
 
 // String returns the cascade as Format writes it under the default budget.

@@ -27,15 +27,8 @@ func (c *Cascade) FormatStreamed(b *budget.Budget, w io.Writer) error {
 	out.printf("cascade of %d identity-reset levels emulating a %d-state DFA (global states streamed: every tuple whose chain follows the chain edges)\n",
 		len(c.Levels), d.NumStates())
 	tuple := make([]int, len(c.Levels))
-	for l, lv := range c.Levels {
-		out.printf("level %d: %d states\n", l+1, len(lv.States))
-		for s, name := range lv.States {
-			mark := ""
-			if s == lv.Initial {
-				mark = " (initial)"
-			}
-			out.printf("  %s = %s%s\n", c.levelStateName(l, s), name, mark)
-		}
+	for l := range c.Levels {
+		c.writeLevel(out, l)
 		// One visit per distinct state of the levels above: the walk stops
 		// at the first set at level l or below, and a completion of the
 		// prefix to a whole chain gives the tuple the step is taken on (the
@@ -50,11 +43,7 @@ func (c *Cascade) FormatStreamed(b *budget.Budget, w io.Writer) error {
 				if !ok || !reset[l] {
 					continue
 				}
-				when := ""
-				if l > 0 {
-					when = " when levels above are " + c.tupleName(full[:l])
-				}
-				out.printf("  reset to %s on %s%s\n", c.levelStateName(l, next[l]), automata.QuoteState(d.Alphabet[a]), when)
+				c.writeReset(out, l, next[l], a, full[:l])
 			}
 			return out.err
 		})
