@@ -13,7 +13,7 @@ import torch
 
 from .binary import TrainError
 from .data import Language, WordDataset, describe_lacking, parse_lengths, trim
-from .model import Config, Encoder
+from .model import Config, Encoder, Shape
 from .report import accuracy_by_length, exhaustive, plot, summary_line, write_json
 from .storage import save_model
 
@@ -23,8 +23,8 @@ ACCURACY_PNG = "accuracy.png"
 
 
 @dataclasses.dataclass
-class Options:
-    """Everything a run reads; the command's flags set them (same names)."""
+class Run:
+    """What a run reads besides the model's shape."""
 
     file: str
     out: str = ""
@@ -50,16 +50,12 @@ class Options:
     resume: bool = False
     progress: str = "auto"
     brasp: str = ""
-    layers: int = 2
-    heads: int = 2
-    width: int = 32
-    ff: int = 64
-    dropout: float = 0.0
-    mask: str = "causal"
-    position: str = "sinusoidal"
-    n_positions: int = 0
-    readout: str = "last"
-    norm: str = "pre"
+
+
+@dataclasses.dataclass
+class Options(Shape, Run):
+    """Everything a run reads: the fields of Run, then those of the model's
+    Shape; the command's flags set them (same names)."""
 
 
 def pick_device(name):
@@ -150,8 +146,9 @@ def config_of(opt, alphabet, test):
     n_pos = opt.n_positions
     if "learned" in opt.position and n_pos == 0:
         n_pos = test[1]
-    cfg = Config(alphabet=alphabet, layers=opt.layers, heads=opt.heads, width=opt.width, ff=opt.ff, dropout=opt.dropout,
-                 mask=opt.mask, position=opt.position, n_positions=n_pos, readout=opt.readout, norm=opt.norm)
+    shape = {f.name: getattr(opt, f.name) for f in dataclasses.fields(Shape)}
+    shape["n_positions"] = n_pos
+    cfg = Config(alphabet=alphabet, **shape)
     try:
         cfg.check()
     except ValueError as e:

@@ -14,8 +14,9 @@ NORMS = ("pre", "post")
 
 
 @dataclasses.dataclass
-class Config:
-    """The shape of an Encoder; saved as JSON beside its weights.
+class Shape:
+    """The shape of an Encoder apart from its alphabet: what the training
+    run's flags of the same names set (its Options derive from Shape).
 
     mask: ``causal`` (position i attends to j ≤ i), ``strict`` (j < i, the
     paper's strict future masking; a BOS slot at position 0 gives the first
@@ -28,7 +29,6 @@ class Config:
     readout: ``last`` (the paper's: the vector at the last letter) or
     ``mean`` (the mean over the letters)."""
 
-    alphabet: list
     layers: int = 2
     heads: int = 2
     width: int = 32
@@ -39,6 +39,14 @@ class Config:
     n_positions: int = 0
     readout: str = "last"
     norm: str = "pre"
+
+
+@dataclasses.dataclass
+class Config(Shape):
+    """The shape of an Encoder with its alphabet (a keyword argument);
+    saved as JSON beside its weights."""
+
+    alphabet: list = dataclasses.field(kw_only=True)
 
     def check(self):
         """Raises ValueError for a shape no Encoder has."""
