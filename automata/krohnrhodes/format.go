@@ -31,11 +31,9 @@ func (c *Cascade) Format(b *budget.Budget, w io.Writer) error {
 	var le *budget.Error
 	switch {
 	case err == nil:
-		out.printf("cascade of %d identity-reset levels emulating a %d-state DFA (%d reachable global states)\n",
-			len(c.Levels), d.NumStates(), len(g.States))
+		c.writeHeading(out, fmt.Sprintf("%d reachable global states", len(g.States)))
 	case errors.As(err, &le) && le.Limit == CascadeBytes:
-		out.printf("cascade of %d identity-reset levels emulating a %d-state DFA (global states not listed: %v; levels in context form)\n",
-			len(c.Levels), d.NumStates(), err)
+		c.writeHeading(out, fmt.Sprintf("global states not listed: %v; levels in context form", err))
 	default:
 		return err
 	}
@@ -71,6 +69,13 @@ func (c *Cascade) Format(b *budget.Budget, w io.Writer) error {
 		out.printf("  %s\n", c.edgeName(e))
 	}
 	return out.err
+}
+
+// writeHeading writes the first line, which says how the global states
+// are given.
+func (c *Cascade) writeHeading(out *lineWriter, globals string) {
+	out.printf("cascade of %d identity-reset levels emulating a %d-state DFA (%s)\n",
+		len(c.Levels), c.Automaton.NumStates(), globals)
 }
 
 // writeLevel writes the heading of level l and its states.

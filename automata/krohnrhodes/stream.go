@@ -24,8 +24,7 @@ import (
 func (c *Cascade) FormatStreamed(b *budget.Budget, w io.Writer) error {
 	d := c.Automaton
 	out := &lineWriter{w: w, b: b}
-	out.printf("cascade of %d identity-reset levels emulating a %d-state DFA (global states streamed: every tuple whose chain follows the chain edges)\n",
-		len(c.Levels), d.NumStates())
+	c.writeHeading(out, "global states streamed: every tuple whose chain follows the chain edges")
 	tuple := make([]int, len(c.Levels))
 	for l := range c.Levels {
 		c.writeLevel(out, l)
