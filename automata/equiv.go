@@ -19,8 +19,10 @@ import (
 var maxProductBytes = budget.Define("product-bytes", 1<<28, "bytes",
 	"memory of the product of two automata searched for a shortest difference (equivalence)")
 
-// pairBytes is what one reached pair costs: its map entry (key, value and
-// the map's overhead) and its queue node.
+// pairBytes bounds what one reached pair costs: its queue node and, for a
+// pair that is not a first partner, its map entry (key and the map's
+// overhead). The first-partner array costs 4 bytes per state of the first
+// automaton, charged up front.
 const pairBytes = 80
 
 // Domain says which words a comparison ranges over.
@@ -94,42 +96,85 @@ func (d *DFA) DistinguishingSuffix(p, q int) ([]int, bool) {
 // shortest word w, first in short-lex order, on which a from p and b from q
 // disagree; with nonEmpty the empty word does not count. Each pair reached
 // is charged to meter (nil: not counted).
+//
+// The pairs reached are kept in a dense array indexed by the states of the
+// larger automaton (the first partner each of its states was reached with)
+// and a map for the others: when the smaller automaton is nearly a
+// quotient of the larger (a hypothesis of package learn against its
+// target, a minimised DFA against its source) almost every pair is a first
+// partner, and the search costs an array look-up per transition.
 func shortestDifference(meter *budget.Meter, a, b *DFA, p, q int, nonEmpty bool) ([]int, bool, error) {
 	type node struct {
-		p, q   int
-		parent int
-		sym    int
+		p, q, parent, sym int32
+	}
+	big, small := len(a.Delta), len(b.Delta)
+	swap := big < small
+	if swap {
+		big, small = small, big
+	}
+	if meter != nil {
+		if err := meter.Add(4 * int64(big)); err != nil {
+			return nil, false, err
+		}
+	}
+	first := make([]int32, big)
+	for i := range first {
+		first[i] = -1
+	}
+	var others map[uint64]struct{}
+	// seen marks the pair (x, y) reached and reports whether it was
+	// already.
+	seen := func(x, y int32) bool {
+		if swap {
+			x, y = y, x
+		}
+		switch first[x] {
+		case y:
+			return true
+		case -1:
+			first[x] = y
+			return false
+		}
+		key := uint64(x)*uint64(small) + uint64(y)
+		if _, ok := others[key]; ok {
+			return true
+		}
+		if others == nil {
+			others = map[uint64]struct{}{}
+		}
+		others[key] = struct{}{}
+		return false
 	}
 	// With nonEmpty the root (the empty word) is not marked seen, so that a
 	// return to the start pair by a non-empty word is still examined.
-	seen := map[[2]int]bool{}
 	if !nonEmpty {
-		seen[[2]int{p, q}] = true
+		seen(int32(p), int32(q))
 	}
-	nodes := []node{{p, q, -1, -1}}
+	nodes := []node{{int32(p), int32(q), -1, -1}}
 	for i := 0; i < len(nodes); i++ {
 		n := nodes[i]
 		if a.Accept[n.p] != b.Accept[n.q] && (!nonEmpty || n.parent >= 0) {
 			w := []int{}
-			for j := i; nodes[j].parent >= 0; j = nodes[j].parent {
-				w = append(w, nodes[j].sym)
+			for j := i; nodes[j].parent >= 0; j = int(nodes[j].parent) {
+				w = append(w, int(nodes[j].sym))
 			}
 			for l, r := 0, len(w)-1; l < r; l, r = l+1, r-1 {
 				w[l], w[r] = w[r], w[l]
 			}
 			return w, true, nil
 		}
-		for c := range a.Alphabet {
-			key := [2]int{a.Delta[n.p][c], b.Delta[n.q][c]}
-			if !seen[key] {
-				if meter != nil {
-					if err := meter.Add(pairBytes); err != nil {
-						return nil, false, err
-					}
-				}
-				seen[key] = true
-				nodes = append(nodes, node{key[0], key[1], i, c})
+		ra, rb := a.Delta[n.p], b.Delta[n.q]
+		for c := range ra {
+			x, y := int32(ra[c]), int32(rb[c])
+			if seen(x, y) {
+				continue
 			}
+			if meter != nil {
+				if err := meter.Add(pairBytes); err != nil {
+					return nil, false, err
+				}
+			}
+			nodes = append(nodes, node{x, y, int32(i), int32(c)})
 		}
 	}
 	return nil, false, nil

@@ -78,7 +78,7 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 				u := concat(h.Access[q], x)
 				r := h.Run(h.Start, u)
 				hsi = append(hsi, u)
-				for _, t := range h.Tests[r] {
+				for _, t := range h.Tests(r) {
 					hsi = append(hsi, concat(u, t))
 				}
 			}
@@ -93,7 +93,7 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 		for c.rng.IntN(c.RandomMean+1) != 0 {
 			u = append(u, c.rng.IntN(k))
 		}
-		if ts := h.Tests[h.Run(h.Start, u)]; len(ts) > 0 {
+		if ts := h.Tests(h.Run(h.Start, u)); len(ts) > 0 {
 			u = concat(u, ts[c.rng.IntN(len(ts))])
 		}
 		random = append(random, u)

@@ -6,12 +6,36 @@ import (
 )
 
 // DFATeacher is the exact teacher of a known DFA: membership by running
-// it (a verdict per prefix: one run answers them all) and equivalence by
-// the product search of automata.Compare on non-empty words (a shortest
-// counterexample). It is how brasp learn verifies the learner on every
-// kind brasp reads, and what the benchmarks learn from.
+// it (a verdict per prefix: one run answers them all) and an exact
+// equivalence check against the minimal DFA of its non-empty words. It is
+// how brasp learn verifies the learner on every kind brasp reads, and what
+// the benchmarks learn from.
+//
+// The check costs O(n·k) array look-ups for a hypothesis of n states over
+// k letters, and O(|access word|) for each state new since the last round:
+// it maps each hypothesis state q to the state φ(q) of the minimal target
+// reached on q's access word and checks that φ maps the start to the start,
+// keeps acceptance and commutes with every transition — then the two
+// accept the same words (induction on the word), whatever φ is. When a
+// transition q·a = r breaks it, the target states φ(q)·a and φ(r) differ,
+// so a shortest suffix v tells them apart (the target is minimal); the
+// hypothesis reads access(q)·a·v and access(r)·v alike, the target does
+// not, so one of the two is a counterexample. Unlike a product search it
+// does not look for the shortest counterexample, only a short one: the
+// learner needs a counterexample, and a product search from scratch every
+// round made the exact teacher the cost of learning.
+//
+// A hypothesis without access words (or whose start's access word does not
+// lead to the target's start) is checked by the product search of
+// automata.Compare, which returns a shortest counterexample.
 type DFATeacher struct {
 	D *automata.DFA
+	// min is the minimal DFA of D's non-empty words (built on first use);
+	// phi[q] the state of min reached on the access word of hypothesis
+	// state q (a state keeps its index and access word from one
+	// hypothesis to the next, see Hypothesis).
+	min *automata.DFA
+	phi []int32
 }
 
 // PerPrefix is true: one run of the DFA answers every prefix.
@@ -32,14 +56,86 @@ func (t *DFATeacher) Query(_ *budget.Budget, words [][]int) ([][]bool, error) {
 	return out, nil
 }
 
-// Counterexample is a shortest non-empty word on which h and the DFA
-// differ.
+// Counterexample is a non-empty word on which h and the DFA differ (see
+// the type's doc for which).
 func (t *DFATeacher) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
+	if t.min == nil {
+		m, err := automata.Minimize(b, nonEmpty(t.D))
+		if err != nil {
+			return nil, false, err
+		}
+		t.min = m
+	}
+	m, n := t.min, h.NumStates()
+	if len(h.Access) != n || !h.Alphabet.Equal(m.Alphabet) {
+		return t.product(b, h)
+	}
+	if len(t.phi) > n {
+		t.phi = t.phi[:0] // another learner's hypotheses
+	}
+	for q := len(t.phi); q < n; q++ {
+		t.phi = append(t.phi, int32(m.Run(m.Start, h.Access[q])))
+	}
+	phi := t.phi
+	if int(phi[h.Start]) != m.Start {
+		return t.product(b, h)
+	}
+	for q := range n {
+		if h.Accept[q] != m.Accept[phi[q]] {
+			return h.Access[q], true, nil
+		}
+	}
+	for q := range n {
+		row, tq := h.Delta[q], m.Delta[phi[q]]
+		for a, r := range row {
+			t1, t2 := tq[a], int(phi[r])
+			if t1 == t2 {
+				continue
+			}
+			v, _ := m.DistinguishingSuffix(t1, t2)
+			w := append(concat(h.Access[q], []int{a}), v...)
+			if h.Accept[h.Run(r, v)] != m.Accept[m.Run(t1, v)] {
+				return w, true, nil
+			}
+			return concat(h.Access[r], v), true, nil
+		}
+		if err := b.Step(int64(len(row))); err != nil {
+			return nil, false, err
+		}
+	}
+	return nil, false, nil
+}
+
+// product is the shortest counterexample of the product search.
+func (t *DFATeacher) product(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
 	d, err := automata.Compare(b, h.DFA, t.D, automata.SigmaPlus)
 	if err != nil || d == nil {
 		return nil, false, err
 	}
 	return d.Word, true, nil
+}
+
+// nonEmpty returns d with a rejecting start: a DFA of the non-empty words d
+// accepts (d itself when its start rejects).
+func nonEmpty(d *automata.DFA) *automata.DFA {
+	if !d.Accept[d.Start] {
+		return d
+	}
+	e := d.Clone()
+	n := e.NumStates()
+	names := make(map[string]bool, n)
+	for _, s := range e.States {
+		names[s] = true
+	}
+	name := "start"
+	for names[name] {
+		name += "'"
+	}
+	e.States = append(e.States, name)
+	e.Accept = append(e.Accept, false)
+	e.Delta = append(e.Delta, append([]int(nil), d.Delta[d.Start]...))
+	e.Start = n
+	return e
 }
 
 // Verdict: the hypothesis accepts exactly the non-empty words the DFA

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // plusMinimal is the minimal DFA of the non-empty words d accepts.
@@ -54,6 +55,43 @@ func TestLearnRandomDFAs(t *testing.T) {
 		for _, n := range []int{1, 2, 3, 5, 10, 30, 100} {
 			for range 5 {
 				learnExactly(t, automata.RandomDFA(rng, alpha, n))
+			}
+		}
+	}
+}
+
+// recorder is an exact teacher that keeps every hypothesis it is shown
+// with its text at that moment.
+type recorder struct {
+	DFATeacher
+	shown []*automata.DFA
+	texts []string
+}
+
+func (r *recorder) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
+	r.shown = append(r.shown, h.DFA)
+	r.texts = append(r.texts, automata.Format(h.DFA))
+	return r.DFATeacher.Counterexample(b, h)
+}
+
+// TestHypothesesStay: a hypothesis shares its rows with the learner, which
+// refines on; every hypothesis shown must still be what it was (the last
+// one is what a run that stops returns).
+func TestHypothesesStay(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20 {
+		d := automata.RandomDFA(rng, alphabet.Alphabet{"a", "b", "c"}, 40)
+		r := &recorder{DFATeacher: DFATeacher{D: d}}
+		res, err := Learn(nil, d.Alphabet, &r.DFATeacher, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !automata.Equivalent(res.DFA, d, automata.SigmaPlus) {
+			t.Fatal("learned DFA differs from the target")
+		}
+		for i, h := range r.shown {
+			if got := automata.Format(h); got != r.texts[i] {
+				t.Fatalf("hypothesis %d of %d changed after it was shown:\nwas\n%s\nis\n%s", i, len(r.shown), r.texts[i], got)
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/brasp-dev/brasp/alphabet"
@@ -32,8 +34,17 @@ type Learner struct {
 	leaf     []*tnode
 	trans    [][]int   // trans[q][a]: the target of q·a, -1 while unknown
 	incoming [][]int32 // incoming[r]: transitions q*k+a that led to r
-	scratch  []int
-	stats    *Stats
+	// The last hypothesis (Hypothesis) shares the rows of trans, accept
+	// and names: it has the first shown states; copied[q] == round when
+	// row q has been copied since (writable), accept holds the verdicts on
+	// the access words of the first shown states.
+	shown   int
+	round   int32
+	copied  []int32
+	accept  []bool
+	names   []string
+	scratch []int
+	stats   *Stats
 	// tail is how many random letters follow each test suffix in prefix
 	// mode (see the package doc); rng draws them.
 	tail int
@@ -66,19 +77,34 @@ func (l *Learner) addState(b *budget.Budget, u []int) (int, error) {
 	}
 	l.trans = append(l.trans, row)
 	l.incoming = append(l.incoming, nil)
+	l.copied = append(l.copied, 0)
+	l.names = append(l.names, "q"+strconv.Itoa(q))
 	return q, nil
 }
 
 // Hypothesis returns the current hypothesis: the states found so far,
-// state 0 (the empty word) the start. It rejects the empty word.
+// state 0 (the empty word) the start. It rejects the empty word. It shares
+// its rows with the learner, which copies a row before it changes it (see
+// writable): it costs a pointer per state, not a copy of the table.
 func (l *Learner) Hypothesis() *automata.DFA {
 	n := len(l.access)
-	d := automata.NewDFA(l.alpha, n)
-	for q := range n {
-		d.Accept[q] = q > 0 && l.cache.Accepts(l.access[q])
-		copy(d.Delta[q], l.trans[q])
+	for q := len(l.accept); q < n; q++ {
+		l.accept = append(l.accept, q > 0 && l.cache.Accepts(l.access[q]))
 	}
-	return d
+	l.shown = n
+	l.round++
+	return &automata.DFA{Alphabet: l.alpha, States: l.names[:n:n], Accept: l.accept[:n:n],
+		Delta: slices.Clone(l.trans[:n])}
+}
+
+// writable returns row q of trans, copied first if a hypothesis shown to
+// the equivalence oracle holds it.
+func (l *Learner) writable(q int) []int {
+	if q < l.shown && l.copied[q] != l.round {
+		l.trans[q] = slices.Clone(l.trans[q])
+		l.copied[q] = l.round
+	}
+	return l.trans[q]
 }
 
 // Result is the outcome of Learn.
@@ -235,20 +261,23 @@ func (l *Learner) withTail(v []int) []int {
 	return t
 }
 
-// hypothesis wraps h with the access words and each state's tests.
+// hypothesis wraps h with the access words and, gathered on demand, each
+// state's tests.
 func (l *Learner) hypothesis(h *automata.DFA) *Hypothesis {
-	tests := make([][][]int, len(l.access))
-	var walk func(n *tnode, path [][]int)
-	walk = func(n *tnode, path [][]int) {
-		if n.state >= 0 {
-			tests[n.state] = path
-			return
+	return &Hypothesis{DFA: h, Access: l.access[:h.NumStates():h.NumStates()], walk: func() [][][]int {
+		tests := make([][][]int, h.NumStates())
+		var walk func(n *tnode, path [][]int)
+		walk = func(n *tnode, path [][]int) {
+			if n.state >= 0 {
+				tests[n.state] = path
+				return
+			}
+			path = append(path[:len(path):len(path)], n.test)
+			for _, c := range n.children {
+				walk(c, path)
+			}
 		}
-		path = append(path[:len(path):len(path)], n.test)
-		for _, c := range n.children {
-			walk(c, path)
-		}
-	}
-	walk(l.root, nil)
-	return &Hypothesis{DFA: h, Access: l.access, Tests: tests}
+		walk(l.root, nil)
+		return tests
+	}}
 }

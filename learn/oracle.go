@@ -70,11 +70,24 @@ func (t *timer) since(start time.Time) { t.d += time.Since(start) }
 
 // Hypothesis is what an equivalence oracle is shown: the DFA, the access
 // word of each state, and for each state the tests that tell it apart from
-// every other state (the tests on its path in the discrimination tree:
-// harmonised, since two states share the test of their lowest common
-// ancestor).
+// every other state (Tests). A learner keeps a state's index and access
+// word from one hypothesis to the next (DFATeacher relies on it for speed,
+// not for soundness). The DFA shares its rows with the learner,
+// which copies a row before it changes it: it stays as it is.
 type Hypothesis struct {
 	*automata.DFA
 	Access [][]int
-	Tests  [][][]int
+	tests  [][][]int
+	walk   func() [][][]int
+}
+
+// Tests returns the tests of state q: those on its path in the
+// discrimination tree (harmonised, since two states share the test of
+// their lowest common ancestor). They are gathered on first use: an exact
+// teacher needs none.
+func (h *Hypothesis) Tests(q int) [][]int {
+	if h.tests == nil {
+		h.tests = h.walk()
+	}
+	return h.tests[q]
 }

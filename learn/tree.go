@@ -113,7 +113,7 @@ func (l *Learner) outgoing(q int) []sift {
 
 // setTrans makes q·a lead to r and records the incoming transition.
 func (l *Learner) setTrans(q, a, r int) {
-	l.trans[q][a] = r
+	l.writable(q)[a] = r
 	l.incoming[r] = append(l.incoming[r], int32(q*l.k+a))
 }
 
@@ -146,7 +146,7 @@ func (l *Learner) split(b *budget.Budget, old int, u, t []int) error {
 		if l.trans[p][a] != old {
 			continue // stale entry: the transition moved since
 		}
-		l.trans[p][a] = -1
+		l.writable(p)[a] = -1
 		items = append(items, sift{from: p, a: a, word: concat(l.access[p], []int{a}), at: leaf})
 	}
 	l.incoming[old] = l.incoming[old][:0]
