@@ -10,10 +10,11 @@ import (
 	"github.com/brasp-dev/brasp/budget"
 )
 
-// randomMinimal returns the minimal DFA of a random DFA with n states
-// over k letters, 30% of them accepting: exactly n states when k is large,
-// a few percent fewer otherwise (states nothing reaches; with 4 letters
-// about e⁻⁴ of them). The targets of the benchmarks.
+// randomMinimal returns a random minimal DFA with about n states (at least
+// 9/10 of n) over k letters, 30% of them accepting: the minimal DFA of a
+// random DFA whose states are all reachable (each state after the start
+// is first the target of a uniform free transition of the states before
+// it, the other transitions are uniform). The targets of the benchmarks.
 func randomMinimal(rng *rand.Rand, n, k int) *automata.DFA {
 	alpha := make(alphabet.Alphabet, k)
 	for a := range alpha {
@@ -24,11 +25,21 @@ func randomMinimal(rng *rand.Rand, n, k int) *automata.DFA {
 	}
 	for {
 		d := automata.NewDFA(alpha, n)
+		var free []int // transitions q*k+a of the states placed, not yet set
 		for q := range n {
 			d.Accept[q] = rng.IntN(10) < 3
-			for a := range k {
-				d.Delta[q][a] = rng.IntN(n)
+			if q > 0 {
+				i := rng.IntN(len(free))
+				d.Delta[free[i]/k][free[i]%k] = q
+				free[i] = free[len(free)-1]
+				free = free[:len(free)-1]
 			}
+			for a := range k {
+				free = append(free, q*k+a)
+			}
+		}
+		for _, qa := range free {
+			d.Delta[qa/k][qa%k] = rng.IntN(n)
 		}
 		m, err := automata.Minimize(nil, d)
 		if err != nil {
@@ -41,24 +52,35 @@ func randomMinimal(rng *rand.Rand, n, k int) *automata.DFA {
 }
 
 // BenchmarkLearnExact learns random minimal DFAs from their exact
-// teachers at four sizes; it reports the distinct words asked per state.
+// teachers at four sizes over three alphabets (the growth of words and
+// time); it reports the distinct words asked, the equivalence rounds, the
+// symbols sent and the bytes of the answer cache.
 func BenchmarkLearnExact(b *testing.B) {
-	for _, size := range []struct{ n, k int }{{100, 4}, {1000, 4}, {1000, 10}, {10000, 10}} {
-		b.Run(fmt.Sprintf("states=%d/letters=%d", size.n, size.k), func(b *testing.B) {
-			d := randomMinimal(rand.New(rand.NewPCG(uint64(size.n), uint64(size.k))), size.n, size.k)
-			teacher := &DFATeacher{D: d}
-			var st Stats
-			for b.Loop() {
-				res, err := Learn(budget.New(b.Context(), nil), d.Alphabet, teacher, teacher)
-				if err != nil {
-					b.Fatal(err)
-				}
-				st = res.Stats
-			}
-			b.ReportMetric(float64(st.MembershipQueries), "words")
-			b.ReportMetric(float64(st.EquivalenceRounds), "rounds")
-			b.ReportMetric(float64(st.Symbols), "symbols")
-			b.ReportMetric(float64(d.NumStates()), "states")
-		})
+	for _, n := range []int{100, 1000, 3000, 10000} {
+		for _, k := range []int{2, 4, 10} {
+			benchmarkLearnExact(b, n, k)
+		}
 	}
+}
+
+func benchmarkLearnExact(b *testing.B, n, k int) {
+	b.Run(fmt.Sprintf("states=%d/letters=%d", n, k), func(b *testing.B) {
+		d := randomMinimal(rand.New(rand.NewPCG(uint64(n), uint64(k))), n, k)
+		teacher := &DFATeacher{D: d}
+		var st Stats
+		var cacheBytes int
+		for b.Loop() {
+			cache := NewCache(nil, teacher, d.Alphabet, &Stats{})
+			res, err := LearnWith(budget.New(b.Context(), nil), cache, teacher, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, cacheBytes = res.Stats, cache.Bytes()
+		}
+		b.ReportMetric(float64(cacheBytes), "cache-bytes")
+		b.ReportMetric(float64(st.MembershipQueries), "words")
+		b.ReportMetric(float64(st.EquivalenceRounds), "rounds")
+		b.ReportMetric(float64(st.Symbols), "symbols")
+		b.ReportMetric(float64(d.NumStates()), "states")
+	})
 }

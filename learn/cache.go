@@ -231,3 +231,7 @@ func verdictName(x int8) string {
 	}
 	return "rejected"
 }
+
+// Bytes is the memory of the answers kept: what the learn-bytes limit
+// measures.
+func (c *Cache) Bytes() int { return len(c.out) * int(nodeBytes(c.k)) }

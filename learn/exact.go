@@ -36,6 +36,9 @@ type DFATeacher struct {
 	// hypothesis to the next, see Hypothesis).
 	min *automata.DFA
 	phi []int32
+	// seen[q] is the access word phi[q] was computed from (the same
+	// memory: a learner does not change an access word).
+	seen [][]int
 }
 
 // PerPrefix is true: one run of the DFA answers every prefix.
@@ -70,11 +73,17 @@ func (t *DFATeacher) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, boo
 	if len(h.Access) != n || !h.Alphabet.Equal(m.Alphabet) {
 		return t.product(b, h)
 	}
-	if len(t.phi) > n {
-		t.phi = t.phi[:0] // another learner's hypotheses
+	keep := min(len(t.phi), n)
+	for q := range keep {
+		if !same(t.seen[q], h.Access[q]) {
+			keep = q
+			break
+		}
 	}
-	for q := len(t.phi); q < n; q++ {
+	t.phi, t.seen = t.phi[:keep], t.seen[:keep]
+	for q := keep; q < n; q++ {
 		t.phi = append(t.phi, int32(m.Run(m.Start, h.Access[q])))
+		t.seen = append(t.seen, h.Access[q])
 	}
 	phi := t.phi
 	if int(phi[h.Start]) != m.Start {
@@ -104,6 +113,11 @@ func (t *DFATeacher) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, boo
 		}
 	}
 	return nil, false, nil
+}
+
+// same reports whether u and v are the same slice (memory and length).
+func same(u, v []int) bool {
+	return len(u) == len(v) && (len(u) == 0 || &u[0] == &v[0])
 }
 
 // product is the shortest counterexample of the product search.

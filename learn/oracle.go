@@ -70,9 +70,9 @@ func (t *timer) since(start time.Time) { t.d += time.Since(start) }
 
 // Hypothesis is what an equivalence oracle is shown: the DFA, the access
 // word of each state, and for each state the tests that tell it apart from
-// every other state (Tests). A learner keeps a state's index and access
-// word from one hypothesis to the next (DFATeacher relies on it for speed,
-// not for soundness). The DFA shares its rows with the learner,
+// every other state (Tests). A learner that keeps a state's index and access
+// word from one hypothesis to the next lets DFATeacher reuse what it
+// computed for it. The DFA shares its rows with the learner,
 // which copies a row before it changes it: it stays as it is.
 type Hypothesis struct {
 	*automata.DFA
