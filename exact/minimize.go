@@ -50,11 +50,14 @@ func (s *sides[C, D]) minimizeSide(live []int, left bool, tr transitions[D]) err
 		for _, k := range live {
 			t := s.tab[k]
 			for a := 0; a < s.width; a++ {
-				err := s.blocks(nOther, func(lo, hi int) {
+				// chargeBlocks written out: no closure per row, whose
+				// captured buf costs a write barrier per block.
+				for lo := 0; lo < nOther; lo += tableBlock {
+					hi := min(lo+tableBlock, nOther)
+					if err := s.bud.Step(int64(1 + hi - lo)); err != nil {
+						return nil, err
+					}
 					buf = appendCells(buf, t, q*sOwn+a*sA, sOther, lo, hi)
-				})
-				if err != nil {
-					return nil, err
 				}
 			}
 		}
