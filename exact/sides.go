@@ -131,11 +131,19 @@ func (s *sides[C, D]) checkTables(nL, nR int) error {
 		}
 	}
 	var c C
-	size, what := int64(1), fmt.Sprintf("%d of %d left states × %d symbols × %d right states", live, nL, s.width, nR)
-	if _, ok := any(c).(bdd.Node); ok {
-		size, what = 4, fmt.Sprintf("%d of %d left states × %d right states, a decision diagram per cell", live, nL, nR)
+	_, diagrams := any(c).(bdd.Node)
+	size := int64(1)
+	if diagrams {
+		size = 4
 	}
 	need := int64(live) * int64(nL) * int64(s.width) * int64(nR) * size
+	if need <= s.bud.Max(maxTableBytes) {
+		return s.bud.Err() // the message is written only for a table too large
+	}
+	what := fmt.Sprintf("%d of %d left states × %d symbols × %d right states", live, nL, s.width, nR)
+	if diagrams {
+		what = fmt.Sprintf("%d of %d left states × %d right states, a decision diagram per cell", live, nL, nR)
+	}
 	return s.bud.Check(maxTableBytes, need, "the truth tables ("+what+")")
 }
 
