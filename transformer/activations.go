@@ -12,9 +12,10 @@ import (
 // per position. Vectors are kept as float64 when the pass computed exactly
 // in float64, and converted to exact rationals on demand.
 type Activations struct {
-	class  classIDs
-	floats [][]float64 // per class, when computed in float64
-	exact  []Vec       // per class, computed exactly or converted lazily
+	class    classIDs
+	classMap []int32     // stored id → class, nil for the identity
+	floats   [][]float64 // per class, when computed in float64
+	exact    []Vec       // per class, computed exactly or converted lazily
 }
 
 func newActivations(class classIDs, floats [][]float64, exact []Vec) *Activations {
@@ -31,7 +32,12 @@ func (a *Activations) Len() int { return a.class.len() }
 func (a *Activations) NumClasses() int { return len(a.exact) }
 
 // ClassOf returns the index of the stored vector of 0-based position i.
-func (a *Activations) ClassOf(i int) int { return int(a.class.get(i)) }
+func (a *Activations) ClassOf(i int) int {
+	if a.classMap != nil {
+		return int(a.classMap[a.class.get(i)])
+	}
+	return int(a.class.get(i))
+}
 
 // Class returns stored vector k exactly.
 func (a *Activations) Class(k int) Vec {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/internal/cputime"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 )
@@ -147,4 +148,73 @@ func BenchmarkDyckRunBytes(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkLongWord compares, on one word of n = 10^7 symbols stored a
+// byte each, the per-symbol cost of the Dyck-1 depth-2 program (the fast
+// B-RASP interpreter, brasp.Runner.RunBytes) with that of its compiled
+// transformers (sequential and multi-head, Runner.RunBytes). It reports
+// wall-clock and thread-CPU nanoseconds per symbol (read the CPU figure on
+// a loaded machine) and the bytes allocated per symbol.
+//
+//	go test ./transformer -run '^$' -bench LongWord -benchtime 3x
+func BenchmarkLongWord(b *testing.B) {
+	const n = 10_000_000
+	_, p := dyckBenchModel(b)
+	ints := dyckWord(p, n)
+	w := make([]byte, n)
+	for i, s := range ints {
+		w[i] = byte(s)
+	}
+	b.Run("program", func(b *testing.B) {
+		r := brasp.NewRunner(p)
+		tr := r.RunBytes(nil, w)
+		perSymbol(b, n, func() {
+			tr = r.RunBytes(tr, w)
+		})
+	})
+	for _, multi := range []bool{false, true} {
+		m, err := compile.Compile(nil, p, compile.Options{MultiHead: multi})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := transformer.NewRunner(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("compiled/multihead=%v", multi), func(b *testing.B) {
+			perSymbol(b, n, func() {
+				a, err := r.RunBytes(w)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if ok, err := m.Verdict(a); err != nil || !ok {
+					b.Fatalf("verdict = %v, %v", ok, err)
+				}
+			})
+		})
+	}
+}
+
+// perSymbol runs f b.N times and reports ns/symbol, cpu-ns/symbol (the
+// calling thread's CPU time, where the system tells) and alloc-B/symbol
+// for a word of n symbols.
+func perSymbol(b *testing.B, n int, f func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	cpu0, ok := cputime.Thread()
+	for b.Loop() {
+		f()
+	}
+	cpu1, ok1 := cputime.Thread()
+	runtime.ReadMemStats(&ms)
+	per := float64(b.N) * float64(n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/symbol")
+	if ok && ok1 {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/per, "cpu-ns/symbol")
+	}
+	b.ReportMetric(float64(ms.TotalAlloc-before)/per, "alloc-B/symbol")
 }

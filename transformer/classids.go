@@ -18,6 +18,18 @@ type classIDs struct {
 // newClassIDs returns n zeros stored a byte each.
 func newClassIDs(n int) classIDs { return classIDs{u8: make([]uint8, n)} }
 
+// classIDsFor returns n zeros stored in the fewest bytes that hold every
+// number below k.
+func classIDsFor(n, k int) classIDs {
+	switch {
+	case k <= 1<<8:
+		return classIDs{u8: make([]uint8, n)}
+	case k <= 1<<16:
+		return classIDs{u16: make([]uint16, n)}
+	}
+	return classIDs{u32: make([]uint32, n)}
+}
+
 // identityClasses puts each of n positions in its own class.
 func identityClasses(n int) classIDs {
 	var c classIDs

@@ -15,10 +15,14 @@
 //     activation vector (finitely many, Lemma 4.3), ranks the scores between
 //     distinct vectors once per head, and finds every position's attended
 //     position in one scan keeping the best position so far per distinct
-//     query. It keeps only the id of each position's vector (a byte while a
-//     layer has at most 256 distinct vectors), overwritten layer by layer,
-//     so a run on a word stored a byte per symbol (Runner.RunBytes) costs
-//     about two bytes per symbol. It stops with a *ClassLimitError past
+//     query; each scan is an automaton over the ids whose moves are
+//     tabulated as they are made, so that a position costs one table
+//     look-up per scan. It keeps only an id per position (a byte while a
+//     layer has at most 256 distinct vectors; layers with heads in both
+//     directions store the pair of the own vector and what the past-masked
+//     heads attend to as one id), overwritten layer by layer, so a run on a
+//     word stored a byte per symbol (Runner.RunBytes) costs about two bytes
+//     per symbol. It stops with a *ClassLimitError past
 //     FastOptions.MaxClasses distinct vectors; Accepts and Transduce then
 //     fall back to the dense pass.
 //   - ForwardDense is the definition, O(n²·d) per head.

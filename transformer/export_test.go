@@ -17,3 +17,11 @@ func SetBatchCache(classes, scores int) (restore func()) {
 	batchCacheClasses, batchScoreClasses = classes, scores
 	return func() { batchCacheClasses, batchScoreClasses = c, s }
 }
+
+// SetScanLimits sets the bounds of a scan's tables (scanTable entries and
+// scanMemo states) and returns a function restoring them.
+func SetScanLimits(table, states int) (restore func()) {
+	t, s := maxScanTable, maxScanStates
+	maxScanTable, maxScanStates = table, states
+	return func() { maxScanTable, maxScanStates = t, s }
+}

@@ -9,28 +9,35 @@ import (
 
 // The fast forward pass, written once over its arithmetic. By Lemma 4.3 a
 // layer has finitely many distinct activation vectors (classes), so the
-// pass keeps, for every position, only the id of its class in the current
-// layer (classIDs: a byte per position while a layer has at most 256
-// classes), overwriting the ids in place layer after layer. A classKernel
-// computes on classes: the embedding of a symbol at a position, the ranks
-// of the scores between classes for a head, and the class a combination
-// (own class, attended classes) gives in the next layer; fast_float.go has
-// the kernel in checked float64, fast_exact.go the one in exact rationals.
+// pass keeps, for every position, only a small id (classIDs: a byte per
+// position while there are at most 256 ids), overwriting the ids in place
+// layer after layer. A classKernel computes on classes: the embedding of a
+// symbol at a position, the ranks of the scores between classes for a
+// head, and the class a combination (own class, attended classes) gives in
+// the next layer; fast_float.go has the kernel in checked float64,
+// fast_exact.go the one in exact rationals.
 //
-// A layer without heads maps each class to one class of the next layer:
-// one pass rewrites the ids. Otherwise a layer is computed in at most three
-// scans of the ids. Heads without a
-// mask attend, from every position, to the best position of the whole
-// word for the query's class: one scan finds it for every class. Heads
-// masked to the future (j < i or j ≤ i) are scanned left to right, heads
-// masked to the past right to left, each keeping the best class so far per
-// query class. When a layer has heads of both directions, a right-to-left
-// scan first numbers the classes its past-masked heads attend to at each
-// position (a tupleIndex) and stores that number per position; the final
+// The stored id of a position is its class read through a class map
+// (pending) when the pass has one: a model without position terms starts
+// with the word's symbols as ids and the embedding as the map, and a layer
+// whose next class depends on the own class only (no heads, or only
+// unmasked ones) composes its map into pending instead of rewriting the
+// ids. The final activations keep the last map.
+//
+// Otherwise a layer is computed in at most three scans of the ids. Heads
+// without a mask attend, from every position, to the best position of the
+// whole word for the query's class: one scan finds it for every class.
+// Heads masked to the future (j < i or j ≤ i) are scanned left to right,
+// heads masked to the past right to left, each keeping the best class so
+// far per query class. When a layer has heads of both directions, a
+// right-to-left scan first numbers the classes its past-masked heads
+// attend to at each position (a tupleIndex) and overwrites the position's
+// id with a token numbering the pair (own class, that number); the final
 // scan, in the other direction, combines every head's choice with the
-// position's own class and overwrites the id. So the memory per position
-// is the word, the class ids, and, for layers with both directions, the
-// numbers of the attended tuples.
+// position's own class and overwrites the id with the next layer's class.
+// So the memory per position is the word and one id. Every scan is a
+// deterministic automaton over ids whose moves are tabulated as they are
+// made (scanTable): once warm, a position costs one table look-up.
 
 // classKernel computes the fast pass on classes (see above). Its class ids
 // are dense: the classes of the current layer are 0..numClasses()−1.
@@ -57,68 +64,131 @@ type classKernel interface {
 // budget.
 const scanStep = 1 << 16
 
-// fastPass runs the fast pass on the word of n symbols given by sym, with
-// kernel k, within b's work and context.
-func (r *Runner) fastPass(b *budget.Budget, n int, sym func(i int) int, k classKernel) (*Activations, error) {
-	m := r.m
-	if n == 0 {
+// word is the input of a fast pass: n symbols, read by at, or directly
+// from bytes when the word is stored a byte per symbol.
+type word struct {
+	n     int
+	at    func(i int) int
+	bytes []byte
+}
+
+// fastPass runs the fast pass on w with kernel k, within b's work and
+// context.
+func (r *Runner) fastPass(b *budget.Budget, w word, k classKernel) (*Activations, error) {
+	if w.n == 0 {
 		return nil, ErrEmptyWord
 	}
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
-	cls := newClassIDs(n)
-	// Layer 0: the class of (symbol, position key), computed once each.
-	bySym := make([]int32, len(m.Embedding))
-	for s := range bySym {
-		bySym[s] = -1
+	var cls classIDs
+	var pending []int32
+	var err error
+	if len(r.m.Position) == 0 {
+		cls, pending, err = r.embedSymbols(b, w, k)
+	} else {
+		cls, err = r.embedPositions(b, w, k)
 	}
+	if err != nil {
+		return nil, err
+	}
+	for l := range r.m.Layers {
+		if err := r.fastLayer(b, l, k, &cls, &pending); err != nil {
+			return nil, err
+		}
+		k.advance()
+	}
+	a := k.activations(cls)
+	a.classMap = pending
+	return a, nil
+}
+
+// badSymbol is the error of a symbol index outside the alphabet.
+func (r *Runner) badSymbol(i, s int) error {
+	return fmt.Errorf("position %d: symbol index %d is not in the alphabet (size %d)", i+1, s, len(r.m.Embedding))
+}
+
+// embedSymbols stores the word's symbols as the ids of a model without
+// position terms and returns the embedding of the symbols met as the
+// class map.
+func (r *Runner) embedSymbols(b *budget.Budget, w word, k classKernel) (classIDs, []int32, error) {
+	A := len(r.m.Embedding)
+	cls := classIDsFor(w.n, A)
+	seen := make([]bool, max(A, 256))
+	if w.bytes != nil && cls.u8 != nil {
+		copy(cls.u8, w.bytes)
+		for _, s := range w.bytes {
+			seen[s] = true
+		}
+		for s := A; s < 256; s++ {
+			if seen[s] {
+				for i, t := range w.bytes {
+					if int(t) == s {
+						return cls, nil, r.badSymbol(i, s)
+					}
+				}
+			}
+		}
+	} else {
+		for i := range w.n {
+			s := w.at(i)
+			if s < 0 || s >= A {
+				return cls, nil, r.badSymbol(i, s)
+			}
+			seen[s] = true
+			cls.set(i, int32(s))
+		}
+	}
+	if err := b.Step(int64(w.n)); err != nil {
+		return cls, nil, err
+	}
+	pending := make([]int32, A)
+	for s := range pending {
+		pending[s] = -1
+		if seen[s] {
+			c, err := k.embed(s, 0, w.n)
+			if err != nil {
+				return cls, nil, err
+			}
+			pending[s] = c
+		}
+	}
+	return cls, pending, nil
+}
+
+// embedPositions stores the layer-0 class of every position of a model
+// with position terms: the class of (symbol, position key), computed once
+// each.
+func (r *Runner) embedPositions(b *budget.Budget, w word, k classKernel) (classIDs, error) {
+	n := w.n
+	cls := newClassIDs(n)
 	type embKey struct {
 		sym int
 		pos positionKey
 	}
 	byKey := map[embKey]int32{}
 	for i := range n {
-		s := sym(i)
-		if s < 0 || s >= len(m.Embedding) {
-			return nil, fmt.Errorf("position %d: symbol index %d is not in the alphabet (size %d)", i+1, s, len(m.Embedding))
+		s := w.at(i)
+		if s < 0 || s >= len(r.m.Embedding) {
+			return cls, r.badSymbol(i, s)
 		}
-		var c int32
-		if len(m.Position) == 0 {
-			c = bySym[s]
-			if c < 0 {
-				var err error
-				if c, err = k.embed(s, i, n); err != nil {
-					return nil, err
-				}
-				bySym[s] = c
+		key := embKey{s, keyOf(i+1, n, r.period)}
+		c, ok := byKey[key]
+		if !ok {
+			var err error
+			if c, err = k.embed(s, i, n); err != nil {
+				return cls, err
 			}
-		} else {
-			key := embKey{s, keyOf(i+1, n, r.period)}
-			var ok bool
-			if c, ok = byKey[key]; !ok {
-				var err error
-				if c, err = k.embed(s, i, n); err != nil {
-					return nil, err
-				}
-				byKey[key] = c
-			}
+			byKey[key] = c
 		}
 		cls.set(i, c)
 		if i%scanStep == scanStep-1 {
 			if err := b.Step(scanStep); err != nil {
-				return nil, err
+				return cls, err
 			}
 		}
 	}
-	var aux classIDs
-	for l := range m.Layers {
-		if err := r.fastLayer(b, l, k, &cls, &aux); err != nil {
-			return nil, err
-		}
-		k.advance()
-	}
-	return k.activations(cls), nil
+	return cls, nil
 }
 
 // headScan is the running state of one head's scan: the class of the best
@@ -141,8 +211,9 @@ func newHeadScan(h int, hd *Head, rank [][]int32) *headScan {
 	s.strict = hd.Mask == position.MaskFuture || hd.Mask == position.MaskPast
 	forward := hd.Mask == position.MaskFuture || hd.Mask == position.MaskFutureOrSelf || hd.Mask == position.MaskNone
 	s.preferLater = (hd.Tiebreak == position.Rightmost) == forward
-	s.memo = newScanMemo(s.best)
-	s.best = s.memo.vecs[0]
+	if s.memo = newScanMemo(s.best); s.memo != nil {
+		s.best = s.memo.vecs[0]
+	}
 	return s
 }
 
@@ -198,32 +269,20 @@ func (s *headScan) visit(own int32) int32 {
 	return s.best[own]
 }
 
-// fastLayer overwrites the class ids of layer l with those of layer l+1
-// (see the description above); aux is scratch kept between layers.
-func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls, aux *classIDs) error {
+// fastLayer overwrites the ids of layer l with those of layer l+1, or
+// composes the layer's class map into pending (see the description above).
+func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls *classIDs, pending *[]int32) error {
 	layer := &r.m.Layers[l]
-	n := cls.len()
-	H := len(layer.Heads)
 	K := k.numClasses()
-	if H == 0 {
-		// Every class occurs at some position, and the next class of a
-		// position depends on its own class only.
-		trans := make([]int32, K)
-		for c := range trans {
-			var err error
-			if trans[c], err = k.combine(l, int32(c), nil); err != nil {
-				return err
-			}
+	ids := K // the number of distinct stored ids
+	if *pending != nil {
+		ids = len(*pending)
+	}
+	classOf := func(id int32) int32 {
+		if p := *pending; p != nil {
+			return p[id]
 		}
-		switch {
-		case cls.u8 != nil:
-			translate(cls.u8, trans)
-		case cls.u16 != nil:
-			translate(cls.u16, trans)
-		default:
-			translate(cls.u32, trans)
-		}
-		return b.Step(int64(n))
+		return id
 	}
 	var forward, backward, whole []*headScan
 	for h := range layer.Heads {
@@ -242,107 +301,131 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls, aux *cla
 			forward = append(forward, s)
 		}
 	}
-	step := func(i int) error {
-		if i%scanStep == scanStep-1 {
-			return b.Step(scanStep)
-		}
-		return nil
-	}
+	H := len(layer.Heads)
+	chosen := make([]int32, H)
 	// Unmasked heads: the best position of the whole word per query class.
 	if len(whole) > 0 {
-		for i := range n {
-			c := cls.get(i)
+		t := newScanTable(ids, whole, func(id int32) (int32, error) {
+			c := classOf(id)
 			for _, s := range whole {
 				s.update(c)
 			}
-			if err := step(i); err != nil {
+			return 0, nil
+		})
+		if err := t.run(b, cls, false, false); err != nil {
+			return err
+		}
+	}
+	if len(forward) == 0 && len(backward) == 0 {
+		// The next class of a position depends on its own class only, and
+		// every class occurs at some position.
+		trans := make([]int32, K)
+		for c := range trans {
+			for _, s := range whole {
+				chosen[s.h] = s.best[c]
+			}
+			var err error
+			if trans[c], err = k.combine(l, int32(c), chosen); err != nil {
 				return err
 			}
 		}
+		*pending = composeMaps(*pending, trans)
+		return b.Step(int64(K))
 	}
-	chosen := make([]int32, H)
+	f := &finalScan{k: k, l: l, inline: forward, whole: whole, backward: backward,
+		combos: newTupleIndex(K+1, H+1), chosen: chosen, tuple: make([]int32, H+1)}
 	// Heads scanned apart: the past-masked ones when both directions occur.
-	var apart *tupleIndex
-	inline := forward
 	reverse := false
+	decode := func(id int32) (int32, int32) { return classOf(id), -1 }
 	switch {
 	case len(forward) == 0:
-		inline, reverse = backward, true
+		f.inline, reverse = backward, true
 	case len(backward) > 0:
-		apart = newTupleIndex(K+1, len(backward))
-		if aux.len() != n {
-			*aux = newClassIDs(n)
-		}
+		f.apart = newTupleIndex(K+1, len(backward))
+		tokens := &pairIndex{index: map[[2]int32]int32{}}
 		t := make([]int32, len(backward))
-		for i := n - 1; i >= 0; i-- {
-			c := cls.get(i)
+		scan := newScanTable(ids, backward, func(id int32) (int32, error) {
+			c := classOf(id)
 			for j, s := range backward {
 				t[j] = s.visit(c)
 			}
-			id, _ := apart.lookup(t)
-			aux.set(i, id)
-			if err := step(n - 1 - i); err != nil {
-				return err
-			}
-		}
-	}
-	f := &finalScan{k: k, l: l, inline: inline, whole: whole, backward: backward, apart: apart, aux: aux,
-		combos: newTupleIndex(K+1, H+1), chosen: chosen, tuple: make([]int32, H+1), reverse: reverse}
-	for p := 0; p < n; {
-		var c int32
-		var err error
-		switch {
-		case cls.u8 != nil:
-			p, c, err = scanIDs(b, f, cls.u8, p)
-		case cls.u16 != nil:
-			p, c, err = scanIDs(b, f, cls.u16, p)
-		default:
-			p, c, err = scanIDs(b, f, cls.u32, p)
-		}
-		if err != nil {
+			aux, _ := f.apart.lookup(t)
+			return tokens.lookup(c, aux), nil
+		})
+		if err := scan.run(b, cls, true, true); err != nil {
 			return err
 		}
-		if p < n { // c does not fit: widen, and go on after p
-			cls.set(f.position(p, n), c)
-			p++
-		}
+		ids = len(tokens.pairs)
+		decode = func(id int32) (int32, int32) { p := tokens.pairs[id]; return p[0], p[1] }
 	}
+	scan := newScanTable(ids, f.inline, func(id int32) (int32, error) {
+		return f.class(decode(id))
+	})
+	if err := scan.run(b, cls, reverse, true); err != nil {
+		return err
+	}
+	*pending = nil
 	return nil
 }
 
+// composeMaps returns the map id → second[first[id]] (second itself when
+// first is nil); −1 (an id never stored) stays −1.
+func composeMaps(first, second []int32) []int32 {
+	if first == nil {
+		return second
+	}
+	out := make([]int32, len(first))
+	for id, c := range first {
+		out[id] = -1
+		if c >= 0 {
+			out[id] = second[c]
+		}
+	}
+	return out
+}
+
+// pairIndex numbers pairs of ids densely in order of first occurrence.
+type pairIndex struct {
+	index map[[2]int32]int32
+	pairs [][2]int32
+}
+
+func (x *pairIndex) lookup(a, b int32) int32 {
+	p := [2]int32{a, b}
+	if id, ok := x.index[p]; ok {
+		return id
+	}
+	id := int32(len(x.pairs))
+	x.index[p] = id
+	x.pairs = append(x.pairs, p)
+	return id
+}
+
 // finalScan is the state of a layer's last scan (see fastLayer): the heads
-// it scans, those it reads off per class (whole) or per position (apart,
-// aux), and the combinations met so far with their next-layer classes.
+// it scans, those it reads off per class (whole) or per position (apart),
+// and the combinations met so far with their next-layer classes.
 type finalScan struct {
 	k                       classKernel
 	l                       int
 	inline, whole, backward []*headScan
 	apart                   *tupleIndex
-	aux                     *classIDs
 	combos                  *tupleIndex
 	next                    []int32 // next layer's class by combination id
 	chosen, tuple           []int32 // scratch
-	reverse                 bool
 }
 
-// position is the p-th position the scan visits in a word of length n.
-func (f *finalScan) position(p, n int) int {
-	if f.reverse {
-		return n - 1 - p
-	}
-	return p
-}
-
-// class visits position i, of class own, and returns its next-layer class.
-func (f *finalScan) class(i int, own int32) (int32, error) {
+// class visits a position of class own whose past-masked heads, scanned
+// apart, attended to the tuple numbered aux (−1 when none are), and
+// returns its next-layer class.
+func (f *finalScan) class(own, aux int32) (int32, error) {
 	for _, s := range f.inline {
 		f.chosen[s.h] = s.visit(own)
 	}
 	for _, s := range f.whole {
 		f.chosen[s.h] = s.best[own]
 	}
-	if f.apart != nil {
-		for j, c := range f.apart.tuple(f.aux.get(i)) {
+	if aux >= 0 {
+		for j, c := range f.apart.tuple(aux) {
 			f.chosen[f.backward[j].h] = c
 		}
 	}
@@ -357,40 +440,4 @@ func (f *finalScan) class(i int, own int32) (int32, error) {
 		f.next = append(f.next, c)
 	}
 	return f.next[id], nil
-}
-
-// scanIDs runs the final scan from its p-th position on, overwriting each
-// position's class id in ids with its next-layer class. It stops at the
-// first class that does not fit T, returning the scan index of its
-// position (visited but not written) and the class; otherwise it returns
-// len(ids). Written once per width so that the inner loop indexes the ids
-// directly.
-func scanIDs[T uint8 | uint16 | uint32](b *budget.Budget, f *finalScan, ids []T, p int) (int, int32, error) {
-	n := len(ids)
-	limit := int64(^T(0))
-	for ; p < n; p++ {
-		i := f.position(p, n)
-		c, err := f.class(i, int32(ids[i]))
-		if err != nil {
-			return 0, 0, err
-		}
-		if int64(c) > limit {
-			return p, c, nil
-		}
-		ids[i] = T(c)
-		if p&(scanStep-1) == scanStep-1 {
-			if err := b.Step(scanStep); err != nil {
-				return 0, 0, err
-			}
-		}
-	}
-	return n, 0, nil
-}
-
-// translate replaces every id c in ids by trans[c] (no larger than the
-// number of ids' classes, so it fits T).
-func translate[T uint8 | uint16 | uint32](ids []T, trans []int32) {
-	for i, c := range ids {
-		ids[i] = T(trans[c])
-	}
 }

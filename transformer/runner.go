@@ -101,7 +101,7 @@ func (r *Runner) Forward(w []int, opts FastOptions) (*Activations, error) {
 	if err := r.m.checkWord(w); err != nil {
 		return nil, err
 	}
-	return r.forward(len(w), func(i int) int { return w[i] }, opts)
+	return r.forward(word{n: len(w), at: func(i int) int { return w[i] }}, opts)
 }
 
 // ForwardBytes is Forward on a word stored a byte per symbol (as
@@ -110,28 +110,28 @@ func (r *Runner) Forward(w []int, opts FastOptions) (*Activations, error) {
 // (fast.go), a run costs about two bytes per symbol plus what the model's
 // classes need.
 func (r *Runner) ForwardBytes(w []byte, opts FastOptions) (*Activations, error) {
-	return r.forward(len(w), func(i int) int { return int(w[i]) }, opts)
+	return r.forward(word{n: len(w), at: func(i int) int { return int(w[i]) }, bytes: w}, opts)
 }
 
 // ForwardWide is Forward on a word stored two bytes per symbol (as
 // alphabet.ParseWide stores the words of alphabets of more than 256
 // symbols).
 func (r *Runner) ForwardWide(w []uint16, opts FastOptions) (*Activations, error) {
-	return r.forward(len(w), func(i int) int { return int(w[i]) }, opts)
+	return r.forward(word{n: len(w), at: func(i int) int { return int(w[i]) }}, opts)
 }
 
 // forward runs the fast pass on the word of n symbols given by sym: in
 // checked float64 when the parameters allow it, and again in exact
 // rationals if some operation would round.
-func (r *Runner) forward(n int, sym func(int) int, opts FastOptions) (*Activations, error) {
+func (r *Runner) forward(w word, opts FastOptions) (*Activations, error) {
 	limit := opts.maxClasses()
 	if r.floatOK {
-		a, err := r.fastPass(r.bud, n, sym, newFloatKernel(r, limit))
+		a, err := r.fastPass(r.bud, w, newFloatKernel(r, limit))
 		if !errors.Is(err, errInexact) {
 			return a, err
 		}
 	}
-	return r.fastPass(r.bud, n, sym, newExactKernel(r.bud, r.m, r.period, limit))
+	return r.fastPass(r.bud, w, newExactKernel(r.bud, r.m, r.period, limit))
 }
 
 // forwardExact is the fast pass in exact rationals only, within b.
@@ -143,7 +143,7 @@ func (m *Model) forwardExact(b *budget.Budget, w []int, opts FastOptions) (*Acti
 	if err := m.checkWord(w); err != nil {
 		return nil, err
 	}
-	return r.fastPass(b, len(w), func(i int) int { return w[i] }, newExactKernel(b, m, r.period, opts.maxClasses()))
+	return r.fastPass(b, word{n: len(w), at: func(i int) int { return w[i] }}, newExactKernel(b, m, r.period, opts.maxClasses()))
 }
 
 // ForwardDense is Model.ForwardDense.

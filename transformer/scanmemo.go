@@ -19,12 +19,16 @@ type scanMemo struct {
 }
 
 // maxScanStates bounds the states a scanMemo numbers (its move table has
-// K entries per state).
-const maxScanStates = 1 << 12
+// K entries per state). A variable so that tests can make it small.
+var maxScanStates = 1 << 12
 
+// newScanMemo returns the memo of a scan starting from start (nil when
+// maxScanStates allows no state).
 func newScanMemo(start []int32) *scanMemo {
 	m := &scanMemo{k: len(start), index: map[string]int32{}, key: make([]byte, 4*len(start)), tmp: make([]int32, len(start))}
-	m.intern(start)
+	if m.intern(start) < 0 {
+		return nil
+	}
 	return m
 }
 

@@ -1,0 +1,199 @@
+package transformer
+
+import (
+	"encoding/binary"
+
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// A scan of the fast pass (fastLayer) is a deterministic automaton over the
+// stored ids: its state is the tuple of its heads' states (each a state of
+// the head's scanMemo), and the id of a position moves it to a state and
+// gives an output id (the position's token or next-layer class) that
+// depend on the state and the id only. scanTable numbers the tuples met and
+// tabulates the moves as they are made, so that once warm a position costs
+// one look-up in a table of ids × states entries, whatever the number of
+// heads and query classes. The table is bounded (maxScanTable); past it, or
+// when a head's own memo gives up, the scan goes on computing every move.
+type scanTable struct {
+	k     int                           // number of distinct input ids
+	heads []*headScan                   // whose states make the state
+	slow  func(id int32) (int32, error) // a move computed: updates the heads, returns the output
+	// next holds, at row+id, the move from the state of row row on id:
+	// the next state's row << 32 | the output; −1 not yet computed. A
+	// state's row is its number times k.
+	next  []int64
+	row   int
+	index map[string]int32 // heads' states (little-endian bytes) → state
+	saved []int32          // the heads' states of every state
+	key   []byte
+	off   bool // every move is computed (the heads hold the scan's state)
+}
+
+// maxScanTable bounds a scanTable's entries (8 bytes each). A variable so
+// that tests can make it small.
+var maxScanTable = 1 << 18
+
+// newScanTable returns the table of a scan over k distinct ids by heads
+// (in their start states), whose moves slow computes.
+func newScanTable(k int, heads []*headScan, slow func(id int32) (int32, error)) *scanTable {
+	t := &scanTable{k: k, heads: heads, slow: slow, index: map[string]int32{}, key: make([]byte, 4*len(heads))}
+	if t.intern() < 0 {
+		t.stop()
+	}
+	return t
+}
+
+// intern returns the number of the heads' current states, numbering them
+// if new, or −1 when a head has no memo or the table is full.
+func (t *scanTable) intern() int32 {
+	for j, s := range t.heads {
+		if s.memo == nil {
+			return -1
+		}
+		binary.LittleEndian.PutUint32(t.key[4*j:], uint32(s.state))
+	}
+	if id, ok := t.index[string(t.key)]; ok {
+		return id
+	}
+	id := len(t.saved) / max(len(t.heads), 1)
+	if (id+1)*t.k > maxScanTable {
+		return -1
+	}
+	for _, s := range t.heads {
+		t.saved = append(t.saved, s.state)
+	}
+	if len(t.heads) == 0 {
+		t.saved = append(t.saved, 0)
+	}
+	t.index[string(t.key)] = int32(id)
+	for range t.k {
+		t.next = append(t.next, -1)
+	}
+	return int32(id)
+}
+
+// stop makes the scan compute every move from now on: its table becomes
+// one row that is never filled.
+func (t *scanTable) stop() {
+	t.off = true
+	t.row = 0
+	t.next = make([]int64, t.k)
+	for i := range t.next {
+		t.next[i] = -1
+	}
+}
+
+// miss computes the move on id from the current state, tabulating it.
+func (t *scanTable) miss(id int32) (int32, error) {
+	if t.off {
+		return t.slow(id)
+	}
+	if len(t.heads) > 0 {
+		from := t.saved[t.row/t.k*len(t.heads):]
+		for j, s := range t.heads {
+			s.state, s.best = from[j], s.memo.vecs[from[j]]
+		}
+	}
+	out, err := t.slow(id)
+	if err != nil {
+		return 0, err
+	}
+	to := t.intern()
+	if to < 0 {
+		t.stop()
+		return out, nil
+	}
+	t.next[t.row+int(id)] = int64(int(to)*t.k)<<32 | int64(uint32(out))
+	t.row = int(to) * t.k
+	return out, nil
+}
+
+// finish leaves the heads in the scan's final state.
+func (t *scanTable) finish() {
+	if t.off || len(t.heads) == 0 {
+		return
+	}
+	from := t.saved[t.row/t.k*len(t.heads):]
+	for j, s := range t.heads {
+		s.state, s.best = from[j], s.memo.vecs[from[j]]
+	}
+}
+
+// run scans the ids of cls, right to left if reverse, and overwrites each
+// with its output if write (widening cls when an output does not fit).
+func (t *scanTable) run(b *budget.Budget, cls *classIDs, reverse, write bool) error {
+	n := cls.len()
+	for p := 0; p < n; {
+		var c int32
+		var err error
+		switch {
+		case cls.u8 != nil:
+			p, c, err = scanTableIDs(b, t, cls.u8, p, reverse, write)
+		case cls.u16 != nil:
+			p, c, err = scanTableIDs(b, t, cls.u16, p, reverse, write)
+		default:
+			p, c, err = scanTableIDs(b, t, cls.u32, p, reverse, write)
+		}
+		if err != nil {
+			return err
+		}
+		if p < n { // c does not fit: widen, and go on after p
+			i := p
+			if reverse {
+				i = n - 1 - p
+			}
+			cls.set(i, c)
+			p++
+		}
+	}
+	t.finish()
+	return nil
+}
+
+// scanTableIDs runs the scan from its p-th position on (see run). It stops
+// at the first output that does not fit T, returning the scan index of
+// its position (visited but not written) and the output; otherwise it
+// returns len(ids). Written once per width so that the inner loop indexes
+// the ids directly.
+func scanTableIDs[T uint8 | uint16 | uint32](b *budget.Budget, t *scanTable, ids []T, p int, reverse, write bool) (int, int32, error) {
+	n := len(ids)
+	limit := int64(^T(0))
+	row, next := t.row, t.next
+	for p < n {
+		end := min(n, (p/scanStep+1)*scanStep)
+		for ; p < end; p++ {
+			i := p
+			if reverse {
+				i = n - 1 - p
+			}
+			id := int(ids[i])
+			var out int32
+			if v := next[row+id]; v >= 0 {
+				row, out = int(v>>32), int32(v)
+			} else {
+				t.row = row
+				var err error
+				if out, err = t.miss(int32(id)); err != nil {
+					return 0, 0, err
+				}
+				row, next = t.row, t.next
+			}
+			if write {
+				if int64(out) > limit {
+					t.row = row
+					return p, out, nil
+				}
+				ids[i] = T(out)
+			}
+		}
+		if p%scanStep == 0 {
+			if err := b.Step(scanStep); err != nil {
+				t.row = row
+				return 0, 0, err
+			}
+		}
+	}
+	t.row = row
+	return n, 0, nil
+}
