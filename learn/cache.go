@@ -235,3 +235,83 @@ func verdictName(x int8) string {
 // Bytes is the memory of the answers kept: what the learn-bytes limit
 // measures.
 func (c *Cache) Bytes() int { return len(c.out) * int(nodeBytes(c.k)) }
+
+// Disagreement returns a shortest word whose verdict the cache holds and
+// on which h disagrees with it, or nil: a counterexample that costs no
+// query. It walks the trie of the words asked beside h, breadth first.
+func (c *Cache) Disagreement(h *automata.DFA) []int {
+	type item struct {
+		node, state, from int32
+		a                 int32
+	}
+	queue := []item{{0, int32(h.Start), -1, -1}}
+	for i := 0; i < len(queue); i++ {
+		it := queue[i]
+		for a := range c.k {
+			n := c.child[int(it.node)*c.k+a]
+			if n == 0 {
+				continue
+			}
+			r := int32(h.Delta[it.state][a])
+			if v := c.out[n]; (v == accepted || v == rejected) && (v == accepted) != h.Accept[r] {
+				w := []int{a}
+				for x := i; queue[x].from >= 0; x = int(queue[x].from) {
+					w = append(w, int(queue[x].a))
+				}
+				slices.Reverse(w)
+				return w
+			}
+			queue = append(queue, item{n, r, int32(i), int32(a)})
+		}
+	}
+	return nil
+}
+
+// Recheck asks the words again, bypassing the cache (each must have been
+// answered before), and reports the first one whose verdict changed: a
+// teacher that answers inconsistently is caught without prefix answers
+// too. The words are counted in Stats.Rechecked, not as new words.
+func (c *Cache) Recheck(b *budget.Budget, words [][]int) error {
+	var ask [][]int
+	for _, w := range words {
+		if _, ok := c.Known(w); ok && len(w) > 0 {
+			ask = append(ask, w)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	start := time.Now()
+	answers, err := c.m.Query(b, ask)
+	c.teacher.since(start)
+	c.stats.Batches++
+	if err != nil {
+		if errors.Is(err, budget.ErrStopped) {
+			return err
+		}
+		return fmt.Errorf("round %d: %w", c.round, err)
+	}
+	if len(answers) != len(ask) {
+		return fmt.Errorf("the teacher gave %d answers to %d words", len(answers), len(ask))
+	}
+	c.stats.Rechecked += len(ask)
+	for i, w := range ask {
+		ans := answers[i]
+		if len(ans) == 0 {
+			return fmt.Errorf("round %d: the teacher gave no verdict for %s", c.round, automata.ShowWord(c.alpha, w))
+		}
+		now := ans[len(ans)-1]
+		if was := c.Accepts(w); was != now {
+			return fmt.Errorf("round %d: the teacher answers inconsistently: %s was %s before and is %s when asked again",
+				c.round, automata.ShowWord(c.alpha, w), verdictName(x8(was)), verdictName(x8(now)))
+		}
+	}
+	return nil
+}
+
+func x8(v bool) int8 {
+	if v {
+		return accepted
+	}
+	return rejected
+}

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -11,18 +12,32 @@ import (
 
 // Conformance is the equivalence oracle of a black box: a test suite,
 // guided by the hypothesis, asked through the cache (so a word is never
-// asked twice across rounds), that returns the shortest word of the suite
-// on which the black box and the hypothesis disagree. The suite is
+// asked twice across rounds). A round tries, cheapest first, and stops at
+// the first stage that finds a word on which the black box and the
+// hypothesis disagree (the shortest such word of that stage):
 //
-//   - every non-empty word up to length Length;
-//   - the HSI suite for Extra extra states: access(q)·x·t for every state
-//     q, every x of length at most Extra+1 and every test t of the state
-//     the hypothesis reaches on access(q)·x (harmonised state identifiers:
-//     complete against every black box with at most Extra more states than
-//     the hypothesis that agrees with the suite);
-//   - Random words access(q)·x·t with q uniform, x of geometric length
-//     with mean RandomMean, letters uniform, and t a uniform test of the
-//     state reached.
+//  1. every word the black box has answered so far (free: the cache);
+//  2. every non-empty word up to length Length, and access(q)·a·t for every
+//     state q, letter a and test t of the state the hypothesis reaches;
+//  3. Random words (Conformance.guided): access(q)·x·t with q uniform, x
+//     of geometric length with mean RandomMean and uniform letters, t a
+//     uniform test of the state reached (or none, half of the time); or
+//     short loops around the states found last. They are
+//     asked in batches that double from 8 words, so a round that finds a
+//     counterexample early asks little more than it needed; Random words
+//     in all (when negative, RandomBase + RandomPerState·states);
+//  4. the HSI suite for Extra extra states: access(q)·x·t for every
+//     state q, every x of length at most Extra+1 and every test t of the
+//     state the hypothesis reaches on access(q)·x (harmonised state
+//     identifiers: complete against every black box with at most Extra
+//     more states than a hypothesis that passes it).
+//
+// With Epsilon > 0 stage 3 is Angluin's PAC test instead: round i asks
+// ⌈(ln(1/δ) + i·ln 2)/ε⌉ words drawn from one fixed distribution (length
+// 1 + a geometric number with mean PACMean, letters uniform), so that with
+// probability at least 1−δ a hypothesis that passes a round differs from
+// the black box on a set of words of probability at most ε under that
+// distribution.
 //
 // A verdict is "agrees with the black box on ...": what was tested, never
 // "equivalent".
@@ -32,10 +47,19 @@ type Conformance struct {
 	Extra      int
 	Random     int
 	RandomMean int
+	// Epsilon and Delta, when Epsilon > 0, make stage 3 the PAC test;
+	// PACMean is the mean length of its words beyond the first letter.
+	Epsilon, Delta float64
+	PACMean        int
 	// MaxLength, when positive, keeps every word within that length.
 	MaxLength int
 	rng       *rand.Rand
 	verdict   string
+	round     int
+	// fresh is the first state that the hypothesis of two rounds ago
+	// lacked; states the states of the last two hypotheses.
+	fresh  int
+	states [2]int
 }
 
 // NewConformance returns the suite with its settings; rng seeds 1, 2.
@@ -44,11 +68,29 @@ func NewConformance(c *Cache, length, extra, random, mean, maxLength int) *Confo
 		MaxLength: maxLength, rng: rand.New(rand.NewPCG(1, 2))}
 }
 
+// The number of stage-3 random words when Conformance.Random is negative:
+// RandomBase + RandomPerState/2·(states of the hypothesis).
+var RandomBase, RandomPerState = 175, 9
+
+// PACWords is the number of random words of equivalence round i (from 1)
+// for Angluin's PAC criterion: ⌈(ln(1/δ) + i·ln 2)/ε⌉.
+func PACWords(epsilon, delta float64, i int) int {
+	return int(math.Ceil((math.Log(1/delta) + float64(i)*math.Ln2) / epsilon))
+}
+
 // Counterexample runs the suite on h.
 func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
+	c.round++
+	c.fresh, c.states[0], c.states[1] = c.states[0], c.states[1], h.NumStates()
+	if c.fresh >= h.NumStates() {
+		c.fresh = 0
+	}
+	if w := c.Cache.Disagreement(h.DFA); w != nil {
+		return w, true, nil
+	}
 	k := len(h.Alphabet)
-	var all, hsi, random [][]int
 	// Every word up to Length, shortest first.
+	var all [][]int
 	level := [][]int{{}}
 	for n := 1; n <= c.Length; n++ {
 		var next [][]int
@@ -60,60 +102,191 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 		all = append(all, next...)
 		level = next
 	}
-	// HSI, for 0 extra states first (mostly words the learner asked).
-	for extra := range c.Extra + 1 {
-		hsi = hsi[:0]
-		for q := range h.NumStates() {
-			mids := [][]int{{}}
-			for range extra + 1 {
-				var next [][]int
-				for _, x := range mids {
-					for a := range k {
-						next = append(next, concat(x, []int{a}))
-					}
-				}
-				mids = append(mids, next...)
-			}
-			for _, x := range mids {
-				u := concat(h.Access[q], x)
-				r := h.Run(h.Start, u)
-				hsi = append(hsi, u)
-				for _, t := range h.Tests(r) {
-					hsi = append(hsi, concat(u, t))
-				}
-			}
-		}
-		if w, found, err := c.test(b, h, slices.Concat(all, hsi)); found || err != nil {
+	if w, found, err := c.test(b, h, slices.Concat(all, c.hsi(h, 0))); found || err != nil {
+		return w, found, err
+	}
+	random, err := c.random(b, h)
+	if random.found || err != nil {
+		return random.w, random.found, err
+	}
+	var hsi [][]int
+	for extra := 1; extra <= c.Extra; extra++ {
+		hsi = c.hsi(h, extra)
+		if w, found, err := c.test(b, h, hsi); found || err != nil {
 			return w, found, err
 		}
 	}
-	for range c.Random {
-		q := c.rng.IntN(h.NumStates())
-		u := append([]int{}, h.Access[q]...)
-		for c.rng.IntN(c.RandomMean+1) != 0 {
-			u = append(u, c.rng.IntN(k))
-		}
-		if ts := h.Tests(h.Run(h.Start, u)); len(ts) > 0 {
-			u = concat(u, ts[c.rng.IntN(len(ts))])
-		}
-		random = append(random, u)
-	}
-	if w, found, err := c.test(b, h, random); found || err != nil {
-		return w, found, err
+	// No counterexample: ask some of the words the hypothesis rests on
+	// again (the access words and their tests), so that a teacher that
+	// answers inconsistently is caught without prefix answers too.
+	if err := c.recheck(b, h); err != nil {
+		return nil, false, err
 	}
 	var parts []string
 	if c.Length > 0 {
 		parts = append(parts, fmt.Sprintf("all %d words up to length %d", len(all), c.Length))
 	}
-	parts = append(parts, fmt.Sprintf("the HSI suite for %d extra states (%d words)", c.Extra, len(hsi)))
-	if c.Random > 0 {
-		parts = append(parts, fmt.Sprintf("%d random words (access word, geometric middle of mean length %d, a test)", c.Random, c.RandomMean))
+	if c.Extra > 0 {
+		parts = append(parts, fmt.Sprintf("the HSI suite for %d extra states (%d words)", c.Extra, len(hsi)))
+	} else {
+		parts = append(parts, "every transition of the hypothesis followed by its target's tests")
 	}
-	c.verdict = "agrees with the black box on " + strings.Join(parts, ", ")
+	if random.asked > 0 {
+		parts = append(parts, random.what)
+	}
+	c.verdict = fmt.Sprintf("agrees with the black box on all %d words it answered, among them %s",
+		c.Cache.stats.MembershipQueries, strings.Join(parts, ", "))
 	if c.MaxLength > 0 {
 		c.verdict += fmt.Sprintf(", all within length %d", c.MaxLength)
 	}
 	return nil, false, nil
+}
+
+// Recheck is how many words the last round of a conformance test asks
+// again (see Cache.Recheck).
+var Recheck = 64
+
+// recheck asks again up to Recheck words among the access words of h
+// followed by their tests, drawn at random.
+func (c *Conformance) recheck(b *budget.Budget, h *Hypothesis) error {
+	var words [][]int
+	for q := range h.NumStates() {
+		words = append(words, h.Access[q])
+		for _, t := range h.Tests(q) {
+			words = append(words, concat(h.Access[q], t))
+		}
+	}
+	c.rng.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
+	kept := words[:0]
+	for _, w := range words {
+		if _, ok := c.Cache.Known(w); ok && len(w) > 0 && len(kept) < Recheck {
+			kept = append(kept, w)
+		}
+	}
+	return c.Cache.Recheck(b, kept)
+}
+
+// hsi returns the HSI suite for extra extra states (see Conformance).
+func (c *Conformance) hsi(h *Hypothesis, extra int) [][]int {
+	k := len(h.Alphabet)
+	var suite [][]int
+	for q := range h.NumStates() {
+		mids := [][]int{{}}
+		for range extra + 1 {
+			var next [][]int
+			for _, x := range mids {
+				for a := range k {
+					next = append(next, concat(x, []int{a}))
+				}
+			}
+			mids = append(mids, next...)
+		}
+		for _, x := range mids {
+			u := concat(h.Access[q], x)
+			r := h.Run(h.Start, u)
+			suite = append(suite, u)
+			for _, t := range h.Tests(r) {
+				suite = append(suite, concat(u, t))
+			}
+		}
+	}
+	return suite
+}
+
+// randomOutcome is what stage 3 of a round did.
+type randomOutcome struct {
+	w     []int
+	found bool
+	asked int
+	what  string
+}
+
+// random runs stage 3: hypothesis-guided random words, or the PAC test.
+func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, error) {
+	total, draw := c.Random, func() []int { return c.guided(h) }
+	if total < 0 {
+		total = RandomBase + RandomPerState*h.NumStates()/2
+	}
+	what := func(n int) string {
+		return fmt.Sprintf("%d random draws (an access word, a geometric middle of mean length %d and a test of the state reached; "+
+			"or a short loop around a state, most often one found last, and its test)", n, c.RandomMean)
+	}
+	if c.Epsilon > 0 {
+		total = PACWords(c.Epsilon, c.Delta, c.round)
+		draw = func() []int { return c.pac(len(h.Alphabet)) }
+		what = func(n int) string {
+			return fmt.Sprintf("%d random draws of length 1 + geometric of mean %d, uniform letters "+
+				"(Angluin's PAC test of round %d: with probability ≥ 1−%g the error is ≤ %g under that distribution)",
+				n, c.PACMean, c.round, c.Delta, c.Epsilon)
+		}
+	}
+	var out randomOutcome
+	for batch := 8; out.asked < total; batch *= 2 {
+		words := make([][]int, 0, min(batch, total-out.asked))
+		for range cap(words) {
+			w := draw()
+			if c.MaxLength > 0 && len(w) > c.MaxLength {
+				w = w[:c.MaxLength]
+			}
+			words = append(words, w)
+		}
+		out.asked += len(words)
+		w, found, err := c.test(b, h, words)
+		if err != nil {
+			return out, err
+		}
+		if found {
+			out.w, out.found = w, true
+			return out, nil
+		}
+	}
+	out.what = what(out.asked)
+	return out, nil
+}
+
+// guided draws a word of stage 3: three times in five access(q)·x·t with q
+// uniform, x of geometric length with mean RandomMean and t a uniform
+// test of the state reached (or none, half of the time); otherwise a short
+// loop around a new state: q one of the states the hypothesis of two
+// rounds ago lacked, x of 1 to 3 letters (2 half of the time) and t the test that tells q from its nearest states (the test
+// of its parent in the tree). Loops find the next state of a hypothesis
+// that grows one state at a time (a counter, Dyck words), which uniform
+// words almost never reach.
+func (c *Conformance) guided(h *Hypothesis) []int {
+	k := len(h.Alphabet)
+	if c.rng.IntN(5) < 2 {
+		q := c.fresh + c.rng.IntN(h.NumStates()-c.fresh)
+		u := append([]int{}, h.Access[q]...)
+		for range [4]int{1, 2, 2, 3}[c.rng.IntN(4)] {
+			u = append(u, c.rng.IntN(k))
+		}
+		if ts := h.Tests(q); len(ts) > 0 {
+			u = concat(u, ts[len(ts)-1])
+		}
+		return u
+	}
+	q := c.rng.IntN(h.NumStates())
+	u := append([]int{}, h.Access[q]...)
+	for c.rng.IntN(c.RandomMean+1) != 0 {
+		u = append(u, c.rng.IntN(k))
+	}
+	if len(u) == 0 {
+		u = append(u, c.rng.IntN(k))
+	}
+	if ts := h.Tests(h.Run(h.Start, u)); len(ts) > 0 && c.rng.IntN(2) == 0 {
+		u = concat(u, ts[c.rng.IntN(len(ts))])
+	}
+	return u
+}
+
+// pac draws a word of the PAC distribution: length 1 + geometric of mean
+// PACMean, letters uniform.
+func (c *Conformance) pac(k int) []int {
+	u := []int{c.rng.IntN(k)}
+	for c.rng.IntN(c.PACMean+1) != 0 {
+		u = append(u, c.rng.IntN(k))
+	}
+	return u
 }
 
 // test asks the words of suite within the length bound and returns the

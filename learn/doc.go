@@ -52,7 +52,19 @@
 // # Black boxes
 //
 // Conformance is the equivalence oracle of a teacher known only by
-// membership: every short word, the HSI suite on the tree's harmonised
-// tests, random words; the cache makes a suite asked again in the next
-// round cost only its new words.
+// membership, cheapest stage first: the words already answered (a
+// counterexample among them costs nothing), every short word and every
+// transition followed by its target's tests, random words drawn in
+// doubling batches (uniform walks from access words, and short loops
+// around the states found last, which find the next state of a counter or
+// a bounded Dyck language that uniform words never reach), optionally the
+// HSI suite for extra states and Angluin's PAC test. The cache makes a
+// suite asked again in the next round cost only its new words. Before it
+// accepts a hypothesis, it asks some words again, so that a teacher that
+// changes its answers is caught without prefix answers too.
+//
+// Without prefix answers a word brings one bit, and learning n states over
+// k letters needs about n·k·log₂ n of them (the discrimination tree);
+// AALpy's learners read one output per letter of every word, which is
+// what brasp learn --prefixes does.
 package learn

@@ -51,6 +51,9 @@ type Stats struct {
 	Batches int `json:"batches"`
 	// Answers: verdicts received (more than the words in prefix mode).
 	Answers int64 `json:"answers"`
+	// Rechecked: words asked again to catch a teacher that answers
+	// inconsistently (not new words).
+	Rechecked int `json:"rechecked"`
 	// EquivalenceRounds: hypotheses submitted to the equivalence oracle.
 	EquivalenceRounds int `json:"equivalence_rounds"`
 	// Counterexamples found, and the length of each.

@@ -128,6 +128,11 @@ func (l *Learner) split(b *budget.Budget, old int, u, t []int) error {
 	leaf := l.leaf[old]
 	ko, kn := l.key(l.access[old], t), l.key(u, t)
 	if ko == kn {
+		// A counterexample that splits no state: the teacher contradicts
+		// itself somewhere on the words it rests on (or brasp has a bug).
+		if err := l.cache.Recheck(b, [][]int{concat(l.access[old], t), concat(u, t)}); err != nil {
+			return err
+		}
 		return errNotSplit
 	}
 	q, err := l.addState(b, u)

@@ -11,7 +11,7 @@ import (
 	"github.com/brasp-dev/brasp/learn"
 )
 
-const learnUsage = "learn [--limit NAME=N]... [--stats S.json] [--to brasp|ltl|transformer] -o OUT (FILE | --command 'CMD ARGS' --alphabet 'a b c' [--prefixes] [--test-length N] [--extra-states K] [--random R] [--max-length N])"
+const learnUsage = "learn [--limit NAME=N]... [--stats S.json] [--to brasp|ltl|transformer] -o OUT (FILE | --command 'CMD ARGS' --alphabet 'a b c' [--prefixes] [--test-length N] [--extra-states K] [--random R] [--random-mean M] [--epsilon E --delta D [--pac-mean M]] [--max-length N])"
 
 // learnCmd learns the minimal DFA of a teacher's language by active
 // learning: a file of any kind is an exact teacher. It writes the learned
@@ -28,10 +28,13 @@ func learnCmd(e *env, args []string) error {
 	command := fs.String("command", "", "a black-box teacher: the command `CMD ARGS` (split at spaces), started once, speaking the line protocol")
 	alpha := fs.String("alphabet", "", "the letters of the black box, separated by spaces")
 	prefixes := fs.Bool("prefixes", false, "the teacher answers one 0/1 per non-empty prefix of each word")
-	testLength := fs.Int("test-length", -1, "conformance: every word up to length `N` (default: the largest N with at most 1,000 such words, at most 8)")
-	extra := fs.Int("extra-states", 1, "conformance: the HSI suite for `K` extra states")
-	random := fs.Int("random", 2000, "conformance: `R` random words per round")
-	mean := fs.Int("random-mean", 10, "conformance: mean length of the random middle part")
+	testLength := fs.Int("test-length", -1, "conformance: every word up to length `N` (default: the largest N with at most 30 such words)")
+	extra := fs.Int("extra-states", 0, "conformance: the HSI suite for `K` extra states (complete against K more states; costs about states × letters^(K+1) × tests words)")
+	random := fs.Int("random", -1, "conformance: `R` random words per round (default: 175 + 4.5 per state of the hypothesis)")
+	mean := fs.Int("random-mean", 50, "conformance: mean length of the random middle part")
+	epsilon := fs.Float64("epsilon", 0, "conformance: Angluin's PAC test instead of the random words: error at most `E` ...")
+	delta := fs.Float64("delta", 0.05, "... with probability at least 1 - `D`")
+	pacMean := fs.Int("pac-mean", 10, "PAC test: words of length 1 + a geometric number of mean `M`, letters uniform")
 	maxLength := fs.Int("max-length", 0, "keep every query within length `N`: the result is the minimal DFA agreeing with the black box on words up to N")
 	pos, err := parseFlags(e, fs, learnUsage, args)
 	if err != nil {
@@ -48,7 +51,8 @@ func learnCmd(e *env, args []string) error {
 			}
 		}
 		bb := blackBox{command: *command, alphabet: *alpha, prefixes: *prefixes, length: *testLength,
-			extra: *extra, random: *random, mean: *mean, maxLength: *maxLength}
+			extra: *extra, random: *random, mean: *mean, maxLength: *maxLength,
+			epsilon: *epsilon, delta: *delta, pacMean: *pacMean}
 		return bb.learn(e, e.budget(lim), *out, *stats, kind)
 	}
 	if len(pos) != 1 || *out == "" {

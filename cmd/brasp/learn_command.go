@@ -19,6 +19,8 @@ type blackBox struct {
 	length, extra     int
 	random, mean      int
 	maxLength         int
+	epsilon, delta    float64
+	pacMean           int
 }
 
 func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind artifact.Kind) error {
@@ -30,17 +32,20 @@ func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind arti
 		}
 		seen[a] = true
 	}
-	if bb.extra < 0 || bb.random < 0 || bb.mean < 0 || bb.maxLength < 0 {
+	if bb.extra < 0 || bb.random < -1 || bb.mean < 0 || bb.maxLength < 0 {
 		return &exitError{code: 2, msg: "learn: --extra-states, --random, --random-mean and --max-length want N ≥ 0"}
 	}
 	if bb.length < 0 {
 		bb.length = 0
 		for total, n := 0, len(alpha); bb.length < 8; n *= len(alpha) {
-			if total += n; total > 1000 {
+			if total += n; total > 30 {
 				break
 			}
 			bb.length++
 		}
+	}
+	if bb.epsilon < 0 || bb.epsilon >= 1 || bb.delta <= 0 || bb.delta >= 1 || bb.pacMean < 0 {
+		return &exitError{code: 2, msg: "learn: --epsilon and --delta want numbers in (0, 1), --pac-mean N ≥ 0"}
 	}
 	if bb.maxLength > 0 {
 		bb.length = min(bb.length, bb.maxLength)
@@ -52,6 +57,7 @@ func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind arti
 	defer teacher.Close()
 	cache := learn.NewCache(b, teacher, alpha, &learn.Stats{})
 	conf := learn.NewConformance(cache, bb.length, bb.extra, bb.random, bb.mean, bb.maxLength)
+	conf.Epsilon, conf.Delta, conf.PACMean = bb.epsilon, bb.delta, bb.pacMean
 	started, last := time.Now(), time.Now()
 	progress := func(s *learn.Stats) {
 		if time.Since(started) > 2*time.Second && time.Since(last) > time.Second {

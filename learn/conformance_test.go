@@ -1,0 +1,112 @@
+package learn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// plainTeacher answers one verdict per word, as a black box without
+// prefix answers; asked counts the words it was asked.
+type plainTeacher struct {
+	d     *automata.DFA
+	asked int
+}
+
+func (t *plainTeacher) PerPrefix() bool { return false }
+
+func (t *plainTeacher) Query(_ *budget.Budget, words [][]int) ([][]bool, error) {
+	out := make([][]bool, len(words))
+	for i, w := range words {
+		out[i] = []bool{t.d.Accepts(w)}
+	}
+	t.asked += len(words)
+	return out, nil
+}
+
+// learnBlackBox learns d through conformance at the default strength of
+// brasp learn --command.
+func learnBlackBox(t *testing.T, d *automata.DFA, prefix bool) (*Result, int) {
+	t.Helper()
+	var m Membership = &plainTeacher{d: d}
+	if prefix {
+		m = &DFATeacher{D: d}
+	}
+	cache := NewCache(nil, m, d.Alphabet, &Stats{})
+	conf := NewConformance(cache, 2, 0, -1, 50, 0)
+	res, err := LearnWith(nil, cache, conf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, res.Stats.MembershipQueries
+}
+
+// TestConformanceRandomDFAs: the default suite learns random minimal
+// DFAs exactly from one verdict per word and from prefix answers.
+func TestConformanceRandomDFAs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, k := range []int{2, 4} {
+		for _, n := range []int{5, 20, 60} {
+			d := randomMinimal(rng, n, k)
+			for _, prefix := range []bool{false, true} {
+				res, words := learnBlackBox(t, d, prefix)
+				if !automata.Equivalent(res.DFA, d, automata.SigmaPlus) {
+					t.Errorf("%d states, %d letters, prefix %v: the learned DFA (%d states) differs from the target", d.NumStates(), k, prefix, res.DFA.NumStates())
+				}
+				t.Logf("%d states, %d letters, prefix %v: %d words", d.NumStates(), k, prefix, words)
+			}
+		}
+	}
+}
+
+// dyck is the DFA of Dyck-1 words of depth at most depth over a b.
+func dyck(depth int) *automata.DFA {
+	d := automata.NewDFA(alphabet.Alphabet{"a", "b"}, depth+2)
+	sink := depth + 1
+	d.Accept[0] = true
+	for q := range depth + 1 {
+		d.Delta[q][0], d.Delta[q][1] = q+1, q-1
+		if q == depth {
+			d.Delta[q][0] = sink
+		}
+		if q == 0 {
+			d.Delta[q][1] = sink
+		}
+	}
+	d.Delta[sink][0], d.Delta[sink][1] = sink, sink
+	return d
+}
+
+// TestConformanceDyck: bounded Dyck-1, which random words almost never
+// explore, is learned exactly from one verdict per word: the draws around
+// the states found last reach the next depth.
+func TestConformanceDyck(t *testing.T) {
+	for _, depth := range []int{16, 32} {
+		d := dyck(depth)
+		res, words := learnBlackBox(t, d, false)
+		if !automata.Equivalent(res.DFA, d, automata.SigmaPlus) {
+			t.Fatalf("Dyck-1 of depth %d: learned %d states, not the target", depth, res.DFA.NumStates())
+		}
+		if words > 100000 {
+			t.Errorf("Dyck-1 of depth %d: %d words", depth, words)
+		}
+	}
+}
+
+func TestPACWords(t *testing.T) {
+	for _, c := range []struct {
+		eps, delta float64
+		i, want    int
+	}{{0.1, 0.05, 1, 37}, {0.01, 0.01, 3, 669}, {0.5, 0.5, 1, 3}} {
+		if got := PACWords(c.eps, c.delta, c.i); got != c.want {
+			t.Errorf("PACWords(%g, %g, %d) = %d, want %d", c.eps, c.delta, c.i, got, c.want)
+		}
+		if want := (math.Log(1/c.delta) + float64(c.i)*math.Ln2) / c.eps; float64(c.want) < want {
+			t.Errorf("table entry below the bound %g", want)
+		}
+	}
+}
