@@ -112,6 +112,12 @@ func Product(b *budget.Budget, ds []*DFA, op func([]bool) bool) (*DFA, error) {
 		if stepErr == nil {
 			stepErr = b.Step(1)
 		}
+		if stepErr == nil && memo.n%1024 == 0 {
+			// One tuple's walk can reach millions of tuples (the start
+			// of F p1 ∧ … ∧ F p24 reaches every one): the meter is
+			// charged within the walk, not only after it.
+			stepErr = charge()
+		}
 		return r
 	}
 	roots := func(t [2]int32) (bdd.Node, bdd.Node) {
