@@ -299,13 +299,10 @@ func (s *SymbolicDFA) Accepts(w []int) (bool, error) {
 	return s.D.Accept[q], nil
 }
 
-// Format implements Artifact: symbolic.Format, one line per edge with its
-// guard.
+// Format implements Artifact: symbolic.FormatGuards, one line per edge
+// with its guard, within the artifact's budget.
 func (s *SymbolicDFA) Format() ([]byte, error) {
-	if err := symbolic.CheckGuardText(s.bud, s.D); err != nil {
-		return nil, err
-	}
-	return []byte(symbolic.Format(s.D)), nil
+	return symbolic.FormatGuards(s.bud, s.D)
 }
 
 // Encode implements Encoder: Graphviz for .dot and .gv, the shared
@@ -314,10 +311,7 @@ func (s *SymbolicDFA) Format() ([]byte, error) {
 func (s *SymbolicDFA) Encode(filename string) ([]byte, error) {
 	switch strings.ToLower(filepath.Ext(filename)) {
 	case ".dot", ".gv":
-		if err := symbolic.CheckGuardText(s.bud, s.D); err != nil {
-			return nil, err
-		}
-		return []byte(symbolic.DOT(s.D)), nil
+		return symbolic.FormatDOT(s.bud, s.D)
 	case ".bdd":
 		return []byte(symbolic.FormatDiagram(s.D)), nil
 	}

@@ -1,10 +1,12 @@
 package symbolic
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
 	"github.com/brasp-dev/brasp/bdd"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // Format writes d with one line per edge and guards as formulas:
@@ -21,16 +23,11 @@ import (
 // diagram), or true. Propositions that are not plain identifiers are
 // double-quoted.
 func Format(d *DFA) string {
-	var b strings.Builder
-	writeHeader(&b, d)
-	for q := range d.NumStates() {
-		for _, e := range d.Edges(q) {
-			b.WriteString(strconv.Itoa(q) + " " + strconv.Itoa(e.To) + " ")
-			b.WriteString(GuardString(d.M, d.Props, e.Guard))
-			b.WriteByte('\n')
-		}
+	text, err := FormatGuards(budget.New(context.Background(), unlimited), d)
+	if err != nil {
+		panic("symbolic: Format without limits failed: " + err.Error())
 	}
-	return b.String()
+	return string(text)
 }
 
 func writeHeader(b *strings.Builder, d *DFA) {
@@ -122,24 +119,11 @@ func FormatDiagram(d *DFA) string {
 
 // DOT draws d for Graphviz, one arrow per edge labelled with its guard.
 func DOT(d *DFA) string {
-	var b strings.Builder
-	b.WriteString("digraph dfa {\n  rankdir=LR;\n  node [shape=circle];\n  init [shape=point];\n")
-	for q := range d.NumStates() {
-		shape := "circle"
-		if d.Accept[q] {
-			shape = "doublecircle"
-		}
-		b.WriteString("  " + strconv.Itoa(q) + " [shape=" + shape + "];\n")
+	text, err := FormatDOT(budget.New(context.Background(), unlimited), d)
+	if err != nil {
+		panic("symbolic: DOT without limits failed: " + err.Error())
 	}
-	b.WriteString("  init -> " + strconv.Itoa(d.Start) + ";\n")
-	for q := range d.NumStates() {
-		for _, e := range d.Edges(q) {
-			b.WriteString("  " + strconv.Itoa(q) + " -> " + strconv.Itoa(e.To) + " [label=" +
-				strconv.Quote(GuardString(d.M, d.Props, e.Guard)) + "];\n")
-		}
-	}
-	b.WriteString("}\n")
-	return b.String()
+	return string(text)
 }
 
 func quoteProp(p string) string {

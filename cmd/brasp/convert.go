@@ -106,8 +106,7 @@ func convertCmd(e *env, args []string) error {
 		return err
 	}
 	if *out == "" {
-		_, err = e.stdout.Write(data)
-		return err
+		return writeChunks(e.ctx, e.stdout, data)
 	}
-	return writeOutput(*out, data)
+	return writeOutput(e.ctx, *out, data)
 }

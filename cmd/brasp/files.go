@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"io"
 	"os"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // Reading inputs and writing -o OUT cost a fifth of a small conversion's
@@ -23,13 +27,14 @@ import (
 //     without the forced write-back.
 
 // writeOutput writes data to the file path, creating it with permissions
-// 0644 (before the umask) or replacing its contents, as os.WriteFile does.
-func writeOutput(path string, data []byte) error {
+// 0644 (before the umask) or replacing its contents, as os.WriteFile does;
+// a cancelled ctx stops it between chunks (writeChunks).
+func writeOutput(ctx context.Context, path string, data []byte) error {
 	f, err := openOutput(path)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	err = writeChunks(ctx, f, data)
 	if err == nil {
 		err = truncateRegular(f, int64(len(data)))
 	}
@@ -50,4 +55,26 @@ func truncateRegular(f *os.File, size int64) error {
 		return nil
 	}
 	return f.Truncate(size)
+}
+
+// outputChunk is how much writeChunks writes between two looks at the
+// context: a few milliseconds to a file or pipe that keeps up.
+const outputChunk = 1 << 20
+
+// writeChunks writes data to w a chunk at a time, and stops with the
+// budget's "stopped" error (the command's "interrupted") once ctx is
+// cancelled, so that SIGINT or SIGTERM ends a long output within a chunk.
+func writeChunks(ctx context.Context, w io.Writer, data []byte) error {
+	b := budget.New(ctx, nil)
+	for len(data) > 0 {
+		if err := b.Err(); err != nil {
+			return err
+		}
+		n := min(len(data), outputChunk)
+		if _, err := w.Write(data[:n]); err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	return nil
 }

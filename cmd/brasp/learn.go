@@ -89,7 +89,7 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 		if err != nil {
 			return err
 		}
-		if err := writeOutput(stats, append(data, '\n')); err != nil {
+		if err := writeOutput(e.ctx, stats, append(data, '\n')); err != nil {
 			return err
 		}
 	}
@@ -120,7 +120,7 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 			return err
 		}
 	}
-	if err := writeOutput(out, data); err != nil {
+	if err := writeOutput(e.ctx, out, data); err != nil {
 		return err
 	}
 	s := res.Stats

@@ -1,0 +1,4 @@
+package symbolic
+
+// QuoteProp is quoteProp, for the reference writer of the tests.
+var QuoteProp = quoteProp
