@@ -19,13 +19,15 @@ import (
 //  1. every word the black box has answered so far (free: the cache);
 //  2. every non-empty word up to length Length, and access(q)·a·t for every
 //     state q, letter a and test t of the state the hypothesis reaches;
-//  3. Random words (Conformance.guided): access(q)·x·t with q uniform, x
-//     of geometric length with mean RandomMean and uniform letters, t a
-//     uniform test of the state reached (or none, half of the time); or
-//     short loops around the states found last. They are
-//     asked in batches that double from 8 words, so a round that finds a
-//     counterexample early asks little more than it needed; Random words
-//     in all (when negative, RandomBase + RandomPerState·states);
+//  3. Random words (Conformance.guided): access(q)·a·x·t with q·a each
+//     transition in turn, x of geometric length with mean RandomMean and
+//     uniform letters, t a uniform test of the state reached (or none,
+//     half of the time); or short loops around the states found last.
+//     They are asked in batches that double from 8 words, so a round that
+//     finds a counterexample early asks little more than it needed;
+//     Random words in all (when negative: RandomBase + RandomPerState/2
+//     per state, at least RandomHardest times what the hardest
+//     counterexample so far took);
 //  4. the HSI suite for Extra extra states: access(q)·x·t for every
 //     state q, every x of length at most Extra+1 and every test t of the
 //     state the hypothesis reaches on access(q)·x (harmonised state
@@ -56,6 +58,12 @@ type Conformance struct {
 	rng       *rand.Rand
 	verdict   string
 	round     int
+	// cover is the transitions q·k+a of the hypothesis in random order,
+	// next the one the next uniform draw starts with.
+	cover []int
+	next  int
+	// hardest is the most draws a counterexample took.
+	hardest int
 	// fresh is the first state that the hypothesis of two rounds ago
 	// lacked; states the states of the last two hypotheses.
 	fresh  int
@@ -69,8 +77,10 @@ func NewConformance(c *Cache, length, extra, random, mean, maxLength int) *Confo
 }
 
 // The number of stage-3 random words when Conformance.Random is negative:
-// RandomBase + RandomPerState/2·(states of the hypothesis).
-var RandomBase, RandomPerState = 175, 9
+// RandomBase + RandomPerState/2·(states of the hypothesis), and at least
+// RandomHardest times the draws that the hardest counterexample so far
+// took (a state that took many draws to find says the next one may too).
+var RandomBase, RandomPerState, RandomHardest = 175, 9, 2
 
 // PACWords is the number of random words of equivalence round i (from 1)
 // for Angluin's PAC criterion: ⌈(ln(1/δ) + i·ln 2)/ε⌉.
@@ -89,6 +99,7 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 		return w, true, nil
 	}
 	k := len(h.Alphabet)
+	c.cover, c.next = nil, 0
 	// Every word up to Length, shortest first.
 	var all [][]int
 	level := [][]int{{}}
@@ -205,7 +216,7 @@ type randomOutcome struct {
 func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, error) {
 	total, draw := c.Random, func() []int { return c.guided(h) }
 	if total < 0 {
-		total = RandomBase + RandomPerState*h.NumStates()/2
+		total = max(RandomBase+RandomPerState*h.NumStates()/2, RandomHardest*c.hardest)
 	}
 	what := func(n int) string {
 		return fmt.Sprintf("%d random draws (an access word, a geometric middle of mean length %d and a test of the state reached; "+
@@ -236,6 +247,7 @@ func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, er
 			return out, err
 		}
 		if found {
+			c.hardest = max(c.hardest, out.asked)
 			out.w, out.found = w, true
 			return out, nil
 		}
@@ -244,8 +256,9 @@ func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, er
 	return out, nil
 }
 
-// guided draws a word of stage 3: three times in five access(q)·x·t with q
-// uniform, x of geometric length with mean RandomMean and t a uniform
+// guided draws a word of stage 3: three times in five access(q)·a·x·t
+// with q·a the next transition of the hypothesis in a random order (all of
+// them before any twice), x of geometric length with mean RandomMean and t a uniform
 // test of the state reached (or none, half of the time); otherwise a short
 // loop around a new state: q one of the states the hypothesis of two
 // rounds ago lacked, x of 1 to 3 letters (2 half of the time) and t the test that tells q from its nearest states (the test
@@ -265,12 +278,13 @@ func (c *Conformance) guided(h *Hypothesis) []int {
 		}
 		return u
 	}
-	q := c.rng.IntN(h.NumStates())
-	u := append([]int{}, h.Access[q]...)
-	for c.rng.IntN(c.RandomMean+1) != 0 {
-		u = append(u, c.rng.IntN(k))
+	if c.next == len(c.cover) {
+		c.cover, c.next = c.rng.Perm(h.NumStates()*k), 0
 	}
-	if len(u) == 0 {
+	qa := c.cover[c.next]
+	c.next++
+	u := concat(h.Access[qa/k], []int{qa % k})
+	for c.rng.IntN(c.RandomMean+1) != 0 {
 		u = append(u, c.rng.IntN(k))
 	}
 	if ts := h.Tests(h.Run(h.Start, u)); len(ts) > 0 && c.rng.IntN(2) == 0 {
