@@ -21,7 +21,7 @@ func classifyCmd(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return &exitError{code: 2, msg: "classify: want exactly one FILE (usage: brasp " + classifyUsage + ")"}
+		return usageError(classifyUsage, "want exactly one FILE")
 	}
 	b := e.budget(lim)
 	a, err := loadFile(b, pos[0], *from)

@@ -36,7 +36,7 @@ func convertCmd(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return &exitError{code: 2, msg: "convert: want exactly one FILE (usage: brasp " + convertUsage + ")"}
+		return usageError(convertUsage, "want exactly one FILE")
 	}
 	if *to == "" {
 		return &exitError{code: 2, msg: "convert: missing --to KIND (one of " + kindList() + ")"}

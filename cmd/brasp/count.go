@@ -28,11 +28,11 @@ func countCmd(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return &exitError{code: 2, msg: "count: want exactly one FILE (usage: brasp " + countUsage + ")"}
+		return usageError(countUsage, "want exactly one FILE")
 	}
 	lo, hi, err := count.ParseLengths(*lengths)
 	if err != nil {
-		return &exitError{code: 2, msg: "count: --" + err.Error() + " (usage: brasp " + countUsage + ")"}
+		return usageError(countUsage, "--%v", err)
 	}
 	b := e.budget(lim)
 	_, l, err := loadLanguage(b, "count", pos[0], *from)

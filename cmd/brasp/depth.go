@@ -57,12 +57,12 @@ func depthCmd(e *env, args []string) error {
 	opts.Search.MaxWords = *words
 	if *check {
 		if len(pos) != 4 {
-			return &exitError{code: 2, msg: "depth: --check wants FILE IN OUT K (usage: brasp " + depthUsage + ")"}
+			return usageError(depthUsage, "--check wants FILE IN OUT K")
 		}
 		return depthCheck(e, b, pos, *from, frag, opts)
 	}
 	if len(pos) != 1 {
-		return &exitError{code: 2, msg: "depth: want exactly one FILE (usage: brasp " + depthUsage + ")"}
+		return usageError(depthUsage, "want exactly one FILE")
 	}
 	a, err := loadFile(b, pos[0], *from)
 	if err != nil {

@@ -32,7 +32,7 @@ func equivCmd(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 2 {
-		return &exitError{code: 2, msg: "equiv: want exactly two files (usage: brasp " + equivUsage + ")"}
+		return usageError(equivUsage, "want exactly two files")
 	}
 	trouble := func(err error) error { return &exitError{code: 2, msg: err.Error()} }
 	bud := e.budget(lim)

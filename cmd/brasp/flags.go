@@ -43,13 +43,13 @@ func parseFlags(e *env, fs *flag.FlagSet, usage string, args []string) ([]string
 			if l, ok := limitOf(fs); ok && l.err != nil {
 				return nil, &exitError{code: 2, msg: fmt.Sprintf("%s: %v", fs.Name(), l.err)}
 			}
-			return nil, &exitError{code: 2, msg: fmt.Sprintf("%s: %v (usage: brasp %s)", fs.Name(), err, usage)}
+			return nil, usageError(usage, "%v", err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
 			// A bare --limit N is a count: 0 means the defaults.
 			if l, ok := limitOf(fs); ok && l.legacy < 0 {
-				return nil, &exitError{code: 2, msg: fmt.Sprintf("%s: --limit %d: want a positive bound, or 0 for the default (usage: brasp %s)", fs.Name(), l.legacy, usage)}
+				return nil, usageError(usage, "--limit %d: want a positive bound, or 0 for the default", l.legacy)
 			}
 			return pos, nil
 		}
@@ -208,4 +208,12 @@ func normalFormList() string {
 		s = append(s, string(f))
 	}
 	return strings.Join(s, ", ")
+}
+
+// usageError is the exit-2 error of a command called wrongly: the
+// command's name (the first word of its usage), what is wrong, and the
+// usage.
+func usageError(usage, format string, args ...any) error {
+	name, _, _ := strings.Cut(usage, " ")
+	return &exitError{code: 2, msg: name + ": " + fmt.Sprintf(format, args...) + " (usage: brasp " + usage + ")"}
 }

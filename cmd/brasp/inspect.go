@@ -20,10 +20,10 @@ func inspectCmd(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return &exitError{code: 2, msg: "inspect: want exactly one FILE (usage: brasp " + inspectUsage + ")"}
+		return usageError(inspectUsage, "want exactly one FILE")
 	}
 	if *explicit && !*cascade {
-		return &exitError{code: 2, msg: "inspect: --explicit is a form of --cascade (usage: brasp " + inspectUsage + ")"}
+		return usageError(inspectUsage, "--explicit is a form of --cascade")
 	}
 	b := e.budget(lim)
 	a, err := loadFile(b, pos[0], *from)

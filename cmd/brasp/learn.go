@@ -42,7 +42,7 @@ func learnCmd(e *env, args []string) error {
 	}
 	if *command != "" {
 		if len(pos) != 0 || *out == "" || *alpha == "" {
-			return &exitError{code: 2, msg: "learn: --command needs --alphabet and -o OUT, and no FILE (usage: brasp " + learnUsage + ")"}
+			return usageError(learnUsage, "--command needs --alphabet and -o OUT, and no FILE")
 		}
 		var kind artifact.Kind
 		if *to != "" {
@@ -56,7 +56,7 @@ func learnCmd(e *env, args []string) error {
 		return bb.learn(e, e.budget(lim), *out, *stats, kind)
 	}
 	if len(pos) != 1 || *out == "" {
-		return &exitError{code: 2, msg: "learn: want one FILE and -o OUT (usage: brasp " + learnUsage + ")"}
+		return usageError(learnUsage, "want one FILE and -o OUT")
 	}
 	var kind artifact.Kind
 	if *to != "" {

@@ -26,7 +26,7 @@ func runCmd(e *env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return &exitError{code: 2, msg: "run: missing FILE (usage: brasp " + runUsage + ")"}
+		return usageError(runUsage, "missing FILE")
 	}
 	if (*table && *asJSON) || (*trace && (*table || *asJSON)) {
 		return &exitError{code: 2, msg: "run: --table, --json and --trace cannot be combined"}

@@ -44,9 +44,7 @@ func sampleCmd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	usageErr := func(msg string) error {
-		return &exitError{code: 2, msg: "sample: " + msg + " (usage: brasp " + sampleUsage + ")"}
-	}
+	usageErr := func(msg string) error { return usageError(sampleUsage, "%s", msg) }
 	if len(pos) != 1 {
 		return usageErr("want exactly one FILE")
 	}

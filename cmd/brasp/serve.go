@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -30,7 +29,7 @@ func serveCmd(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 0 {
-		return &exitError{code: 2, msg: fmt.Sprintf("serve: unexpected argument %q (usage: brasp %s)", pos[0], serveUsage)}
+		return usageError(serveUsage, "unexpected argument %q", pos[0])
 	}
 	if lim.legacy != 0 {
 		return &exitError{code: 2, msg: "serve: --limit takes NAME=N here (see brasp help limits)"}

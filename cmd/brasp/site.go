@@ -1,9 +1,5 @@
 package main
 
-import (
-	"fmt"
-)
-
 const siteUsage = "site [--src DIR] DIR"
 
 // siteCmd checks the arguments of site and builds the site in
@@ -16,7 +12,7 @@ func siteCmd(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return &exitError{code: 2, msg: fmt.Sprintf("site: want one output directory (usage: brasp %s)", siteUsage)}
+		return usageError(siteUsage, "want one output directory")
 	}
 	pargs := []string{"site"}
 	if *src != "" {
