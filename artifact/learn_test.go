@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/automata/symbolic"
 )
 
 // TestLearnEveryKind learns every example that has a language (programs,
@@ -85,4 +86,49 @@ func plusStates(d *automata.DFA) int {
 		panic(err)
 	}
 	return m.NumStates()
+}
+
+// TestLearnTraces learns LTLf formulas and a program over propositions as
+// languages of traces (over their propositions and one more, in another
+// order): the symbolic DFA of the learned letters must be equivalent to
+// the input on non-empty traces (Equiv) and as small as the input's
+// minimal symbolic DFA over them.
+func TestLearnTraces(t *testing.T) {
+	for _, src := range []struct{ name, text string }{
+		{"f.ltlf", "F a & G(b -> X[!] c)"},
+		{"g.ltlf", "a U (b & X[!] !c)"},
+		{"h.ltlf", "G(a -> F b) & F a"},
+	} {
+		a, err := Load(nil, src.name, []byte(src.text), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := []string{"c", "extra", "b", "a"}
+		res, err := LearnTraces(nil, a, props, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", src.text, err)
+		}
+		s, err := Symbolic(nil, res.DFA, props)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Equiv(nil, a, s, Options{})
+		if err != nil || !r.Equal {
+			t.Errorf("%s: Equiv of input and learned symbolic DFA: %v %+v", src.text, err, r)
+		}
+		d, _, err := a.(*LTLf).over(nil, props)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := symbolic.Minimize(nil, rejectEmpty(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.D.NumStates() != m.NumStates() {
+			t.Errorf("%s: learned %d states, the minimal symbolic DFA of non-empty traces has %d", src.text, s.D.NumStates(), m.NumStates())
+		}
+	}
+	if _, err := LearnTraces(nil, NewDFA(automata.NewDFA([]string{"a"}, 1)), []string{"a"}, Options{}); err == nil {
+		t.Error("LearnTraces learned a DFA over letters as traces")
+	}
 }

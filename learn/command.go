@@ -33,6 +33,9 @@ const maxAnswerBytes = 1 << 20
 // (concurrently, so neither side blocks on a full pipe); a batch that is
 // not answered within learn-batch-seconds ends the run.
 type Command struct {
+	// Format, when set, writes a word as a line instead of FormatWord
+	// (brasp learn --propositions writes traces).
+	Format   func(w []int) string
 	alpha    alphabet.Alphabet
 	prefixes bool
 	cmd      *exec.Cmd
@@ -103,11 +106,23 @@ func (c *Command) PerPrefix() bool { return c.prefixes }
 
 // FormatWord writes w as a line of the protocol (without the newline).
 func FormatWord(alpha alphabet.Alphabet, w []int) string {
+	if alpha.SingleChar() {
+		return joinLetters(alpha, w, "")
+	}
+	return joinLetters(alpha, w, " ")
+}
+
+// FormatTrace writes w, a word over letters named as steps of a trace
+// ("{p,q}"), as a trace in the syntax of brasp run: the steps joined by
+// ';'.
+func FormatTrace(alpha alphabet.Alphabet, w []int) string { return joinLetters(alpha, w, ";") }
+
+// joinLetters writes the letters of w separated by sep.
+func joinLetters(alpha alphabet.Alphabet, w []int, sep string) string {
 	var sb strings.Builder
-	single := alpha.SingleChar()
 	for i, a := range w {
-		if i > 0 && !single {
-			sb.WriteByte(' ')
+		if i > 0 {
+			sb.WriteString(sep)
 		}
 		sb.WriteString(alpha[a])
 	}
@@ -156,8 +171,12 @@ func (c *Command) Query(b *budget.Budget, words [][]int) ([][]bool, error) {
 	werr := make(chan error, 1)
 	go func() {
 		bw := bufio.NewWriterSize(c.stdin, 1<<16)
+		format := c.Format
+		if format == nil {
+			format = func(w []int) string { return FormatWord(c.alpha, w) }
+		}
 		for _, w := range words {
-			bw.WriteString(FormatWord(c.alpha, w))
+			bw.WriteString(format(w))
 			bw.WriteByte('\n')
 		}
 		werr <- bw.Flush()

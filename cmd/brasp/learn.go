@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/brasp-dev/brasp/artifact"
 	"github.com/brasp-dev/brasp/automata"
@@ -11,7 +12,7 @@ import (
 	"github.com/brasp-dev/brasp/learn"
 )
 
-const learnUsage = "learn [--limit NAME=N]... [--stats S.json] [--to brasp|ltl|transformer] -o OUT (FILE | --command 'CMD ARGS' --alphabet 'a b c' [--prefixes] [--test-length N] [--extra-states K] [--random R] [--random-mean M] [--epsilon E --delta D [--pac-mean M]] [--max-length N])"
+const learnUsage = "learn [--limit NAME=N]... [--stats S.json] [--to brasp|ltl|transformer] [--propositions 'p q r'] -o OUT (FILE | --command 'CMD ARGS' (--alphabet 'a b c' | --propositions 'p q r') [--prefixes] [--test-length N] [--extra-states K] [--random R] [--random-mean M] [--epsilon E --delta D [--pac-mean M]] [--max-length N])"
 
 // learnCmd learns the minimal DFA of a teacher's language by active
 // learning: a file of any kind is an exact teacher. It writes the learned
@@ -27,6 +28,7 @@ func learnCmd(e *env, args []string) error {
 	to := fs.String("to", "", "write the learned language as `KIND` (brasp, ltl, transformer) instead of a DFA")
 	command := fs.String("command", "", "a black-box teacher: the command `CMD ARGS` (split at spaces), started once, speaking the line protocol")
 	alpha := fs.String("alphabet", "", "the letters of the black box, separated by spaces")
+	propositions := fs.String("propositions", "", "learn a language of traces over the propositions `'p q r'` (separated by spaces): the letters are their valuations, the black box reads traces as brasp run does, the result is a symbolic DFA")
 	prefixes := fs.Bool("prefixes", false, "the teacher answers one 0/1 per non-empty prefix of each word")
 	testLength := fs.Int("test-length", -1, "conformance: every word up to length `N` (default: the largest N with at most 30 such words)")
 	extra := fs.Int("extra-states", 0, "conformance: the HSI suite for `K` extra states (complete against K more states; costs about states × letters^(K+1) × tests words)")
@@ -40,9 +42,21 @@ func learnCmd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	var props []string
+	if *propositions != "" {
+		if props = strings.Fields(*propositions); len(props) == 0 {
+			return &exitError{code: 2, msg: "learn: --propositions: no proposition"}
+		}
+		if *alpha != "" {
+			return &exitError{code: 2, msg: "learn: --alphabet and --propositions exclude each other (the letters over propositions are their valuations)"}
+		}
+		if _, err := artifact.ValuationAlphabet(props); err != nil {
+			return &exitError{code: 2, msg: "learn: --propositions: " + err.Error()}
+		}
+	}
 	if *command != "" {
-		if len(pos) != 0 || *out == "" || *alpha == "" {
-			return usageError(learnUsage, "--command needs --alphabet and -o OUT, and no FILE")
+		if len(pos) != 0 || *out == "" || (*alpha == "") == (props == nil) {
+			return usageError(learnUsage, "--command needs --alphabet or --propositions and -o OUT, and no FILE")
 		}
 		var kind artifact.Kind
 		if *to != "" {
@@ -50,7 +64,7 @@ func learnCmd(e *env, args []string) error {
 				return &exitError{code: 2, msg: "learn: --to: " + err.Error()}
 			}
 		}
-		bb := blackBox{command: *command, alphabet: *alpha, prefixes: *prefixes, length: *testLength,
+		bb := blackBox{command: *command, alphabet: *alpha, props: props, prefixes: *prefixes, length: *testLength,
 			extra: *extra, random: *random, mean: *mean, maxLength: *maxLength,
 			epsilon: *epsilon, delta: *delta, pacMean: *pacMean}
 		return bb.learn(e, e.budget(lim), *out, *stats, kind)
@@ -69,11 +83,17 @@ func learnCmd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, lerr := artifact.Learn(b, a, artifact.Options{})
+	var res *learn.Result
+	var lerr error
+	if props != nil {
+		res, lerr = artifact.LearnTraces(b, a, props, artifact.Options{})
+	} else {
+		res, lerr = artifact.Learn(b, a, artifact.Options{})
+	}
 	if res == nil {
 		return fmt.Errorf("%s: %w", pos[0], lerr)
 	}
-	return finishLearn(e, b, res, lerr, *out, *stats, kind)
+	return finishLearn(e, b, res, lerr, *out, *stats, kind, props)
 }
 
 // classifyStates is the most states a learned DFA has for brasp learn to
@@ -81,9 +101,10 @@ func learnCmd(e *env, args []string) error {
 const classifyStates = 64
 
 // finishLearn writes what a learning run produced: the stats, the last
-// hypothesis (in the asked form), what it agrees on, its classification;
-// the error of the run, if any, after all that.
-func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, stats string, kind artifact.Kind) error {
+// hypothesis (in the asked form; over props, when given, as a symbolic
+// DFA), what it agrees on, its classification; the error of the run, if
+// any, after all that.
+func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, stats string, kind artifact.Kind, props []string) error {
 	if stats != "" {
 		data, err := json.MarshalIndent(res.Stats, "", "  ")
 		if err != nil {
@@ -103,22 +124,34 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 			b = nil
 		}
 	}
-	var data []byte
-	if kind == "" || lerr != nil {
-		data = []byte(automata.Format(res.DFA))
-	} else {
-		conv, err := artifact.Convert(b, artifact.NewDFA(res.DFA), kind, artifact.Options{})
+	var learned artifact.Artifact = artifact.NewDFA(res.DFA)
+	if props != nil {
+		sym, err := artifact.Symbolic(b, res.DFA, props)
 		if err != nil {
+			return fmt.Errorf("learn: the learned DFA as a symbolic DFA: %w", err)
+		}
+		learned = sym
+	}
+	classified := learned
+	var data []byte
+	var err error
+	switch {
+	case kind != "" && lerr == nil:
+		if learned, err = artifact.Convert(b, learned, kind, artifact.Options{}); err != nil {
 			return fmt.Errorf("learn: the learned DFA as %s: %w", kind, err)
 		}
-		if enc, ok := conv.(artifact.Encoder); ok {
+		fallthrough
+	case props != nil:
+		if enc, ok := learned.(artifact.Encoder); ok {
 			data, err = enc.Encode(out)
 		} else {
-			data, err = conv.Format()
+			data, err = learned.Format()
 		}
 		if err != nil {
 			return err
 		}
+	default:
+		data = []byte(automata.Format(res.DFA))
 	}
 	if err := writeOutput(e.ctx, out, data); err != nil {
 		return err
@@ -137,7 +170,7 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 		fmt.Fprintf(e.stdout, "not classified (more than %d states): brasp classify %s does it\n", classifyStates, out)
 		return nil
 	}
-	c, err := artifact.Classify(b, artifact.NewDFA(res.DFA), artifact.Options{})
+	c, err := artifact.Classify(b, classified, artifact.Options{})
 	if err != nil {
 		// The DFA is written; only its classification is missing.
 		fmt.Fprintf(e.stderr, "brasp: learn: the learned DFA is not classified: %v\n", err)

@@ -15,6 +15,7 @@ import (
 // and of the conformance suite.
 type blackBox struct {
 	command, alphabet string
+	props             []string // learning traces over these propositions
 	prefixes          bool
 	length, extra     int
 	random, mean      int
@@ -25,6 +26,12 @@ type blackBox struct {
 
 func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind artifact.Kind) error {
 	alpha := alphabet.Alphabet(strings.Fields(bb.alphabet))
+	if bb.props != nil {
+		var err error
+		if alpha, err = artifact.ValuationAlphabet(bb.props); err != nil {
+			return &exitError{code: 2, msg: "learn: --propositions: " + err.Error()}
+		}
+	}
 	seen := map[string]bool{}
 	for _, a := range alpha {
 		if seen[a] {
@@ -55,6 +62,9 @@ func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind arti
 		return fmt.Errorf("learn: %v", err)
 	}
 	defer teacher.Close()
+	if bb.props != nil {
+		teacher.Format = func(w []int) string { return learn.FormatTrace(alpha, w) }
+	}
 	cache := learn.NewCache(b, teacher, alpha, &learn.Stats{})
 	conf := learn.NewConformance(cache, bb.length, bb.extra, bb.random, bb.mean, bb.maxLength)
 	conf.Epsilon, conf.Delta, conf.PACMean = bb.epsilon, bb.delta, bb.pacMean
@@ -72,5 +82,5 @@ func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind arti
 	if lerr == nil && bb.maxLength > 0 {
 		res.Verdict = fmt.Sprintf("the minimal DFA that %s (not an equivalence: the black box is known only up to length %d)", res.Verdict, bb.maxLength)
 	}
-	return finishLearn(e, b, res, lerr, out, stats, kind)
+	return finishLearn(e, b, res, lerr, out, stats, kind, bb.props)
 }
