@@ -3,6 +3,7 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -39,7 +40,11 @@ type Cache struct {
 	alpha alphabet.Alphabet
 	k     int
 	out   []int8  // verdict of each node; node 0 is the empty word
-	child []int32 // child[node*k+a]: the node of word·a, 0 for none
+	// pages hold the children: the node of word·a is kid(node, a), 0
+	// for none. A page holds the rows of 2^shift nodes (about 64K
+	// entries), so that the trie grows without copying what it holds.
+	pages [][]int32
+	shift uint
 	meter *budget.Meter
 	stats *Stats
 	// testing: words asked now are counted as test words.
@@ -55,8 +60,9 @@ func nodeBytes(k int) int64 { return 1 + 4*int64(k) }
 // NewCache returns an empty cache in front of m for words over alpha.
 func NewCache(b *budget.Budget, m Membership, alpha alphabet.Alphabet, stats *Stats) *Cache {
 	k := len(alpha)
-	c := &Cache{m: m, alpha: alpha, k: k, out: []int8{rejected}, child: make([]int32, k),
+	c := &Cache{m: m, alpha: alpha, k: k, out: []int8{rejected}, shift: uint(max(0, 16-bits.Len(uint(k)))),
 		meter: b.Meter(maxCacheBytes, "the answers of the teacher"), stats: stats}
+	c.pages = [][]int32{make([]int32, k<<c.shift)}
 	return c
 }
 
@@ -65,7 +71,7 @@ func NewCache(b *budget.Budget, m Membership, alpha alphabet.Alphabet, stats *St
 func (c *Cache) node(w []int, create bool) (int32, error) {
 	n := int32(0)
 	for _, a := range w {
-		next := c.child[int(n)*c.k+a]
+		next := c.kid(n, a)
 		if next == 0 {
 			if !create {
 				return -1, nil
@@ -75,12 +81,19 @@ func (c *Cache) node(w []int, create bool) (int32, error) {
 			}
 			next = int32(len(c.out))
 			c.out = append(c.out, unknown)
-			c.child = append(c.child, make([]int32, c.k)...)
-			c.child[int(n)*c.k+a] = next
+			c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k+a] = next
+			if next&(1<<c.shift-1) == 0 {
+				c.pages = append(c.pages, make([]int32, c.k<<c.shift))
+			}
 		}
 		n = next
 	}
 	return n, nil
+}
+
+// kid is the node of word·a when n is the node of word (0 for none).
+func (c *Cache) kid(n int32, a int) int32 {
+	return c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k+a]
 }
 
 // Known returns the verdict on w and whether the cache has it.
@@ -208,7 +221,7 @@ func (c *Cache) record(w []int, ans []bool) error {
 	}
 	n := int32(0)
 	for i, a := range w {
-		n = c.child[int(n)*c.k+a]
+		n = c.kid(n, a)
 		if err := set(n, ans[i], w[:i+1]); err != nil {
 			return err
 		}
@@ -248,7 +261,7 @@ func (c *Cache) Disagreement(h *automata.DFA) []int {
 	for i := 0; i < len(queue); i++ {
 		it := queue[i]
 		for a := range c.k {
-			n := c.child[int(it.node)*c.k+a]
+			n := c.kid(it.node, a)
 			if n == 0 {
 				continue
 			}
