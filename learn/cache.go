@@ -39,7 +39,7 @@ type Cache struct {
 	m     Membership
 	alpha alphabet.Alphabet
 	k     int
-	out   []int8  // verdict of each node; node 0 is the empty word
+	out   []int8 // verdict of each node; node 0 is the empty word
 	// pages hold the children: the node of word·a is kid(node, a), 0
 	// for none. A page holds the rows of 2^shift nodes (about 64K
 	// entries), so that the trie grows without copying what it holds.
