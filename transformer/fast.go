@@ -257,6 +257,75 @@ func (s *headScan) apply(best []int32, cj int32) {
 	}
 }
 
+// bestOfWord sets best to the class of the best position of the whole word
+// for every query class, where the first and the last position of class c
+// are first[c] and last[c]: among the classes of the highest rank, the one
+// met last in a left-to-right scan when ties go to the later position,
+// else the one met first.
+func (s *headScan) bestOfWord(first, last []int) {
+	s.memo = nil
+	s.best = make([]int32, len(s.rank))
+	for q, rank := range s.rank {
+		b := 0
+		for c := 1; c < len(rank); c++ {
+			if r, rb := rank[c], rank[b]; r > rb || r == rb && (s.preferLater && last[c] > last[b] || !s.preferLater && first[c] < first[b]) {
+				b = c
+			}
+		}
+		s.best[q] = int32(b)
+	}
+}
+
+// occurrences returns the first and the last position of each of the K
+// classes of the ids of cls (ids distinct ids, read through classOf; each
+// class occurs):
+// one pass of stores, with no chain of look-ups.
+func occurrences(b *budget.Budget, cls *classIDs, ids int, classOf func(int32) int32, K int) (first, last []int, err error) {
+	var f, l []int
+	switch {
+	case cls.u8 != nil:
+		f, l = idOccurrences(cls.u8, ids)
+	case cls.u16 != nil:
+		f, l = idOccurrences(cls.u16, ids)
+	default:
+		f, l = idOccurrences(cls.u32, ids)
+	}
+	if err := b.Step(int64(cls.len())); err != nil {
+		return nil, nil, err
+	}
+	first, last = make([]int, K), make([]int, K)
+	for c := range K {
+		first[c], last[c] = -1, -1
+	}
+	for id := range ids {
+		if f[id] < 0 {
+			continue
+		}
+		c := classOf(int32(id))
+		if first[c] < 0 || f[id] < first[c] {
+			first[c] = f[id]
+		}
+		last[c] = max(last[c], l[id])
+	}
+	return first, last, nil
+}
+
+// idOccurrences returns the first and the last position of every id below
+// k (−1 for those absent).
+func idOccurrences[T uint8 | uint16 | uint32](ids []T, k int) (first, last []int) {
+	first, last = make([]int, k), make([]int, k)
+	for id := range first {
+		first[id] = -1
+	}
+	for i, id := range ids {
+		last[id] = i
+	}
+	for i := len(ids) - 1; i >= 0; i-- {
+		first[ids[i]] = i
+	}
+	return first, last
+}
+
 // visit updates the scan with the position of class own and returns the
 // class it attends to.
 func (s *headScan) visit(own int32) int32 {
@@ -305,15 +374,12 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls *classIDs
 	chosen := make([]int32, H)
 	// Unmasked heads: the best position of the whole word per query class.
 	if len(whole) > 0 {
-		t := newScanTable(ids, whole, func(id int32) (int32, error) {
-			c := classOf(id)
-			for _, s := range whole {
-				s.update(c)
-			}
-			return 0, nil
-		})
-		if err := t.run(b, cls, false, false); err != nil {
+		first, last, err := occurrences(b, cls, ids, classOf, K)
+		if err != nil {
 			return err
+		}
+		for _, s := range whole {
+			s.bestOfWord(first, last)
 		}
 	}
 	if len(forward) == 0 && len(backward) == 0 {
@@ -352,7 +418,7 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls *classIDs
 			aux, _ := f.apart.lookup(t)
 			return tokens.lookup(c, aux), nil
 		})
-		if err := scan.run(b, cls, true, true); err != nil {
+		if err := scan.run(b, cls, true); err != nil {
 			return err
 		}
 		ids = len(tokens.pairs)
@@ -361,7 +427,7 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls *classIDs
 	scan := newScanTable(ids, f.inline, func(id int32) (int32, error) {
 		return f.class(decode(id))
 	})
-	if err := scan.run(b, cls, reverse, true); err != nil {
+	if err := scan.run(b, cls, reverse); err != nil {
 		return err
 	}
 	*pending = nil

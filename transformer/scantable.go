@@ -13,8 +13,12 @@ import (
 // depend on the state and the id only. scanTable numbers the tuples met and
 // tabulates the moves as they are made, so that once warm a position costs
 // one look-up in a table of ids × states entries, whatever the number of
-// heads and query classes. The table is bounded (maxScanTable); past it, or
-// when a head's own memo gives up, the scan goes on computing every move.
+// heads and query classes. A second table, of ids² × states entries,
+// tabulates the moves on two positions at once, so that the chain of
+// dependent look-ups along the word (what bounds a scan's speed) is half
+// as long. The tables are bounded (maxScanTable); past it the pair table
+// is dropped, and the scan goes on computing every move when the move
+// table is full or a head's own memo gives up.
 type scanTable struct {
 	k     int                           // number of distinct input ids
 	heads []*headScan                   // whose states make the state
@@ -22,22 +26,29 @@ type scanTable struct {
 	// next holds, at row+id, the move from the state of row row on id:
 	// the next state's row << 32 | the output; −1 not yet computed. A
 	// state's row is its number times k.
-	next  []int64
-	row   int
+	next []int64
+	row  int
+	// pairs holds, at row·k + a·k + b, the moves on a then b: the next
+	// state's row·k << 32 | the first output << 16 | the second; −1 not
+	// yet computed; nil when dropped.
+	pairs []int64
 	index map[string]int32 // heads' states (little-endian bytes) → state
 	saved []int32          // the heads' states of every state
 	key   []byte
 	off   bool // every move is computed (the heads hold the scan's state)
 }
 
-// maxScanTable bounds a scanTable's entries (8 bytes each). A variable so
-// that tests can make it small.
+// maxScanTable bounds each table of a scanTable (in entries of 8 bytes).
+// A variable so that tests can make it small.
 var maxScanTable = 1 << 18
 
 // newScanTable returns the table of a scan over k distinct ids by heads
 // (in their start states), whose moves slow computes.
 func newScanTable(k int, heads []*headScan, slow func(id int32) (int32, error)) *scanTable {
 	t := &scanTable{k: k, heads: heads, slow: slow, index: map[string]int32{}, key: make([]byte, 4*len(heads))}
+	if k*k <= maxScanTable {
+		t.pairs = []int64{}
+	}
 	if t.intern() < 0 {
 		t.stop()
 	}
@@ -70,6 +81,15 @@ func (t *scanTable) intern() int32 {
 	for range t.k {
 		t.next = append(t.next, -1)
 	}
+	if t.pairs != nil {
+		if (id+1)*t.k*t.k > maxScanTable {
+			t.pairs = nil
+		} else {
+			for range t.k * t.k {
+				t.pairs = append(t.pairs, -1)
+			}
+		}
+	}
 	return int32(id)
 }
 
@@ -78,6 +98,7 @@ func (t *scanTable) intern() int32 {
 func (t *scanTable) stop() {
 	t.off = true
 	t.row = 0
+	t.pairs = nil
 	t.next = make([]int64, t.k)
 	for i := range t.next {
 		t.next[i] = -1
@@ -109,6 +130,16 @@ func (t *scanTable) miss(id int32) (int32, error) {
 	return out, nil
 }
 
+// move makes the move on id from the current state, from the table or
+// computed.
+func (t *scanTable) move(id int32) (int32, error) {
+	if v := t.next[t.row+int(id)]; v >= 0 {
+		t.row = int(v >> 32)
+		return int32(v), nil
+	}
+	return t.miss(id)
+}
+
 // finish leaves the heads in the scan's final state.
 func (t *scanTable) finish() {
 	if t.off || len(t.heads) == 0 {
@@ -121,19 +152,19 @@ func (t *scanTable) finish() {
 }
 
 // run scans the ids of cls, right to left if reverse, and overwrites each
-// with its output if write (widening cls when an output does not fit).
-func (t *scanTable) run(b *budget.Budget, cls *classIDs, reverse, write bool) error {
+// with its output (widening cls when an output does not fit).
+func (t *scanTable) run(b *budget.Budget, cls *classIDs, reverse bool) error {
 	n := cls.len()
 	for p := 0; p < n; {
 		var c int32
 		var err error
 		switch {
 		case cls.u8 != nil:
-			p, c, err = scanTableIDs(b, t, cls.u8, p, reverse, write)
+			p, c, err = scanTableIDs(b, t, cls.u8, p, reverse)
 		case cls.u16 != nil:
-			p, c, err = scanTableIDs(b, t, cls.u16, p, reverse, write)
+			p, c, err = scanTableIDs(b, t, cls.u16, p, reverse)
 		default:
-			p, c, err = scanTableIDs(b, t, cls.u32, p, reverse, write)
+			p, c, err = scanTableIDs(b, t, cls.u32, p, reverse)
 		}
 		if err != nil {
 			return err
@@ -151,49 +182,89 @@ func (t *scanTable) run(b *budget.Budget, cls *classIDs, reverse, write bool) er
 	return nil
 }
 
-// scanTableIDs runs the scan from its p-th position on (see run). It stops
-// at the first output that does not fit T, returning the scan index of
-// its position (visited but not written) and the output; otherwise it
-// returns len(ids). Written once per width so that the inner loop indexes
-// the ids directly.
-func scanTableIDs[T uint8 | uint16 | uint32](b *budget.Budget, t *scanTable, ids []T, p int, reverse, write bool) (int, int32, error) {
+// scanTableIDs runs the scan from its p-th position on (see run),
+// overwriting the ids. It stops at the first output that does not fit T,
+// returning the scan index of its position (visited but not written) and
+// the output; otherwise it returns len(ids). Written once per width so
+// that the inner loops index the ids directly. A tabulated output always
+// fits: an output is tabulated when it is computed, and one that does not
+// fit stops the scan until the ids are widened.
+func scanTableIDs[T uint8 | uint16 | uint32](b *budget.Budget, t *scanTable, ids []T, p int, reverse bool) (int, int32, error) {
 	n := len(ids)
 	limit := int64(^T(0))
-	row, next := t.row, t.next
+	i, step := p, 1
+	if reverse {
+		i, step = n-1-p, -1
+	}
 	for p < n {
 		end := min(n, (p/scanStep+1)*scanStep)
-		for ; p < end; p++ {
-			i := p
-			if reverse {
-				i = n - 1 - p
-			}
-			id := int(ids[i])
-			var out int32
-			if v := next[row+id]; v >= 0 {
-				row, out = int(v>>32), int32(v)
-			} else {
-				t.row = row
-				var err error
-				if out, err = t.miss(int32(id)); err != nil {
+		// Two positions a look-up while the pair table lasts (outputs of
+		// at most 16 bits).
+		if t.pairs != nil && limit <= 1<<16-1 {
+			k, pairs := t.k, t.pairs
+			row := t.row * k
+			for ; p+1 < end; p, i = p+2, i+2*step {
+				a, c := ids[i], ids[i+step]
+				if v := pairs[row+int(a)*k+int(c)]; v >= 0 {
+					row = int(v >> 32)
+					ids[i], ids[i+step] = T(v>>16), T(v)
+					continue
+				}
+				from := row
+				t.row = row / k
+				o1, err := t.move(int32(a))
+				if err != nil {
 					return 0, 0, err
 				}
-				row, next = t.row, t.next
-			}
-			if write {
-				if int64(out) > limit {
-					t.row = row
-					return p, out, nil
+				if int64(o1) > limit {
+					return p, o1, nil
 				}
-				ids[i] = T(out)
+				ids[i] = T(o1)
+				o2, err := t.move(int32(c))
+				if err != nil {
+					return 0, 0, err
+				}
+				if int64(o2) > limit {
+					return p + 1, o2, nil
+				}
+				ids[i+step] = T(o2)
+				if pairs = t.pairs; pairs == nil { // dropped or stopped
+					p, i = p+2, i+2*step
+					break
+				}
+				row = t.row * k
+				pairs[from+int(a)*k+int(c)] = int64(row)<<32 | int64(o1)<<16 | int64(o2)
+			}
+			if t.pairs != nil { // else t.row is already the state's
+				t.row = row / k
 			}
 		}
+		row, next := t.row, t.next
+		for ; p < end; p, i = p+1, i+step {
+			id := int(ids[i])
+			v := next[row+id]
+			if v < 0 {
+				t.row = row
+				out, err := t.miss(int32(id))
+				if err != nil {
+					return 0, 0, err
+				}
+				if int64(out) > limit {
+					return p, out, nil
+				}
+				row, next = t.row, t.next
+				v = int64(uint32(out))
+			} else {
+				row = int(v >> 32)
+			}
+			ids[i] = T(v)
+		}
+		t.row = row
 		if p%scanStep == 0 {
 			if err := b.Step(scanStep); err != nil {
-				t.row = row
 				return 0, 0, err
 			}
 		}
 	}
-	t.row = row
 	return n, 0, nil
 }

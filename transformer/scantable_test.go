@@ -18,8 +18,9 @@ import (
 // verdict or output of the model agrees with its program on every word up
 // to a length and on random long words, and on the long words the
 // activations at every position are those of the pass with the tables
-// switched off (every move computed) and with tables so small that they
-// give up in the middle of a scan.
+// switched off (every move computed), with tables so small that they give
+// up in the middle of a scan, and with a move table that drops only the
+// table of pairs.
 func TestScanTablesAgree(t *testing.T) {
 	progs, err := examples.Programs()
 	if err != nil {
@@ -108,7 +109,7 @@ func checkScanWord(t *testing.T, label string, p *brasp.Program, r *transformer.
 	if !tables {
 		return
 	}
-	for _, limits := range [][2]int{{0, 0}, {40, 3}} {
+	for _, limits := range [][2]int{{0, 0}, {40, 3}, {300, 1 << 12}} {
 		restore := transformer.SetScanLimits(limits[0], limits[1])
 		b, err := r.RunBytes(bs)
 		restore()
