@@ -28,8 +28,6 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 	meter := b.Meter(MinimizeBytes, "minimisation")
 	n, k := d.NumStates(), len(d.Alphabet)
 	reach := d.Reachable()
-	// The inverse transitions restricted to live states, by symbol: the
-	// predecessors of r on a are src[a][off[a][r]:off[a][r+1]].
 	live := 0
 	for _, l := range reach {
 		if l {
@@ -39,109 +37,16 @@ func Minimize(b *budget.Budget, d *DFA) (*DFA, error) {
 	if err := meter.Add(int64(k) * 4 * int64(n+1+live)); err != nil {
 		return nil, err
 	}
-	off := make([][]int32, k)
-	src := make([][]int32, k)
-	for a := range k {
-		o := make([]int32, n+1)
-		for q, l := range reach {
-			if l {
-				o[d.Delta[q][a]+1]++
-			}
-		}
-		for r := range n {
-			o[r+1] += o[r]
-		}
-		s := make([]int32, live)
-		fill := append([]int32(nil), o[:n]...)
-		for q, l := range reach {
-			if err := b.Step(2); err != nil { // this loop and the count's
-				return nil, err
-			}
-			if l {
-				r := d.Delta[q][a]
-				s[fill[r]] = int32(q)
-				fill[r]++
-			}
-		}
-		off[a], src[a] = o, s
+	off, src, err := inverse(b, d.Delta, k, reach, live)
+	if err != nil {
+		return nil, err
 	}
 	if err := meter.Add(int64(n)*2*intBytes + int64(live)*intBytes); err != nil {
 		return nil, err
 	}
 	p := newPartition(n, reach, d.Accept)
-
-	// The splitters: (block, symbol) pairs still to process. A block costs
-	// its range (first, end, mid), its inWork flags and its share of the
-	// worklist.
-	blockBytes := int64(3*intBytes + k + 2*intBytes*k)
-	if err := meter.Add(int64(p.numBlocks()) * blockBytes); err != nil {
+	if err := p.refine(b, meter, off, src, k); err != nil {
 		return nil, err
-	}
-	var inWork []bool // inWork[b*k+a]
-	var work [][2]int
-	push := func(b, a int) {
-		for len(inWork) < (b+1)*k {
-			inWork = append(inWork, false)
-		}
-		if !inWork[b*k+a] {
-			inWork[b*k+a] = true
-			work = append(work, [2]int{b, a})
-		}
-	}
-	if p.numBlocks() == 2 {
-		small := 0
-		if p.size(1) < p.size(0) {
-			small = 1
-		}
-		for a := range k {
-			push(small, a)
-		}
-	}
-
-	var splitter []int
-	for len(work) > 0 {
-		ba := work[len(work)-1]
-		work = work[:len(work)-1]
-		y, a := ba[0], ba[1]
-		inWork[y*k+a] = false
-		// Copy the splitter: splitting y itself reorders its members.
-		splitter = append(splitter[:0], p.members(y)...)
-		o, s := off[a], src[a]
-		for _, r := range splitter {
-			// A state may have most of the states as predecessors: they
-			// are charged a block at a time.
-			preds := s[o[r]:o[r+1]]
-			for len(preds) > 0 {
-				block := preds[:min(len(preds), markBlock)]
-				preds = preds[len(block):]
-				for _, q := range block {
-					p.mark(int(q))
-				}
-				if err := b.Step(int64(1 + len(block))); err != nil {
-					return nil, err
-				}
-			}
-			if err := b.Step(1); err != nil {
-				return nil, err
-			}
-		}
-		splits := p.split()
-		if err := meter.Add(int64(len(splits)) * blockBytes); err != nil {
-			return nil, err
-		}
-		for _, split := range splits {
-			y, z := split[0], split[1]
-			for len(inWork) < (z+1)*k {
-				inWork = append(inWork, false)
-			}
-			for c := range k {
-				if inWork[y*k+c] || p.size(z) <= p.size(y) {
-					push(z, c)
-				} else {
-					push(y, c)
-				}
-			}
-		}
 	}
 	// The result: per state a row, a name and a flag.
 	if err := meter.Add(int64(p.numBlocks()) * (int64(k)*intBytes + 2*sliceBytes + 1)); err != nil {

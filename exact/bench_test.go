@@ -3,12 +3,14 @@ package exact
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/internal/cputime"
 	"github.com/brasp-dev/brasp/ltl"
 	"github.com/brasp-dev/brasp/ltl/toltlf"
 	"github.com/brasp-dev/brasp/ltlf"
@@ -33,14 +35,25 @@ func BenchmarkDyck(b *testing.B) {
 	}
 }
 
+// BenchmarkStair: STAIR_k's program → minimal DFA (ProgramDFA), for the
+// growth in k; cpu-ns/op is the thread's CPU time (read it on a loaded
+// machine).
+//
+//	go test ./exact -run '^$' -bench 'Stair$' -benchtime 20x
 func BenchmarkStair(b *testing.B) {
-	for _, k := range []int{4, 16, 64} {
+	for _, k := range []int{1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64, 128} {
 		p, _ := examples.StairProgram(k)
 		b.Run(fmt.Sprint(k), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0, ok := cputime.Thread()
 			for b.Loop() {
 				if _, err := ProgramDFA(nil, p); err != nil {
 					b.Fatal(err)
 				}
+			}
+			if cpu1, ok1 := cputime.Thread(); ok && ok1 {
+				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 			}
 		})
 	}

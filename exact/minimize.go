@@ -105,8 +105,14 @@ func boolByte(x bool) byte {
 
 // refine is Moore's algorithm: classes of states with equal signatures
 // (which sig appends to buf, charging its work to the budget), refined by
-// the classes of successors until stable. Class 0 contains state 0, and
+// the classes of successors until stable (by automata.Refine past
+// hopcroftAfter rounds when the transitions are rows of letters). Class 0 contains state 0, and
 // classes are numbered by first member.
+// hopcroftAfter is the number of Moore rounds after which refine finishes
+// rows of letters with Hopcroft's algorithm (fewer rounds cost less than
+// its inverse transitions).
+const hopcroftAfter = 4
+
 func refine[D any](bud *budget.Budget, delta []D, tr transitions[D], sig func(q int, buf []byte) ([]byte, error)) ([]int, int, error) {
 	n := len(delta)
 	class := make([]int, n)
@@ -125,7 +131,15 @@ func refine[D any](bud *budget.Budget, delta []D, tr transitions[D], sig func(q 
 		class[q] = id
 	}
 	count := len(ids)
-	for {
+	rows, _ := any(delta).([][]int)
+	lr, _ := any(tr).(*letterRows)
+	for round := 0; ; round++ {
+		if round == hopcroftAfter && rows != nil && lr != nil {
+			// Rows of letters needing many rounds (a counter of n states
+			// needs n of them): Hopcroft's refinement of the classes so
+			// far, whose cost does not grow with the rounds.
+			return automata.Refine(bud, rows, lr.sigma, class)
+		}
 		// Each round reads every transition, charged state by state; there
 		// are at most n rounds.
 		tr.round(class)
