@@ -44,16 +44,16 @@ func loadTransformer(b *budget.Budget, filename string, data []byte) (Artifact, 
 	var err error
 	ext := strings.ToLower(filepath.Ext(filename))
 	if ext == ".safetensors" || (ext != ".json" && !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))) {
-		m, err = transformer.DecodeSafetensors(data)
+		m, err = transformer.DecodeSafetensorsWithin(b, data)
 	} else {
-		m, err = transformer.DecodeJSON(data)
+		m, err = transformer.DecodeJSONWithin(b, data)
 	}
 	var je *transformer.JSONError
 	if errors.As(err, &je) {
 		return nil, fmt.Errorf("%s:%v", filename, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", filename, err)
+		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
 	return &Transformer{M: m, bud: b}, nil
 }

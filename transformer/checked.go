@@ -30,26 +30,29 @@ func (c *checked) add(a, b float64) float64 {
 	return s
 }
 
-// floatMatrix is a matrix in float64 with, per row, the indices of its
-// non-zero entries.
+// floatMatrix is a matrix in float64 stored by its non-zero entries: per
+// row, their columns and values. A model's matrices are mostly zeros (a
+// compiled head reads and writes a few coordinates), and a runner then
+// costs what the matrices hold, not d² floats per head.
 type floatMatrix struct {
-	rows [][]float64
-	nz   [][]int
+	cols [][]int32
+	vals [][]float64
 }
 
 // toFloats converts a model matrix, reporting whether it is exact.
 func toFloats(m Matrix) (floatMatrix, bool) {
-	fm := floatMatrix{rows: make([][]float64, len(m)), nz: make([][]int, len(m))}
+	fm := floatMatrix{cols: make([][]int32, len(m)), vals: make([][]float64, len(m))}
 	for r, row := range m {
-		fr, ok := row.Float64s()
-		if !ok {
-			return fm, false
-		}
-		fm.rows[r] = fr
-		for c, x := range fr {
-			if x != 0 {
-				fm.nz[r] = append(fm.nz[r], c)
+		for c, x := range row {
+			if x.Sign() == 0 {
+				continue
 			}
+			f, exact := x.Float64()
+			if !exact || math.IsInf(f, 0) {
+				return fm, false
+			}
+			fm.cols[r] = append(fm.cols[r], int32(c))
+			fm.vals[r] = append(fm.vals[r], f)
 		}
 	}
 	return fm, true
@@ -97,16 +100,16 @@ func (c *checked) matVec(m floatMatrix, x []float64) []float64 {
 // affine returns m·x + b (m·x when b is nil) and the number of products it
 // computed (the non-zero ones).
 func (c *checked) affine(m floatMatrix, x, b []float64) ([]float64, int) {
-	out := make([]float64, len(m.rows))
+	out := make([]float64, len(m.cols))
 	n := 0
-	for r, row := range m.rows {
+	for r, cols := range m.cols {
 		s := 0.0
 		if b != nil {
 			s = b[r]
 		}
-		for _, k := range m.nz[r] {
+		for i, k := range cols {
 			if x[k] != 0 {
-				s = c.add(s, c.mul(row[k], x[k]))
+				s = c.add(s, c.mul(m.vals[r][i], x[k]))
 				n++
 			}
 		}

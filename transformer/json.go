@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 
@@ -21,27 +22,27 @@ const maxFileSize = 1 << 30
 // The JSON layout of the package documentation. Numbers are kept as raw JSON so that they
 // are read exactly, with the path of the field in every error.
 type jsonModel struct {
-	Format    string                       `json:"format"`
-	Alphabet  []string                     `json:"alphabet"`
-	Width     int                          `json:"width"`
-	Labels    []string                     `json:"labels"`
-	Embedding map[string][]json.RawMessage `json:"embedding"`
-	Position  json.RawMessage              `json:"position"`
-	Layers    []jsonLayer                  `json:"layers"`
-	Output    *jsonOutput                  `json:"output"`
+	Format    string                  `json:"format"`
+	Alphabet  []string                `json:"alphabet"`
+	Width     int                     `json:"width"`
+	Labels    []string                `json:"labels"`
+	Embedding map[string]*jsonNumbers `json:"embedding"`
+	Position  json.RawMessage         `json:"position"`
+	Layers    []jsonLayer             `json:"layers"`
+	Output    *jsonOutput             `json:"output"`
 	// Transduction is an extension: the output layer of a transducer.
 	Transduction *jsonTransduction `json:"transduction,omitempty"`
 	// Propositions and EmbeddingBias are an extension: a model over
 	// propositions (multi-hot embedding), whose embedding is keyed by
 	// proposition.
-	Propositions  []string          `json:"propositions,omitempty"`
-	EmbeddingBias []json.RawMessage `json:"embedding_bias,omitempty"`
+	Propositions  []string    `json:"propositions,omitempty"`
+	EmbeddingBias jsonNumbers `json:"embedding_bias"`
 }
 
 type jsonTransduction struct {
-	Symbols []string            `json:"symbols"`
-	Weight  [][]json.RawMessage `json:"weight"`
-	Bias    []json.RawMessage   `json:"bias"`
+	Symbols []string    `json:"symbols"`
+	Weight  jsonNumbers `json:"weight"`
+	Bias    jsonNumbers `json:"bias"`
 }
 
 type jsonLayer struct {
@@ -51,17 +52,17 @@ type jsonLayer struct {
 }
 
 type jsonHead struct {
-	Mask     string          `json:"mask"`
-	Tiebreak string          `json:"tiebreak"`
-	Score    json.RawMessage `json:"score"`
-	Value    json.RawMessage `json:"value"`
+	Mask     string      `json:"mask"`
+	Tiebreak string      `json:"tiebreak"`
+	Score    jsonNumbers `json:"score"`
+	Value    jsonNumbers `json:"value"`
 }
 
 type jsonFFN struct {
-	W1 [][]json.RawMessage `json:"w1"`
-	B1 []json.RawMessage   `json:"b1"`
-	W2 [][]json.RawMessage `json:"w2"`
-	B2 []json.RawMessage   `json:"b2"`
+	W1 jsonNumbers `json:"w1"`
+	B1 jsonNumbers `json:"b1"`
+	W2 jsonNumbers `json:"w2"`
+	B2 jsonNumbers `json:"b2"`
 }
 
 type jsonLayerNorm struct {
@@ -70,14 +71,14 @@ type jsonLayerNorm struct {
 }
 
 type jsonNorm struct {
-	Gamma []json.RawMessage `json:"gamma"`
-	Beta  []json.RawMessage `json:"beta"`
-	Eps   json.RawMessage   `json:"eps"`
+	Gamma jsonNumbers     `json:"gamma"`
+	Beta  jsonNumbers     `json:"beta"`
+	Eps   json.RawMessage `json:"eps"`
 }
 
 type jsonOutput struct {
-	Weight []json.RawMessage `json:"weight"`
-	Bias   json.RawMessage   `json:"bias"`
+	Weight jsonNumbers     `json:"weight"`
+	Bias   json.RawMessage `json:"bias"`
 }
 
 // ReadJSON decodes and validates a model in the JSON format of the package
@@ -91,7 +92,12 @@ func ReadJSON(r io.Reader) (*Model, error) {
 }
 
 // DecodeJSON decodes and validates a model from JSON bytes.
-func DecodeJSON(data []byte) (*Model, error) {
+func DecodeJSON(data []byte) (*Model, error) { return DecodeJSONWithin(nil, data) }
+
+// DecodeJSONWithin is DecodeJSON within a budget: its context stops the
+// loader, and the memory backstop refuses a model whose parameters do not
+// fit (budget.Memory).
+func DecodeJSONWithin(bud *budget.Budget, data []byte) (*Model, error) {
 	if len(data) > maxFileSize {
 		return nil, fmt.Errorf("model file is larger than %d bytes", maxFileSize)
 	}
@@ -104,7 +110,7 @@ func DecodeJSON(data []byte) (*Model, error) {
 	if dec.More() {
 		return nil, newJSONError(data, dec.InputOffset(), "unexpected data after the model object")
 	}
-	m, err := jm.model()
+	m, err := jm.model(bud)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +218,7 @@ func readInputs(syms, props []string) (alphabet.Alphabet, []string, error) {
 	return nil, append([]string{}, p...), nil
 }
 
-func (jm *jsonModel) model() (*Model, error) {
+func (jm *jsonModel) model(bud *budget.Budget) (*Model, error) {
 	if jm.Format != FormatVersion {
 		return nil, fmt.Errorf("format: %q, want %q", jm.Format, FormatVersion)
 	}
@@ -235,13 +241,13 @@ func (jm *jsonModel) model() (*Model, error) {
 	if jm.Propositions != nil {
 		m.Alphabet = nil
 		m.Props = append([]string{}, inputs...)
-		if jm.EmbeddingBias == nil {
+		if !jm.EmbeddingBias.set {
 			return nil, fmt.Errorf("embedding_bias: missing (a model over propositions embeds the empty step as it)")
 		}
-		if m.EmbeddingBias, err = vecFromJSON(jm.EmbeddingBias, d, "embedding_bias"); err != nil {
+		if m.EmbeddingBias, err = jm.EmbeddingBias.vec(bud, d, "embedding_bias"); err != nil {
 			return nil, err
 		}
-	} else if jm.EmbeddingBias != nil {
+	} else if jm.EmbeddingBias.set {
 		return nil, fmt.Errorf("embedding_bias: only a model over propositions has one")
 	}
 	for s := range jm.Embedding {
@@ -251,23 +257,23 @@ func (jm *jsonModel) model() (*Model, error) {
 	}
 	for _, s := range inputs {
 		raw, ok := jm.Embedding[s]
-		if !ok {
+		if !ok || raw == nil {
 			return nil, fmt.Errorf("embedding: no vector for %s %q", what, s)
 		}
-		v, err := vecFromJSON(raw, d, fmt.Sprintf("embedding[%q]", s))
+		v, err := raw.vec(bud, d, fmt.Sprintf("embedding[%q]", s))
 		if err != nil {
 			return nil, err
 		}
 		m.Embedding = append(m.Embedding, v)
 	}
-	if m.Position, err = positionFromJSON(jm.Position); err != nil {
+	if m.Position, err = positionFromJSON(bud, jm.Position); err != nil {
 		return nil, err
 	}
 	if len(jm.Layers) > MaxLayers {
 		return nil, fmt.Errorf("layers: %d layers, more than MaxLayers = %d", len(jm.Layers), MaxLayers)
 	}
 	for l, jl := range jm.Layers {
-		layer, err := jl.layer(d, fmt.Sprintf("layers[%d]", l))
+		layer, err := jl.layer(bud, d, fmt.Sprintf("layers[%d]", l))
 		if err != nil {
 			return nil, err
 		}
@@ -279,10 +285,10 @@ func (jm *jsonModel) model() (*Model, error) {
 			return nil, fmt.Errorf("transduction.symbols: %v", orEmpty(err))
 		}
 		t := &Transduction{Symbols: syms}
-		if t.Weight, err = matrixFromJSON(jt.Weight, len(syms), d, "transduction.weight"); err != nil {
+		if t.Weight, err = jt.Weight.matrix(bud, len(syms), d, "transduction.weight"); err != nil {
 			return nil, err
 		}
-		if t.Bias, err = vecFromJSON(jt.Bias, len(syms), "transduction.bias"); err != nil {
+		if t.Bias, err = jt.Bias.vec(bud, len(syms), "transduction.bias"); err != nil {
 			return nil, err
 		}
 		m.Transduction = t
@@ -293,7 +299,7 @@ func (jm *jsonModel) model() (*Model, error) {
 	if jm.Output == nil {
 		return nil, fmt.Errorf("output: missing")
 	}
-	if m.Output.Weight, err = vecFromJSON(jm.Output.Weight, d, "output.weight"); err != nil {
+	if m.Output.Weight, err = jm.Output.Weight.vec(bud, d, "output.weight"); err != nil {
 		return nil, err
 	}
 	if m.Output.Bias, err = ratFromJSON(jm.Output.Bias, "output.bias"); err != nil {
@@ -302,7 +308,7 @@ func (jm *jsonModel) model() (*Model, error) {
 	return m, nil
 }
 
-func (jl *jsonLayer) layer(d int, path string) (Layer, error) {
+func (jl *jsonLayer) layer(bud *budget.Budget, d int, path string) (Layer, error) {
 	var l Layer
 	if len(jl.Attention) > MaxHeads {
 		return l, fmt.Errorf("%s.attention: %d heads, more than MaxHeads = %d", path, len(jl.Attention), MaxHeads)
@@ -317,59 +323,62 @@ func (jl *jsonLayer) layer(d int, path string) (Layer, error) {
 		if !ok {
 			return l, fmt.Errorf("%s.tiebreak: %q is not leftmost or rightmost", p, jh.Tiebreak)
 		}
-		score, err := headMatrixFromJSON(jh.Score, d, p+".score")
+		score, err := headMatrixFromJSON(bud, &jh.Score, d, p+".score")
 		if err != nil {
 			return l, err
 		}
-		value, err := headMatrixFromJSON(jh.Value, d, p+".value")
+		value, err := headMatrixFromJSON(bud, &jh.Value, d, p+".value")
 		if err != nil {
 			return l, err
 		}
 		l.Heads = append(l.Heads, Head{Mask: mask, Tiebreak: tb, Score: score, Value: value})
 	}
 	if f := jl.FFN; f != nil {
-		h := len(f.B1)
+		if err := f.B1.parse(bud); err != nil {
+			return l, err
+		}
+		h := len(f.B1.nums)
 		if h > MaxHidden {
 			return l, fmt.Errorf("%s.ffn.b1: hidden width %d, more than MaxHidden = %d", path, h, MaxHidden)
 		}
 		var ffn FFN
 		var err error
-		if ffn.W1, err = matrixFromJSON(f.W1, h, d, path+".ffn.w1"); err != nil {
+		if ffn.W1, err = f.W1.matrix(bud, h, d, path+".ffn.w1"); err != nil {
 			return l, err
 		}
-		if ffn.B1, err = vecFromJSON(f.B1, h, path+".ffn.b1"); err != nil {
+		if ffn.B1, err = f.B1.vec(bud, h, path+".ffn.b1"); err != nil {
 			return l, err
 		}
-		if ffn.W2, err = matrixFromJSON(f.W2, d, h, path+".ffn.w2"); err != nil {
+		if ffn.W2, err = f.W2.matrix(bud, d, h, path+".ffn.w2"); err != nil {
 			return l, err
 		}
-		if ffn.B2, err = vecFromJSON(f.B2, d, path+".ffn.b2"); err != nil {
+		if ffn.B2, err = f.B2.vec(bud, d, path+".ffn.b2"); err != nil {
 			return l, err
 		}
 		l.FFN = &ffn
 	}
 	if jl.LayerNorm != nil {
 		var err error
-		if l.AttentionNorm, err = jl.LayerNorm.Attention.norm(d, path+".layernorm.attention"); err != nil {
+		if l.AttentionNorm, err = jl.LayerNorm.Attention.norm(bud, d, path+".layernorm.attention"); err != nil {
 			return l, err
 		}
-		if l.FFNNorm, err = jl.LayerNorm.FFN.norm(d, path+".layernorm.ffn"); err != nil {
+		if l.FFNNorm, err = jl.LayerNorm.FFN.norm(bud, d, path+".layernorm.ffn"); err != nil {
 			return l, err
 		}
 	}
 	return l, nil
 }
 
-func (jn *jsonNorm) norm(d int, path string) (*LayerNorm, error) {
+func (jn *jsonNorm) norm(bud *budget.Budget, d int, path string) (*LayerNorm, error) {
 	if jn == nil {
 		return nil, nil
 	}
 	var ln LayerNorm
 	var err error
-	if ln.Gamma, err = vecFromJSON(jn.Gamma, d, path+".gamma"); err != nil {
+	if ln.Gamma, err = jn.Gamma.vec(bud, d, path+".gamma"); err != nil {
 		return nil, err
 	}
-	if ln.Beta, err = vecFromJSON(jn.Beta, d, path+".beta"); err != nil {
+	if ln.Beta, err = jn.Beta.vec(bud, d, path+".beta"); err != nil {
 		return nil, err
 	}
 	if ln.Eps, err = ratFromJSON(jn.Eps, path+".eps"); err != nil {
@@ -397,34 +406,4 @@ func ratFromJSON(raw json.RawMessage, path string) (*big.Rat, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return r, nil
-}
-
-func vecFromJSON(raw []json.RawMessage, n int, path string) (Vec, error) {
-	if len(raw) != n {
-		return nil, fmt.Errorf("%s: has %d entries, want %d", path, len(raw), n)
-	}
-	v := make(Vec, n)
-	for k, x := range raw {
-		r, err := ratFromJSON(x, fmt.Sprintf("%s[%d]", path, k))
-		if err != nil {
-			return nil, err
-		}
-		v[k] = r
-	}
-	return v, nil
-}
-
-func matrixFromJSON(raw [][]json.RawMessage, rows, cols int, path string) (Matrix, error) {
-	if len(raw) != rows {
-		return nil, fmt.Errorf("%s: has %d rows, want %d", path, len(raw), rows)
-	}
-	m := make(Matrix, rows)
-	for r, row := range raw {
-		v, err := vecFromJSON(row, cols, fmt.Sprintf("%s[%d]", path, r))
-		if err != nil {
-			return nil, err
-		}
-		m[r] = v
-	}
-	return m, nil
 }

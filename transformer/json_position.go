@@ -4,31 +4,32 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"strings"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 type jsonTerm struct {
-	Kind      string            `json:"kind"`
-	Frequency json.RawMessage   `json:"frequency,omitempty"`
-	R         *int              `json:"r,omitempty"`
-	M         *int              `json:"m,omitempty"`
-	Negated   bool              `json:"negated,omitempty"`
-	Prefix    []json.RawMessage `json:"prefix,omitempty"`
-	Period    []json.RawMessage `json:"period,omitempty"`
-	Coord     *int              `json:"coord"`
-	Scale     json.RawMessage   `json:"scale,omitempty"`
+	Kind      string          `json:"kind"`
+	Frequency json.RawMessage `json:"frequency,omitempty"`
+	R         *int            `json:"r,omitempty"`
+	M         *int            `json:"m,omitempty"`
+	Negated   bool            `json:"negated,omitempty"`
+	Prefix    jsonNumbers     `json:"prefix,omitempty"`
+	Period    jsonNumbers     `json:"period,omitempty"`
+	Coord     *int            `json:"coord"`
+	Scale     json.RawMessage `json:"scale,omitempty"`
 }
 
 // jsonSinusoidal is the short form of a rational sinusoidal
 // embedding: frequency k writes sin to coords[2k] and cos to coords[2k+1].
 type jsonSinusoidal struct {
-	Kind        string            `json:"kind"`
-	Frequencies []json.RawMessage `json:"frequencies"`
-	Coords      []int             `json:"coords"`
+	Kind        string      `json:"kind"`
+	Frequencies jsonNumbers `json:"frequencies"`
+	Coords      []int       `json:"coords"`
 }
 
-func positionFromJSON(raw json.RawMessage) ([]PositionTerm, error) {
+func positionFromJSON(bud *budget.Budget, raw json.RawMessage) ([]PositionTerm, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
@@ -43,15 +44,15 @@ func positionFromJSON(raw json.RawMessage) ([]PositionTerm, error) {
 		if js.Kind != "sinusoidal" {
 			return nil, fmt.Errorf("position.kind: %q, want \"sinusoidal\" (or give a list of terms)", js.Kind)
 		}
-		if len(js.Coords) != 2*len(js.Frequencies) {
-			return nil, fmt.Errorf("position.coords: %d coordinates for %d frequencies, want 2 per frequency", len(js.Coords), len(js.Frequencies))
-		}
 		var terms []PositionTerm
-		for k, jf := range js.Frequencies {
-			f, err := ratFromJSON(jf, fmt.Sprintf("position.frequencies[%d]", k))
-			if err != nil {
-				return nil, err
-			}
+		freqs, err := js.Frequencies.list(bud, "position.frequencies")
+		if err != nil {
+			return nil, err
+		}
+		if len(js.Coords) != 2*len(freqs) {
+			return nil, fmt.Errorf("position.coords: %d coordinates for %d frequencies, want 2 per frequency", len(js.Coords), len(freqs))
+		}
+		for k, f := range freqs {
 			terms = append(terms,
 				PositionTerm{Kind: PosSin, Frequency: f, Coord: js.Coords[2*k], Scale: newRat(1, 1)},
 				PositionTerm{Kind: PosCos, Frequency: f, Coord: js.Coords[2*k+1], Scale: newRat(1, 1)})
@@ -96,21 +97,27 @@ func positionFromJSON(raw json.RawMessage) ([]PositionTerm, error) {
 			}
 			t.R, t.M = *jt.R, *jt.M
 		case PosTable:
-			if jt.Period == nil {
+			if !jt.Period.set {
 				return nil, fmt.Errorf("%s.period: missing (a table term needs \"period\", and may have \"prefix\")", p)
 			}
-			if len(jt.Prefix) > MaxPositionPeriod || len(jt.Period) > MaxPositionPeriod {
-				return nil, fmt.Errorf("%s: the table has a prefix of %d and a period of %d entries, above MaxPositionPeriod = %d", p, len(jt.Prefix), len(jt.Period), MaxPositionPeriod)
-			}
-			var err error
-			if t.Prefix, err = ratsFromJSON(jt.Prefix, p+".prefix"); err != nil {
+			if err := jt.Prefix.parse(bud); err != nil {
 				return nil, err
 			}
-			if t.Period, err = ratsFromJSON(jt.Period, p+".period"); err != nil {
+			if err := jt.Period.parse(bud); err != nil {
+				return nil, err
+			}
+			if len(jt.Prefix.nums) > MaxPositionPeriod || len(jt.Period.nums) > MaxPositionPeriod {
+				return nil, fmt.Errorf("%s: the table has a prefix of %d and a period of %d entries, above MaxPositionPeriod = %d", p, len(jt.Prefix.nums), len(jt.Period.nums), MaxPositionPeriod)
+			}
+			var err error
+			if t.Prefix, err = jt.Prefix.list(bud, p+".prefix"); err != nil {
+				return nil, err
+			}
+			if t.Period, err = jt.Period.list(bud, p+".period"); err != nil {
 				return nil, err
 			}
 		}
-		if kind != PosTable && (jt.Prefix != nil || jt.Period != nil) {
+		if kind != PosTable && (jt.Prefix.set || jt.Period.set) {
 			return nil, fmt.Errorf("%s: only table terms have a prefix and a period", p)
 		}
 		if kind != PosSin && kind != PosCos && len(jt.Frequency) > 0 {
@@ -125,14 +132,6 @@ func positionFromJSON(raw json.RawMessage) ([]PositionTerm, error) {
 		terms = append(terms, t)
 	}
 	return terms, nil
-}
-
-// ratsFromJSON reads a list of numbers of any length (nil when absent).
-func ratsFromJSON(raw []json.RawMessage, path string) ([]*big.Rat, error) {
-	if raw == nil {
-		return nil, nil
-	}
-	return vecFromJSON(raw, len(raw), path)
 }
 
 func positionJSON(terms []PositionTerm) string {

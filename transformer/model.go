@@ -19,7 +19,10 @@ const FormatVersion = "brasp-transformer/1"
 // Every parameter is an exact rational number, so that converters (the
 // decompiler of Thm 4.2 in particular) can reason about the exact set of
 // values the model computes. The forward passes read these fields and never
-// change them; a model must satisfy Validate before it is run.
+// change them; a model must satisfy Validate before it is run. Entries are
+// read-only: the loaders share one rational between all entries equal to
+// the same small integer (a model costs a pointer per parameter, not a
+// rational), so a caller changing an entry copies it first.
 type Model struct {
 	// Alphabet is the input alphabet Σ; symbol k of a word is Alphabet[k].
 	Alphabet alphabet.Alphabet

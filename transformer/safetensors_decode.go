@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/position"
 )
 
@@ -28,12 +29,18 @@ func ReadSafetensors(r io.Reader) (*Model, error) {
 // the header (tensor table and __metadata__), the model's shape from the
 // metadata, then every tensor the metadata describes; a tensor the
 // metadata does not describe is an error.
-func DecodeSafetensors(file []byte) (*Model, error) {
+func DecodeSafetensors(file []byte) (*Model, error) { return DecodeSafetensorsWithin(nil, file) }
+
+// DecodeSafetensorsWithin is DecodeSafetensors within a budget: its
+// context stops the loader, and the memory backstop refuses a model whose
+// parameters do not fit (budget.Memory).
+func DecodeSafetensorsWithin(bud *budget.Budget, file []byte) (*Model, error) {
 	st, meta, err := readSafetensorsHeader(file)
 	if err != nil {
 		return nil, err
 	}
-	m, err := modelFromMetadata(meta)
+	st.bud = bud
+	m, err := modelFromMetadata(bud, meta)
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +93,7 @@ func DecodeSafetensors(file []byte) (*Model, error) {
 // stFile is a safetensors file being decoded: its tensor table, its data
 // section, and which tensors have been read.
 type stFile struct {
+	bud     *budget.Budget
 	tensors map[string]stTensor
 	body    []byte
 	used    map[string]bool
@@ -134,7 +142,7 @@ func readSafetensorsHeader(file []byte) (*stFile, map[string]string, error) {
 
 // modelFromMetadata reads the model's format, alphabet (or propositions),
 // width, labels and position embedding from __metadata__.
-func modelFromMetadata(meta map[string]string) (*Model, error) {
+func modelFromMetadata(bud *budget.Budget, meta map[string]string) (*Model, error) {
 	if meta["format"] != FormatVersion {
 		return nil, fmt.Errorf("safetensors: __metadata__.format is %q, want %q", meta["format"], FormatVersion)
 	}
@@ -162,7 +170,7 @@ func modelFromMetadata(meta map[string]string) (*Model, error) {
 	if len(m.Labels) != d {
 		return nil, fmt.Errorf("safetensors: __metadata__.labels: %d labels for width %d", len(m.Labels), d)
 	}
-	if m.Position, err = positionFromJSON(json.RawMessage(meta["position"])); err != nil {
+	if m.Position, err = positionFromJSON(bud, json.RawMessage(meta["position"])); err != nil {
 		return nil, fmt.Errorf("safetensors: __metadata__.%v", err)
 	}
 	if props != nil {
@@ -207,13 +215,22 @@ func (st *stFile) tensor(name string, shape ...int) ([]*big.Rat, error) {
 	if t.Offsets[1]-t.Offsets[0] != count*size {
 		return nil, fmt.Errorf("safetensors: tensor %s spans %d bytes, want %d for shape %v of %s", name, t.Offsets[1]-t.Offsets[0], count*size, t.Shape, t.DType)
 	}
-	return decodeFloats(name, t.DType, st.body[t.Offsets[0]:t.Offsets[1]], int(count))
+	return decodeFloats(st.bud, name, t.DType, st.body[t.Offsets[0]:t.Offsets[1]], int(count))
 }
 
-// decodeFloats converts count values of dtype in b exactly to rationals.
-func decodeFloats(name, dtype string, b []byte, count int) ([]*big.Rat, error) {
+// decodeFloats converts count values of dtype in b exactly to rationals
+// (small integers shared, see sharedInt), within bud.
+func decodeFloats(bud *budget.Budget, name, dtype string, b []byte, count int) ([]*big.Rat, error) {
+	if err := bud.Step(int64(count)); err != nil {
+		return nil, err
+	}
 	out := make([]*big.Rat, count)
 	for k := range out {
+		if k%numbersEvery == numbersEvery-1 {
+			if err := bud.Step(numbersEvery); err != nil {
+				return nil, err
+			}
+		}
 		var f float64
 		switch dtype {
 		case "F64":
@@ -224,6 +241,10 @@ func decodeFloats(name, dtype string, b []byte, count int) ([]*big.Rat, error) {
 			f = float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(b[2*k:])) << 16))
 		case "F16":
 			f = halfToFloat(binary.LittleEndian.Uint16(b[2*k:]))
+		}
+		if f == math.Trunc(f) && math.Abs(f) <= maxSharedInt {
+			out[k] = sharedInt(int64(f))
+			continue
 		}
 		r, err := ratFromFloat(f)
 		if err != nil {
@@ -314,7 +335,7 @@ func (st *stFile) headMatrix(name string, d int) (Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := ZeroMatrix(d, d)
+	out := sharedZeroMatrix(d, d)
 	seen := map[[2]int]bool{}
 	for k := range nz {
 		var rc [2]int

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // Sparse head matrices. A head's score and value matrices may be written
@@ -19,60 +20,64 @@ import (
 // form stores what the construction builds: O(d) numbers per head instead
 // of d².
 
-// jsonSparse is the sparse encoding of a matrix.
+// jsonSparse is the sparse encoding of a matrix: its [row, col, value]
+// triples as the rows of a matrix of numbers.
 type jsonSparse struct {
-	Sparse [][]json.RawMessage `json:"sparse"`
+	Sparse jsonNumbers `json:"sparse"`
 }
 
 // headMatrixFromJSON reads a d×d head matrix in either encoding.
-func headMatrixFromJSON(raw json.RawMessage, d int, path string) (Matrix, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
+func headMatrixFromJSON(bud *budget.Budget, j *jsonNumbers, d int, path string) (Matrix, error) {
+	if err := j.parse(bud); err != nil {
+		return nil, err
+	}
+	if !j.set {
 		return nil, fmt.Errorf("%s: missing matrix", path)
 	}
-	if raw[0] != '{' {
-		var rows [][]json.RawMessage
-		if err := json.Unmarshal(raw, &rows); err != nil {
-			return nil, fmt.Errorf("%s: not a matrix or a sparse matrix: %v", path, err)
-		}
-		return matrixFromJSON(rows, d, d, path)
+	if j.found != "" {
+		return nil, fmt.Errorf("%s: not a matrix or a sparse matrix: found %s", path, j.found)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
+	if j.object == nil {
+		return j.matrix(bud, d, d, path)
+	}
+	dec := json.NewDecoder(bytes.NewReader(j.object))
 	dec.DisallowUnknownFields()
 	var js jsonSparse
 	if err := dec.Decode(&js); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	if js.Sparse == nil {
+	if !js.Sparse.set {
 		return nil, fmt.Errorf("%s: sparse matrix without \"sparse\" entries", path)
 	}
-	if len(js.Sparse) > d*d {
-		return nil, fmt.Errorf("%s.sparse: %d entries, more than the %d of a %d×%d matrix", path, len(js.Sparse), d*d, d, d)
+	if err := js.Sparse.check(bud, path+".sparse", true); err != nil {
+		return nil, err
 	}
-	m := ZeroMatrix(d, d)
+	if len(js.Sparse.rows) > d*d {
+		return nil, fmt.Errorf("%s.sparse: %d entries, more than the %d of a %d×%d matrix", path, len(js.Sparse.rows), d*d, d, d)
+	}
+	m := sharedZeroMatrix(d, d)
 	seen := map[[2]int]bool{}
-	for k, e := range js.Sparse {
+	at := 0
+	for k, n := range js.Sparse.rows {
 		p := fmt.Sprintf("%s.sparse[%d]", path, k)
-		if len(e) != 3 {
-			return nil, fmt.Errorf("%s: has %d items, want [row, col, value]", p, len(e))
+		if n != 3 {
+			return nil, fmt.Errorf("%s: has %d items, want [row, col, value]", p, n)
 		}
+		e := js.Sparse.nums[at : at+3]
+		at += 3
 		var idx [2]int
 		for a := range 2 {
-			n, err := strconv.Atoi(strings.TrimSpace(string(e[a])))
-			if err != nil || n < 0 || n >= d {
-				return nil, fmt.Errorf("%s[%d]: %s is not an index in 0..%d", p, a, e[a], d-1)
+			x := e[a]
+			if !x.IsInt() || x.Sign() < 0 || !x.Num().IsInt64() || x.Num().Int64() >= int64(d) {
+				return nil, fmt.Errorf("%s[%d]: %s is not an index in 0..%d", p, a, FormatRat(x), d-1)
 			}
-			idx[a] = n
+			idx[a] = int(x.Num().Int64())
 		}
 		if seen[idx] {
 			return nil, fmt.Errorf("%s: entry (%d, %d) is listed twice", p, idx[0], idx[1])
 		}
 		seen[idx] = true
-		v, err := ratFromJSON(e[2], p+"[2]")
-		if err != nil {
-			return nil, err
-		}
-		m[idx[0]][idx[1]] = v
+		m[idx[0]][idx[1]] = e[2]
 	}
 	return m, nil
 }
