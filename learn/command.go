@@ -184,27 +184,55 @@ func (c *Command) Query(b *budget.Budget, words [][]int) ([][]bool, error) {
 	timeout := time.Duration(b.Max(maxBatchSeconds)) * time.Second
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	out := make([][]bool, len(words))
-	for i, w := range words {
+	out, err := ReadAnswers(c.alpha, words, c.prefixes, func(i int) (string, error) {
 		select {
 		case l, ok := <-c.lines:
 			if !ok || l.err != nil {
-				return nil, c.died(w)
+				return "", c.died(words[i])
 			}
-			v, err := ParseAnswer(l.text, len(w), c.prefixes)
-			if err != nil {
-				return nil, fmt.Errorf("the teacher's answer to %s: %v", automata.ShowWord(c.alpha, w), err)
-			}
-			out[i] = v
+			return l.text, nil
 		case <-timer.C:
-			return nil, fmt.Errorf("the teacher did not answer %s within %d s (the batch's word %d of %d; --limit %s=N raises it)",
-				automata.ShowWord(c.alpha, w), b.Max(maxBatchSeconds), i+1, len(words), maxBatchSeconds.Name)
+			return "", fmt.Errorf("the teacher did not answer %s within %d s (the batch's word %d of %d; --limit %s=N raises it)",
+				automata.ShowWord(c.alpha, words[i]), b.Max(maxBatchSeconds), i+1, len(words), maxBatchSeconds.Name)
 		case <-b.Context().Done():
-			return nil, b.Err()
+			return "", b.Err()
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := <-werr; err != nil {
 		return nil, c.died(words[len(words)-1])
+	}
+	// A line already waiting is an answer to no word: the answers of the
+	// next batch would be shifted by it.
+	select {
+	case l, ok := <-c.lines:
+		if ok && l.err == nil {
+			return nil, fmt.Errorf("the teacher wrote more answers than the %d words of the batch (then %s)", len(words), quoteAnswer(l.text))
+		}
+	default:
+	}
+	return out, nil
+}
+
+// ReadAnswers reads the answers to a batch of words, one line per word in
+// order: next(i) returns the line that answers words[i], or the error that
+// ends the batch (a teacher that stopped, a time limit, an interruption).
+// An answer that is not what the mode asks for is an error naming the
+// word.
+func ReadAnswers(alpha alphabet.Alphabet, words [][]int, prefixes bool, next func(i int) (string, error)) ([][]bool, error) {
+	out := make([][]bool, len(words))
+	for i, w := range words {
+		text, err := next(i)
+		if err != nil {
+			return nil, err
+		}
+		v, err := ParseAnswer(text, len(w), prefixes)
+		if err != nil {
+			return nil, fmt.Errorf("the teacher's answer to %s: %v", automata.ShowWord(alpha, w), err)
+		}
+		out[i] = v
 	}
 	return out, nil
 }

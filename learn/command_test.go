@@ -1,7 +1,14 @@
 package learn
 
 import (
+	"bufio"
+	"bytes"
+	"io"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/brasp-dev/brasp/alphabet"
 )
 
 // FuzzParseAnswer: any answer line is read or refused with an error, never
@@ -41,4 +48,54 @@ func TestParseAnswer(t *testing.T) {
 			t.Errorf("ParseAnswer(%q) accepted", bad)
 		}
 	}
+}
+
+// FuzzReadAnswers: a whole reply stream (any bytes, split into lines as
+// Command reads them) answering a batch is read or refused with an error,
+// never a panic; what is read has one answer per word with the verdicts
+// the mode asks for, and is what the first lines of the stream say.
+func FuzzReadAnswers(f *testing.F) {
+	for _, s := range []string{
+		"accept\nreject\naccept\n", "accept\r\nreject\r\n", "accept\n", "", "\n\n\n",
+		"1\n01\n101\n", "1\n01\n", "1\n0x\n101\n", "accept\nreject\naccept\nextra\n",
+		"1\n01\n101\n0000\n", "reject\n\x00\n", strings.Repeat("1", 5000) + "\n",
+	} {
+		f.Add([]byte(s), uint8(3), false)
+		f.Add([]byte(s), uint8(3), true)
+	}
+	alpha := alphabet.Alphabet{"a", "b"}
+	f.Fuzz(func(t *testing.T, stream []byte, n uint8, prefixes bool) {
+		words := make([][]int, n%16)
+		for i := range words {
+			words[i] = make([]int, i%4+1)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(stream))
+		sc.Buffer(make([]byte, 64), maxAnswerBytes)
+		var lines []string
+		out, err := ReadAnswers(alpha, words, prefixes, func(i int) (string, error) {
+			if !sc.Scan() {
+				return "", io.EOF
+			}
+			lines = append(lines, sc.Text())
+			return sc.Text(), nil
+		})
+		if err != nil {
+			return
+		}
+		if len(out) != len(words) {
+			t.Fatalf("%d answers to %d words", len(out), len(words))
+		}
+		for i, v := range out {
+			want := 1
+			if prefixes {
+				want = len(words[i])
+			}
+			if len(v) != want {
+				t.Fatalf("answer %d: %d verdicts, want %d", i, len(v), want)
+			}
+			if again, err := ParseAnswer(lines[i], len(words[i]), prefixes); err != nil || !slices.Equal(again, v) {
+				t.Fatalf("answer %d is not what line %q says", i, lines[i])
+			}
+		}
+	})
 }
