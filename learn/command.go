@@ -199,6 +199,12 @@ func (c *Command) Query(b *budget.Budget, words [][]int) ([][]bool, error) {
 		}
 	})
 	if err != nil {
+		// Ctrl-C in a terminal reaches the teacher too: when the run is
+		// being stopped, a teacher that died of it is the stop, not a
+		// teacher's fault.
+		if berr := b.Err(); berr != nil {
+			return nil, berr
+		}
 		return nil, err
 	}
 	if err := <-werr; err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,12 +106,18 @@ const classifyStates = 64
 // DFA), what it agrees on, its classification; the error of the run, if
 // any, after all that.
 func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, stats string, kind artifact.Kind, props []string) error {
+	// An interrupted run still writes what it has (the point of Ctrl-C
+	// during a long learn): its writes do not stop with the context.
+	wctx := e.ctx
+	if lerr != nil {
+		wctx = context.WithoutCancel(e.ctx)
+	}
 	if stats != "" {
 		data, err := json.MarshalIndent(res.Stats, "", "  ")
 		if err != nil {
 			return err
 		}
-		if err := writeOutput(e.ctx, stats, append(data, '\n')); err != nil {
+		if err := writeOutput(wctx, stats, append(data, '\n')); err != nil {
 			return err
 		}
 	}
@@ -153,7 +160,7 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 	default:
 		data = []byte(automata.Format(res.DFA))
 	}
-	if err := writeOutput(e.ctx, out, data); err != nil {
+	if err := writeOutput(wctx, out, data); err != nil {
 		return err
 	}
 	s := res.Stats
