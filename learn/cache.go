@@ -3,6 +3,7 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math/bits"
 	"slices"
 	"time"
@@ -43,10 +44,18 @@ type Cache struct {
 	// pages hold the children: the node of word·a is kid(node, a), 0
 	// for none. A page holds the rows of 2^shift nodes (about 64K
 	// entries), so that the trie grows without copying what it holds.
-	pages [][]int32
-	shift uint
-	meter *budget.Meter
-	stats *Stats
+	// Over more than denseLetters letters (the valuations of many
+	// propositions) a row would be mostly empty: sparse holds the
+	// children instead, keyed by node·k + letter.
+	pages  [][]int32
+	shift  uint
+	sparse map[uint64]int32
+	// In sparse mode the children of a node are also a list: first[n]
+	// its first child, then sib[child] the next one; letter[child] the
+	// letter that leads to it.
+	first, sib, letter []int32
+	meter              *budget.Meter
+	stats              *Stats
 	// testing: words asked now are counted as test words.
 	testing bool
 	teacher timer
@@ -54,15 +63,30 @@ type Cache struct {
 	round int
 }
 
-// nodeBytes is what one trie node costs with k letters.
-func nodeBytes(k int) int64 { return 1 + 4*int64(k) }
+// denseLetters is the most letters for which a trie node holds a row of
+// children.
+const denseLetters = 64
+
+// nodeBytes is what one trie node costs with k letters: its verdict and
+// its row of children, or its entry in the map and the list of children.
+func nodeBytes(k int) int64 {
+	if k > denseLetters {
+		return 1 + 48 + 12
+	}
+	return 1 + 4*int64(k)
+}
 
 // NewCache returns an empty cache in front of m for words over alpha.
 func NewCache(b *budget.Budget, m Membership, alpha alphabet.Alphabet, stats *Stats) *Cache {
 	k := len(alpha)
 	c := &Cache{m: m, alpha: alpha, k: k, out: []int8{rejected}, shift: uint(max(0, 16-bits.Len(uint(k)))),
 		meter: b.Meter(maxCacheBytes, "the answers of the teacher"), stats: stats}
-	c.pages = [][]int32{make([]int32, k<<c.shift)}
+	if k > denseLetters {
+		c.sparse = map[uint64]int32{}
+		c.first, c.sib, c.letter = []int32{0}, []int32{0}, []int32{0}
+	} else {
+		c.pages = [][]int32{make([]int32, k<<c.shift)}
+	}
 	return c
 }
 
@@ -81,9 +105,17 @@ func (c *Cache) node(w []int, create bool) (int32, error) {
 			}
 			next = int32(len(c.out))
 			c.out = append(c.out, unknown)
-			c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k+a] = next
-			if next&(1<<c.shift-1) == 0 {
-				c.pages = append(c.pages, make([]int32, c.k<<c.shift))
+			if c.sparse != nil {
+				c.sparse[uint64(n)*uint64(c.k)+uint64(a)] = next
+				c.first = append(c.first, 0)
+				c.sib = append(c.sib, c.first[n])
+				c.letter = append(c.letter, int32(a))
+				c.first[n] = next
+			} else {
+				c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k+a] = next
+				if next&(1<<c.shift-1) == 0 {
+					c.pages = append(c.pages, make([]int32, c.k<<c.shift))
+				}
 			}
 		}
 		n = next
@@ -93,7 +125,30 @@ func (c *Cache) node(w []int, create bool) (int32, error) {
 
 // kid is the node of word·a when n is the node of word (0 for none).
 func (c *Cache) kid(n int32, a int) int32 {
+	if c.sparse != nil {
+		return c.sparse[uint64(n)*uint64(c.k)+uint64(a)]
+	}
 	return c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k+a]
+}
+
+// children yields the letters a with a child of n, and the child.
+func (c *Cache) children(n int32) iter.Seq2[int, int32] {
+	return func(yield func(int, int32) bool) {
+		if c.sparse != nil {
+			for x := c.first[n]; x != 0; x = c.sib[x] {
+				if !yield(int(c.letter[x]), x) {
+					return
+				}
+			}
+			return
+		}
+		row := c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k:][:c.k]
+		for a, x := range row {
+			if x != 0 && !yield(a, x) {
+				return
+			}
+		}
+	}
 }
 
 // Known returns the verdict on w and whether the cache has it.
@@ -260,11 +315,7 @@ func (c *Cache) Disagreement(h *automata.DFA) []int {
 	queue := []item{{0, int32(h.Start), -1, -1}}
 	for i := 0; i < len(queue); i++ {
 		it := queue[i]
-		for a := range c.k {
-			n := c.kid(it.node, a)
-			if n == 0 {
-				continue
-			}
+		for a, n := range c.children(it.node) {
 			r := int32(h.Delta[it.state][a])
 			if v := c.out[n]; (v == accepted || v == rejected) && (v == accepted) != h.Accept[r] {
 				w := []int{a}

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -92,6 +93,45 @@ func TestHypothesesStay(t *testing.T) {
 		for i, h := range r.shown {
 			if got := automata.Format(h); got != r.texts[i] {
 				t.Fatalf("hypothesis %d of %d changed after it was shown:\nwas\n%s\nis\n%s", i, len(r.shown), r.texts[i], got)
+			}
+		}
+	}
+}
+
+// TestLearnManyLetters learns over more letters than a trie node holds as
+// a row (the valuations of many propositions: the children are a map and
+// a list), with answers per prefix and per word, from the exact teacher
+// and through conformance (which walks the cached words).
+func TestLearnManyLetters(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	names := make(alphabet.Alphabet, 3*denseLetters)
+	for a := range names {
+		names[a] = fmt.Sprintf("x%d", a)
+	}
+	for _, n := range []int{1, 3, 8} {
+		d := automata.RandomDFA(rng, names, n)
+		learnExactly(t, d)
+		for _, prefix := range []bool{true, false} {
+			var m Membership = &plainTeacher{d: d}
+			if prefix {
+				m = &DFATeacher{D: d}
+			}
+			cache := NewCache(nil, m, names, &Stats{})
+			if cache.sparse == nil {
+				t.Fatal("the cache holds rows of children over many letters")
+			}
+			teacher := &DFATeacher{D: d}
+			res, err := LearnWith(nil, cache, teacher, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !automata.Equivalent(res.DFA, d, automata.SigmaPlus) {
+				t.Fatalf("prefix=%v: learned DFA differs from the target", prefix)
+			}
+			// Every cached verdict is the target's, found by walking
+			// the trie.
+			if w := cache.Disagreement(d); w != nil {
+				t.Fatalf("the cache disagrees with the target on %v", w)
 			}
 		}
 	}
