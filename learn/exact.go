@@ -101,7 +101,15 @@ func (t *DFATeacher) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, boo
 			if t1 == t2 {
 				continue
 			}
-			v, _ := m.DistinguishingSuffix(t1, t2)
+			// A shortest suffix v telling t1 and t2 apart: the product
+			// search of m from the two states, within the budget.
+			x, y := *m, *m
+			x.Start, y.Start = t1, t2
+			d, err := automata.Compare(b, &x, &y, automata.SigmaStar)
+			if err != nil {
+				return nil, false, err
+			}
+			v := d.Word
 			w := append(concat(h.Access[q], []int{a}), v...)
 			if h.Accept[h.Run(r, v)] != m.Accept[m.Run(t1, v)] {
 				return w, true, nil
