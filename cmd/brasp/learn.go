@@ -101,6 +101,28 @@ func learnCmd(e *env, args []string) error {
 // classify it itself.
 const classifyStates = 64
 
+// classifyBytes bounds the orbits and monoids brasp learn computes to
+// classify what it learned, unless --limit sets orbit-bytes or
+// monoid-bytes: the monoid of a random 20-state DFA passes the default
+// 256M only after seconds, where 4M gives up in a tenth of one; brasp
+// classify runs with the defaults.
+const classifyBytes = 4 << 20
+
+// classifyBudget is b's settings with classifyBytes for the orbit and
+// monoid limits the user left unset.
+func classifyBudget(e *env, b *budget.Budget) *budget.Budget {
+	s := budget.Settings{}
+	for name, v := range b.Settings() {
+		s[name] = v
+	}
+	for _, l := range []*budget.Limit{automata.OrbitBytes, automata.MonoidBytes} {
+		if _, ok := s[l.Name]; !ok {
+			s[l.Name] = classifyBytes
+		}
+	}
+	return budget.New(e.ctx, s)
+}
+
 // finishLearn writes what a learning run produced: the stats, the last
 // hypothesis (in the asked form; over props, when given, as a symbolic
 // DFA), what it agrees on, its classification; the error of the run, if
@@ -177,10 +199,10 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 		fmt.Fprintf(e.stdout, "not classified (more than %d states): brasp classify %s does it\n", classifyStates, out)
 		return nil
 	}
-	c, err := artifact.Classify(b, classified, artifact.Options{})
+	c, err := artifact.Classify(classifyBudget(e, b), classified, artifact.Options{})
 	if err != nil {
 		// The DFA is written; only its classification is missing.
-		fmt.Fprintf(e.stderr, "brasp: learn: the learned DFA is not classified: %v\n", err)
+		fmt.Fprintf(e.stderr, "brasp: learn: the learned DFA is not classified: %v (brasp classify %s runs with larger default limits)\n", err, out)
 		return nil
 	}
 	_, err = fmt.Fprint(e.stdout, c.Format())
