@@ -17,8 +17,11 @@
 //     compiled to WebAssembly (package playground/wasm, GOOS=js
 //     GOARCH=wasm, built from the module source with -ldflags=-s -w; the
 //     API does not import net/http, which keeps the module near 1.9 MB
-//     gzipped). The page asks GET /api/features first; without a server it
-//     starts two Web Workers running the module, one for the cheap
+//     gzipped). The site's index.html names the runtime (a
+//     <meta name="brasp-runtime" content="wasm"> that Site.Write adds), so
+//     the page asks no server for anything but the site's own files (its
+//     icon is inline); the page served by Server asks GET /api/features.
+//     The static page starts two Web Workers running the module, one for the cheap
 //     requests answered as you type and one for the expensive ones, and
 //     terminates and restarts a worker whose computation outlives its time
 //     limit, so that no program can freeze the tab.

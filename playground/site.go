@@ -77,10 +77,19 @@ func BuildSite(ctx context.Context, dir string) (*Site, error) {
 	return &Site{Wasm: wasm, WasmExec: exe}, nil
 }
 
+// charsetMeta is the line of index.html after which Write says that the
+// page is the static build (staticMeta): the page then runs the
+// WebAssembly build without asking a server it does not have for
+// /api/features.
+const (
+	charsetMeta = `<meta charset="utf-8">`
+	staticMeta  = `<meta name="brasp-runtime" content="wasm">`
+)
+
 // Write writes the static site into dir (created if missing): index.html,
 // app.js, style.css, worker.js, wasm_exec.js and brasp.wasm. Any static
 // file server can serve it; the page finds no API there and answers its
-// requests with the WebAssembly build.
+// requests with the WebAssembly build, which its index.html names.
 func (s *Site) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -98,6 +107,11 @@ func (s *Site) Write(dir string) error {
 	if err != nil {
 		return err
 	}
+	page := files["index.html"]
+	if !bytes.Contains(page, []byte(charsetMeta)) {
+		return errors.New("index.html has no <meta charset> to put the runtime after")
+	}
+	files["index.html"] = bytes.Replace(page, []byte(charsetMeta), []byte(charsetMeta+"\n"+staticMeta), 1)
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), data, 0o644); err != nil {
 			return err

@@ -148,10 +148,15 @@ async function api(path, body) {
   }
 }
 
-// detectServer asks for /api/features: a JSON answer means `brasp serve`
-// is there; anything else (a static file server's 404, a network error)
-// means the page runs the WebAssembly build.
+// detectServer tells who answers the page's requests. The static site
+// says so in its page (`brasp site` writes <meta name="brasp-runtime"
+// content="wasm">), and then nothing is asked of a server it does not
+// have. Otherwise the page asks for /api/features: a JSON answer means
+// `brasp serve` is there; anything else (a static file server's 404, a
+// network error) means the page runs the WebAssembly build.
 async function detectServer() {
+  const meta = document.querySelector('meta[name="brasp-runtime"]');
+  if (meta) return meta.content === "server";
   try {
     const r = await fetch("api/features");
     if (!r.ok) return false;
