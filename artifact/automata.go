@@ -106,7 +106,7 @@ func NewRegex(b *budget.Budget, r *regex.Regex) (*Regex, error) {
 }
 
 func loadRegex(b *budget.Budget, filename string, data []byte) (Artifact, error) {
-	r, err := regex.Parse(filename, data)
+	r, err := regex.ParseBudget(b, filename, data)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,9 @@
 package regex
 
 import (
+	"encoding/binary"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/budget"
@@ -13,6 +13,12 @@ import (
 // derivatives, each a state with a row of transitions.
 var regexStates = budget.Define("regex-states", 100000, "states",
 	"distinct derivatives of a regular expression (the states of its automaton before minimisation)")
+
+// regexTerms bounds the hash-consing table of the derivative construction:
+// the expression's own subterms (one per factor of a concatenation) and
+// those its derivatives make, about 150 bytes each.
+var regexTerms = budget.Define("regex-terms", 1<<22, "terms",
+	"distinct subterms of a regular expression and its derivatives (about 150 bytes each)")
 
 // Brzozowski derivatives on hash-consed terms. Terms are kept in a normal form
 // by smart constructors (the "similarity" rules that make the set of
@@ -54,42 +60,84 @@ type term struct {
 	nullable bool
 }
 
-// terms is a hash-consing table of terms with memoised derivatives.
+// terms is a hash-consing table of terms with memoised derivatives. Every
+// term made and every term a walk visits is charged to the budget; the
+// first error (a limit, or the budget's context cancelled) is kept in err,
+// after which the operations return ∅ and DFA returns the error.
 type terms struct {
 	list  []term
 	index map[string]int
+	small map[[3]int32]int32
 	deriv map[[2]int]int
 	k     int // alphabet size
 	empty int
 	eps   int
 	all   int // Σ* = ~∅
+	b     *budget.Budget
+	meter *budget.Meter // regex-terms
+	err   error
 }
 
-func newTerms(k int) *terms {
-	t := &terms{index: map[string]int{}, deriv: map[[2]int]int{}, k: k}
+// step charges n units of work to the budget.
+func (t *terms) step(n int64) {
+	if t.err == nil {
+		t.err = t.b.Step(n)
+	}
+}
+
+func newTerms(b *budget.Budget, k int) *terms {
+	t := &terms{index: map[string]int{}, small: map[[3]int32]int32{}, deriv: map[[2]int]int{}, k: k, b: b,
+		meter: b.Meter(regexTerms, "the terms of the derivative automaton")}
 	t.empty = t.intern(term{kind: kEmpty})
 	t.eps = t.intern(term{kind: kEps, nullable: true})
 	t.all = t.compl(t.empty)
 	return t
 }
 
+// intern returns the id of x, made if new. Terms of at most two operands
+// (concatenations, stars, complements, single symbols: nearly all of them)
+// are keyed by three integers; the others by their operands packed in a
+// string.
 func (t *terms) intern(x term) int {
-	var b strings.Builder
-	b.WriteByte(byte('0' + x.kind))
-	if x.neg {
-		b.WriteByte('^')
+	var key string
+	var small [3]int32
+	if len(x.sub) <= 2 {
+		small[0] = int32(x.kind) | int32(len(x.sub))<<8
+		if x.neg {
+			small[0] |= 1 << 16
+		}
+		for i, s := range x.sub {
+			small[1+i] = int32(s)
+		}
+		if id, ok := t.small[small]; ok {
+			return int(id)
+		}
+	} else {
+		buf := make([]byte, 0, 2+4*len(x.sub))
+		buf = append(buf, byte(x.kind))
+		if x.neg {
+			buf = append(buf, '^')
+		}
+		for _, s := range x.sub {
+			buf = binary.AppendUvarint(buf, uint64(s))
+		}
+		key = string(buf)
+		if id, ok := t.index[key]; ok {
+			return id
+		}
 	}
-	for _, s := range x.sub {
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(s))
+	if t.err == nil {
+		t.err = t.meter.Add(1)
 	}
-	key := b.String()
-	if id, ok := t.index[key]; ok {
-		return id
-	}
+	t.step(int64(len(x.sub)))
 	t.list = append(t.list, x)
-	t.index[key] = len(t.list) - 1
-	return len(t.list) - 1
+	id := len(t.list) - 1
+	if len(x.sub) <= 2 {
+		t.small[small] = int32(id)
+	} else {
+		t.index[key] = id
+	}
+	return id
 }
 
 func (t *terms) sym(a int) int { return t.set([]int{a}, false) }
@@ -187,9 +235,24 @@ func (t *terms) cat(x, y int) int {
 	case y == t.eps:
 		return x
 	}
-	if tx := t.list[x]; tx.kind == kCat { // (r s) y = r (s y)
-		return t.cat(tx.sub[0], t.cat(tx.sub[1], y))
+	// (r s) y = r (s y): y goes to the end of x's chain, which is rebuilt
+	// from its end, without recursion (a chain is as long as a
+	// concatenation of the expression).
+	var heads []int
+	for t.list[x].kind == kCat {
+		heads = append(heads, t.list[x].sub[0])
+		x = t.list[x].sub[1]
 	}
+	r := t.link(x, y)
+	for i := len(heads) - 1; i >= 0; i-- {
+		r = t.link(heads[i], r)
+	}
+	return r
+}
+
+// link is the concatenation x y of terms in normal form, x neither ∅, ε
+// nor a concatenation and y not ∅.
+func (t *terms) link(x, y int) int {
 	return t.intern(term{kind: kCat, sub: []int{x, y}, nullable: t.list[x].nullable && t.list[y].nullable})
 }
 
@@ -283,9 +346,40 @@ func (t *terms) derivative(x, a int) int {
 			d = t.eps
 		}
 	case kCat:
-		d = t.cat(t.derivative(tx.sub[0], a), tx.sub[1])
-		if t.list[tx.sub[0]].nullable {
-			d = t.union(d, t.derivative(tx.sub[1], a))
+		// d(h r) = d(h) r ∪ d(r) when h is nullable. Without recursion on
+		// the chain (it is as long as a concatenation): down the chain
+		// while its heads are nullable, to a derivative known or made
+		// without the rest, then back up, each suffix's derivative
+		// memoised on the way.
+		var chain []int
+		y := x
+		for {
+			ty := t.list[y]
+			if ty.kind != kCat {
+				d = t.derivative(y, a)
+				break
+			}
+			if y != x {
+				if dy, ok := t.deriv[[2]int{y, a}]; ok {
+					d = dy
+					break
+				}
+			}
+			h := ty.sub[0]
+			if !t.list[h].nullable {
+				d = t.cat(t.derivative(h, a), ty.sub[1])
+				break
+			}
+			chain = append(chain, y)
+			y = ty.sub[1]
+			t.step(1)
+		}
+		for i := len(chain) - 1; i >= 0 && t.err == nil; i-- {
+			ty := t.list[chain[i]]
+			d = t.union(t.cat(t.derivative(ty.sub[0], a), ty.sub[1]), d)
+			if i > 0 {
+				t.deriv[[2]int{chain[i], a}] = d
+			}
 		}
 	case kStar:
 		d = t.cat(t.derivative(tx.sub[0], a), x)
@@ -360,24 +454,39 @@ func (t *terms) row(x int) []int {
 	return row
 }
 
-// listed returns the symbols listed by the set terms under x, sorted.
+// listed returns the symbols that the derivatives of x look at, sorted:
+// those of the set terms that derivative reaches from x (the head of a
+// concatenation, and its rest only when the head is nullable). The
+// derivatives of x by two symbols outside this list are the same term, as
+// every membership test derivative makes answers the same for both. The
+// walk visits the front of x, not all of it: a concatenation of millions
+// of symbols has one symbol in front, where listing every set under it
+// made each state of its automaton cost the whole expression.
 func (t *terms) listed(x int) []int {
-	// An explicit stack, not recursion: a term nests as deep as its
-	// expression is long (a concatenation of millions of symbols).
 	seen := map[int]bool{x: true}
 	var syms []int
 	stack := []int{x}
-	for len(stack) > 0 {
+	push := func(z int) {
+		if !seen[z] {
+			seen[z] = true
+			stack = append(stack, z)
+		}
+	}
+	for len(stack) > 0 && t.err == nil {
 		y := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if ty := t.list[y]; ty.kind == kSet {
+		t.step(1)
+		switch ty := t.list[y]; ty.kind {
+		case kSet:
 			syms = append(syms, ty.sub...)
-			continue
-		}
-		for _, z := range t.list[y].sub {
-			if !seen[z] {
-				seen[z] = true
-				stack = append(stack, z)
+		case kCat:
+			push(ty.sub[0])
+			if t.list[ty.sub[0]].nullable {
+				push(ty.sub[1])
+			}
+		default:
+			for _, z := range ty.sub {
+				push(z)
 			}
 		}
 	}
@@ -392,14 +501,20 @@ func (t *terms) listed(x int) []int {
 // The DFA accepts ε iff the expression matches ε.
 func (r *Regex) DFA(b *budget.Budget) (*automata.DFA, error) {
 	maxStates := b.Max(regexStates)
-	t := newTerms(len(r.Alphabet))
+	t := newTerms(b, len(r.Alphabet))
 	start := t.fromNode(r.Root)
+	if t.err != nil {
+		return nil, t.err
+	}
 	index := map[int]int{start: 0}
 	order := []int{start}
 	d := &automata.DFA{Alphabet: r.Alphabet}
 	for i := 0; i < len(order); i++ {
 		x := order[i]
 		row := t.row(x)
+		if t.err != nil {
+			return nil, t.err
+		}
 		for a, y := range row {
 			if err := b.Step(1); err != nil {
 				return nil, err

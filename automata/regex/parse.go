@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/source"
 )
 
@@ -14,7 +15,7 @@ import (
 // parser accepts, so that hostile input cannot exhaust the stack.
 const MaxNesting = 1000
 
-type tokKind int
+type tokKind uint8
 
 const (
 	tEOF tokKind = iota
@@ -22,12 +23,17 @@ const (
 	tOp
 )
 
+// tok is one token; it is kept small, as an expression of millions of
+// symbols is that many tokens.
 type tok struct {
-	kind  tokKind
-	text  string // symbol name, or the operator character
-	pos   source.Pos
-	width int // bytes of source text
+	text      string // symbol name, or the operator character
+	line, col int32
+	width     int32 // bytes of source text
+	kind      tokKind
 }
+
+// at is the token's position.
+func (t tok) at() source.Pos { return source.Pos{Line: int(t.line), Col: int(t.col)} }
 
 // isBareSymbolRune reports whether r may appear in a bare symbol of an
 // expression: a letter, a digit or '_' ('?' is the optional operator).
@@ -43,32 +49,37 @@ func isBareSymbolRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || u
 //
 // The grammar of the expression is on the parser's methods (union down to
 // atom); blank lines and "#" comments may appear anywhere.
-func Parse(filename string, src []byte) (*Regex, error) {
+func Parse(filename string, src []byte) (*Regex, error) { return ParseBudget(nil, filename, src) }
+
+// ParseBudget is Parse within the budget: its work (a unit per few bytes
+// lexed, per factor parsed) is charged to b, so that a cancelled budget
+// stops it within microseconds; it then returns the budget's error.
+func ParseBudget(b *budget.Budget, filename string, src []byte) (*Regex, error) {
 	var errs source.ErrorList
 	lines := strings.Split(string(src), "\n")
 	alphaLine := -1
 	var alpha alphabet.Alphabet
 	for i, text := range lines {
-		toks := lexLine(filename, i, text, true, false, &errs)
+		toks := lexLine(filename, i, text, true, false, &errs, nil)
 		if len(toks) == 0 {
 			continue
 		}
 		alphaLine = i
 		if toks[0].kind != tSym || toks[0].text != "alphabet" || strings.HasPrefix(strings.TrimSpace(text), `"`) {
-			errs.Add(filename, toks[0].pos, "expected an alphabet line first")
+			errs.Add(filename, toks[0].at(), "expected an alphabet line first")
 			break
 		}
 		if len(toks) == 1 {
-			errs.Add(filename, toks[0].pos, "alphabet needs at least one symbol")
+			errs.Add(filename, toks[0].at(), "alphabet needs at least one symbol")
 		}
 		seen := map[string]bool{}
 		for _, t := range toks[1:] {
 			if t.kind != tSym {
-				errs.Add(filename, t.pos, "%s", "unexpected "+strconv.Quote(t.text)+" in the alphabet line")
+				errs.Add(filename, t.at(), "%s", "unexpected "+strconv.Quote(t.text)+" in the alphabet line")
 				continue
 			}
 			if seen[t.text] {
-				errs.Add(filename, t.pos, "%s", "duplicate symbol "+alphabet.Quote(t.text))
+				errs.Add(filename, t.at(), "%s", "duplicate symbol "+alphabet.Quote(t.text))
 				continue
 			}
 			seen[t.text] = true
@@ -86,24 +97,30 @@ func Parse(filename string, src []byte) (*Regex, error) {
 	single := alpha.SingleChar()
 	var toks []tok
 	for i := alphaLine + 1; i < len(lines) && !errs.Full(); i++ {
-		toks = append(toks, lexLine(filename, i, lines[i], false, single, &errs)...)
+		if err := b.Step(int64(len(lines[i]))/8 + 1); err != nil {
+			return nil, err
+		}
+		toks = lexLine(filename, i, lines[i], false, single, &errs, toks)
 	}
 	// End of input is reported just after the last token.
 	eof := source.Pos{Line: alphaLine + 2, Col: 1}
 	if len(toks) > 0 {
 		last := toks[len(toks)-1]
-		eof = last.pos
-		eof.Col += last.width
+		eof = last.at()
+		eof.Col += int(last.width)
 	}
-	toks = append(toks, tok{kind: tEOF, pos: eof})
-	p := &parser{toks: toks, alpha: alpha, index: alpha.Indexer(), errs: &errs, file: filename}
+	toks = append(toks, tok{kind: tEOF, line: int32(eof.Line), col: int32(eof.Col)})
+	p := &parser{toks: toks, alpha: alpha, index: alpha.Indexer(), errs: &errs, file: filename, b: b}
 	if toks[0].kind == tEOF {
-		errs.Add(filename, toks[0].pos, "missing expression after the alphabet line")
+		errs.Add(filename, toks[0].at(), "missing expression after the alphabet line")
 		return nil, errs.Err()
 	}
 	root := p.union()
+	if p.err != nil {
+		return nil, p.err
+	}
 	if t := p.peek(); t.kind != tEOF && len(errs) == 0 {
-		errs.Add(filename, t.pos, "%s", "unexpected "+describe(t))
+		errs.Add(filename, t.at(), "%s", "unexpected "+describe(t))
 	}
 	if len(errs) > 0 {
 		return nil, errs.Err()
@@ -126,11 +143,10 @@ func describe(t tok) string {
 	return strconv.Quote(t.text)
 }
 
-// lexLine splits one line into tokens. In the alphabet line, bare names use
+// lexLine splits one line into tokens, appended to toks. In the alphabet line, bare names use
 // the full name alphabet ('?' included); in expressions, single splits bare
 // runs into one symbol per character.
-func lexLine(filename string, lineNo int, text string, alphaLine, single bool, errs *source.ErrorList) []tok {
-	var toks []tok
+func lexLine(filename string, lineNo int, text string, alphaLine, single bool, errs *source.ErrorList, toks []tok) []tok {
 	pos := func(off int) source.Pos { return source.Pos{Line: lineNo + 1, Col: off + 1} }
 	bare := isBareSymbolRune
 	if alphaLine {
@@ -150,7 +166,7 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 			}
 			switch err {
 			case nil:
-				toks = append(toks, tok{kind: tSym, text: s, pos: pos(i), width: end - i})
+				toks = append(toks, tok{kind: tSym, text: s, line: int32(lineNo + 1), col: int32(i + 1), width: int32(end - i)})
 			case alphabet.ErrUnterminated:
 				errs.Add(filename, pos(i), "unterminated quoted symbol")
 				return toks
@@ -161,7 +177,7 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 			}
 			i = end
 		case !alphaLine && strings.ContainsRune("|&*+?~()[].", r):
-			toks = append(toks, tok{kind: tOp, text: string(r), pos: pos(i), width: size})
+			toks = append(toks, tok{kind: tOp, text: text[i : i+size], line: int32(lineNo + 1), col: int32(i + 1), width: int32(size)})
 			i += size
 		default:
 			if r == utf8.RuneError && size == 1 {
@@ -183,6 +199,21 @@ type parser struct {
 	errs  *source.ErrorList
 	file  string
 	depth int
+	b     *budget.Budget
+	err   error // the budget's, once it stops the parse
+}
+
+// step charges a factor to the budget; once the budget stops, it ends the
+// parse (the input is skipped to its end) and reports false.
+func (p *parser) step() bool {
+	if p.err == nil {
+		p.err = p.b.Step(1)
+	}
+	if p.err != nil {
+		p.i = len(p.toks) - 1
+		return false
+	}
+	return true
 }
 
 func (p *parser) peek() tok { return p.toks[p.i] }
@@ -201,7 +232,7 @@ func (p *parser) isOp(s string) bool { t := p.peek(); return t.kind == tOp && t.
 //
 //	union = inter { "|" inter } .
 func (p *parser) union() *Node {
-	pos := p.peek().pos
+	pos := p.peek().at()
 	xs := []*Node{p.inter()}
 	for p.isOp("|") {
 		p.next()
@@ -218,7 +249,7 @@ func (p *parser) union() *Node {
 //
 //	inter = concat { "&" concat } .
 func (p *parser) inter() *Node {
-	pos := p.peek().pos
+	pos := p.peek().at()
 	xs := []*Node{p.concat()}
 	for p.isOp("&") {
 		p.next()
@@ -240,16 +271,16 @@ func startsAtom(t tok) bool {
 //
 //	concat = unary { unary } .
 func (p *parser) concat() *Node {
-	pos := p.peek().pos
+	pos := p.peek().at()
 	if !startsAtom(p.peek()) {
-		p.errs.Add(p.file, p.peek().pos, "%s", "expected an expression, found "+describe(p.peek()))
+		p.errs.Add(p.file, p.peek().at(), "%s", "expected an expression, found "+describe(p.peek()))
 		if t := p.peek(); t.kind == tOp && t.text != ")" && t.text != "|" && t.text != "&" {
 			p.next() // skip a stray postfix operator or ']' and go on
 		}
 		return EmptySet()
 	}
 	var xs []*Node
-	for startsAtom(p.peek()) {
+	for startsAtom(p.peek()) && p.step() {
 		xs = append(xs, p.unary())
 	}
 	n := Concat(xs...)
@@ -265,22 +296,36 @@ func (p *parser) concat() *Node {
 func (p *parser) unary() *Node {
 	if p.isOp("~") {
 		t := p.next()
-		if !p.enter(t.pos) {
+		if !p.enter(t.at()) {
 			return EmptySet()
 		}
 		defer p.leave()
 		if !startsAtom(p.peek()) {
-			p.errs.Add(p.file, p.peek().pos, "%s", "expected an expression after ~, found "+describe(p.peek()))
+			p.errs.Add(p.file, p.peek().at(), "%s", "expected an expression after ~, found "+describe(p.peek()))
 			return EmptySet()
 		}
 		n := Compl(p.unary())
-		n.Pos = t.pos
+		n.Pos = t.at()
 		return n
 	}
 	n := p.atom()
+	// Each postfix operator nests the tree one level deeper: they count
+	// toward MaxNesting as parentheses do.
+	ops := 0
+	defer func() { p.depth -= ops }()
 	for {
 		t := p.peek()
 		if t.kind != tOp {
+			return n
+		}
+		switch t.text {
+		case "*", "+", "?":
+			if !p.enter(t.at()) {
+				p.depth--
+				return EmptySet()
+			}
+			ops++
+		default:
 			return n
 		}
 		switch t.text {
@@ -290,10 +335,8 @@ func (p *parser) unary() *Node {
 			n = Plus(n)
 		case "?":
 			n = Opt(n)
-		default:
-			return n
 		}
-		n.Pos = t.pos
+		n.Pos = t.at()
 		p.next()
 	}
 }
@@ -321,38 +364,38 @@ func (p *parser) atom() *Node {
 	case t.kind == tSym:
 		a := p.index(t.text)
 		if a < 0 {
-			p.errs.Add(p.file, t.pos, "%s", "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.Brief()+"}")
+			p.errs.Add(p.file, t.at(), "%s", "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.Brief()+"}")
 			return EmptySet()
 		}
-		return &Node{Op: OpSymbol, Symbol: a, Pos: t.pos}
+		return &Node{Op: OpSymbol, Symbol: a, Pos: t.at()}
 	case t.kind == tOp && t.text == ".":
-		return &Node{Op: OpAny, Pos: t.pos}
+		return &Node{Op: OpAny, Pos: t.at()}
 	case t.kind == tOp && t.text == "[":
 		if !p.isOp("]") {
-			p.errs.Add(p.file, p.peek().pos, "expected ] after [ (the empty set is written [])")
+			p.errs.Add(p.file, p.peek().at(), "expected ] after [ (the empty set is written [])")
 			return EmptySet()
 		}
 		p.next()
-		return &Node{Op: OpEmpty, Pos: t.pos}
+		return &Node{Op: OpEmpty, Pos: t.at()}
 	case t.kind == tOp && t.text == "(":
 		if p.isOp(")") {
 			p.next()
-			return &Node{Op: OpEpsilon, Pos: t.pos}
+			return &Node{Op: OpEpsilon, Pos: t.at()}
 		}
-		if !p.enter(t.pos) {
+		if !p.enter(t.at()) {
 			return EmptySet()
 		}
 		defer p.leave()
 		n := p.union()
 		if !p.isOp(")") {
 			if len(*p.errs) == 0 || p.peek().kind != tEOF {
-				p.errs.Add(p.file, p.peek().pos, "%s", "expected ) to close the ( at "+t.pos.In(p.file)+", found "+describe(p.peek()))
+				p.errs.Add(p.file, p.peek().at(), "%s", "expected ) to close the ( at "+t.at().In(p.file)+", found "+describe(p.peek()))
 			}
 			return n
 		}
 		p.next()
 		return n
 	}
-	p.errs.Add(p.file, t.pos, "%s", "expected an expression, found "+describe(t))
+	p.errs.Add(p.file, t.at(), "%s", "expected an expression, found "+describe(t))
 	return EmptySet()
 }

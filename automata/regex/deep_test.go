@@ -1,0 +1,106 @@
+package regex
+
+import (
+	"context"
+	"errors"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/brasp-dev/brasp/budget"
+)
+
+// smallStack runs f with the goroutine stack capped at 256 KB, so that
+// recursion as deep as an expression is long fails the test (a stack
+// overflow) where the default cap of a gigabyte would hide it.
+func smallStack(t *testing.T, f func()) {
+	t.Helper()
+	old := debug.SetMaxStack(256 << 10)
+	defer debug.SetMaxStack(old)
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	<-done
+}
+
+// Long concatenations are walked without recursion: a chain of nullable
+// heads (each derivative unions along it), a chain under a star (each
+// derivative puts the star at the chain's end), a chain under +.
+func TestLongChainsNoRecursion(t *testing.T) {
+	alpha := mustAlpha(t, "a", "b")
+	for _, expr := range []string{
+		strings.Repeat("a?", 4000) + "b",
+		"(" + strings.Repeat("ab", 20000) + ")*",
+		"(" + strings.Repeat("ab", 20000) + ")+",
+		"~(" + strings.Repeat("a", 20000) + ")",
+	} {
+		var err error
+		smallStack(t, func() {
+			var r *Regex
+			r, err = ParseExpr(alpha, expr)
+			if err != nil {
+				return
+			}
+			_, err = r.DFA(budget.New(context.Background(), budget.Settings{"regex-states": 8}))
+		})
+		if !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "regex-states=8") {
+			t.Errorf("%.20s…: %v, want the regex-states limit", expr, err)
+		}
+	}
+}
+
+// A state's row looks at the front of its term only: the derivative
+// automaton of a concatenation of a million symbols costs about as much
+// work per state as a short one, not a walk of the whole expression.
+func TestLongConcatenationWork(t *testing.T) {
+	alpha := mustAlpha(t, "a", "b")
+	r, err := ParseExpr(alpha, strings.Repeat("ab", 500000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := budget.New(context.Background(), budget.Settings{"regex-states": 2000})
+	if _, err := r.DFA(b); !errors.Is(err, budget.ErrLimit) {
+		t.Fatalf("%v, want the regex-states limit", err)
+	}
+	// The expression's million terms, then a few units per state.
+	if b.Used() > 4<<20 {
+		t.Errorf("%d units of work for 2,000 states", b.Used())
+	}
+}
+
+// The regex-terms limit bounds the expression's terms, and a cancelled
+// budget stops the parse and the construction.
+func TestTermsLimitAndCancel(t *testing.T) {
+	alpha := mustAlpha(t, "a", "b")
+	src := []byte("alphabet a b\n" + strings.Repeat("ab", 100000) + "\n")
+	r, err := Parse("x.re", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.DFA(budget.New(context.Background(), budget.Settings{"regex-terms": 1000}))
+	if !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "regex-terms=1000") {
+		t.Errorf("%v, want the regex-terms limit", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ParseBudget(budget.New(ctx, nil), "x.re", src); !errors.Is(err, budget.ErrStopped) {
+		t.Errorf("parse with a cancelled budget: %v", err)
+	}
+	if _, err := r.DFA(budget.New(ctx, nil)); !errors.Is(err, budget.ErrStopped) {
+		t.Errorf("DFA with a cancelled budget: %v", err)
+	}
+	_ = alpha
+}
+
+// Postfix operators nest the tree as parentheses do, under MaxNesting.
+func TestDeepPostfix(t *testing.T) {
+	alpha := mustAlpha(t, "a")
+	for _, op := range []string{"*", "+", "?"} {
+		_, err := ParseExpr(alpha, "a"+strings.Repeat(op, 100000))
+		if err == nil || !strings.Contains(err.Error(), "nested deeper than 1000") {
+			t.Errorf("a%s×100000: %v", op, err)
+		}
+	}
+	if _, err := ParseExpr(alpha, "a"+strings.Repeat("*", 999)); err != nil {
+		t.Errorf("999 stars: %v", err)
+	}
+}
