@@ -1,5 +1,7 @@
 package bdd
 
+import "slices"
+
 // Not is the negation of x.
 func (m *Manager) Not(x Node) Node {
 	switch x {
@@ -188,4 +190,59 @@ func (m *Manager) restrict(x Node, v int32, c Node) Node {
 // Exists is x with variable v quantified existentially.
 func (m *Manager) Exists(x Node, v int) Node {
 	return m.Or(m.Restrict(x, v, false), m.Restrict(x, v, true))
+}
+
+// Cube is the conjunction of the literals lits (each variable at most
+// once).
+func (m *Manager) Cube(lits []Literal) Node {
+	sorted := slices.SortedFunc(slices.Values(lits), func(a, b Literal) int { return b.Var - a.Var })
+	c := True
+	for _, l := range sorted {
+		if l.Value {
+			c = m.mk(int32(l.Var), False, c)
+		} else {
+			c = m.mk(int32(l.Var), c, False)
+		}
+	}
+	return c
+}
+
+// RestrictCube is x with the variables of cube (a conjunction of literals,
+// as Cube makes) fixed to their values: one walk of x, where a Restrict per
+// variable walks it once per variable.
+func (m *Manager) RestrictCube(x, cube Node) Node {
+	for cube != True && cube != False && m.nodes[cube].level < m.nodes[x].level {
+		cube = m.cubeRest(cube)
+	}
+	if cube == True || cube == False || x == True || x == False {
+		return x
+	}
+	r, h, ok := m.lookup(opRestrictCube, x, cube, 0)
+	if ok {
+		return r
+	}
+	if !m.step() {
+		return False
+	}
+	n, c := m.nodes[x], m.nodes[cube]
+	if n.level == c.level {
+		child := n.lo
+		if c.lo == False {
+			child = n.hi
+		}
+		r = m.RestrictCube(child, m.cubeRest(cube))
+	} else {
+		r = m.mk(n.level, m.RestrictCube(n.lo, cube), m.RestrictCube(n.hi, cube))
+	}
+	m.store(h, opRestrictCube, x, cube, 0, r)
+	return r
+}
+
+// cubeRest is the cube below the literal at the top of cube.
+func (m *Manager) cubeRest(cube Node) Node {
+	if c := m.nodes[cube]; c.lo == False {
+		return c.hi
+	} else {
+		return c.lo
+	}
 }

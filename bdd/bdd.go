@@ -197,6 +197,7 @@ const (
 	opRestrict
 	opExists
 	opCompose
+	opRestrictCube
 	opUser // first operation number for callers' memoised traversals
 )
 

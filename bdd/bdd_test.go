@@ -231,3 +231,27 @@ func BenchmarkNewSmall(b *testing.B) {
 		}
 	}
 }
+
+// RestrictCube is one Restrict per literal of the cube, on random
+// functions and cubes.
+func TestRestrictCube(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	const n = 6
+	m := New(nil, n)
+	for range 500 {
+		e := randomExpr(r, m, n, 4)
+		var lits []Literal
+		want := e.node
+		for v := range n {
+			if r.Intn(2) == 0 {
+				l := Literal{v, r.Intn(2) == 0}
+				lits = append(lits, l)
+				want = m.Restrict(want, l.Var, l.Value)
+			}
+		}
+		r.Shuffle(len(lits), func(i, j int) { lits[i], lits[j] = lits[j], lits[i] })
+		if got := m.RestrictCube(e.node, m.Cube(lits)); got != want {
+			t.Fatalf("RestrictCube by %v: %d, want %d", lits, got, want)
+		}
+	}
+}

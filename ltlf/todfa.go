@@ -335,6 +335,7 @@ func ToDFAUnminimized(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
 	if err := meter.Add(1); err != nil {
 		return nil, err
 	}
+	lits := make([]bdd.Literal, np)
 	for q := 0; q < len(order); q++ {
 		s := raw[q]
 		// Split s into the stored past values and the obligations.
@@ -352,17 +353,22 @@ func ToDFAUnminimized(b *budget.Budget, f *Formula) (*symbolic.DFA, error) {
 			}
 		}
 		d.Accept = append(d.Accept, bl.accepts(s))
-		next := comp.Apply(s)
+		// The stored values fixed by one cube (a Restrict per value and
+		// per record walked each diagram np times, np² walks a state),
+		// and the values recorded for the next step conjoined among
+		// themselves, the deepest first, before they meet next (each
+		// conjunction with next walked all of next: Y⁴⁰ a ∧ F b spent
+		// its time there).
 		for i := range np {
-			next = m.Restrict(next, bl.prevV[i], prev[i])
+			lits[i] = bdd.Literal{Var: bl.prevV[i], Value: prev[i]}
 		}
-		for i := range np {
-			rec := record[i]
-			for j := range np {
-				rec = m.Restrict(rec, bl.prevV[j], prev[j])
-			}
-			next = m.And(next, m.Iff(m.Var(bl.pastV[i]), rec))
+		cube := m.Cube(lits)
+		next := m.RestrictCube(comp.Apply(s), cube)
+		recorded := bdd.True
+		for i := np - 1; i >= 0; i-- {
+			recorded = m.And(m.Iff(m.Var(bl.pastV[i]), m.RestrictCube(record[i], cube)), recorded)
 		}
+		next = m.And(next, recorded)
 		nextC := m.And(next, care)
 		if err := m.Err(); err != nil {
 			return nil, err
