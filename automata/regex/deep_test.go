@@ -104,3 +104,20 @@ func TestDeepPostfix(t *testing.T) {
 		t.Errorf("999 stars: %v", err)
 	}
 }
+
+// A line is lexed in pieces (between two looks at the budget); tokens and
+// comments that straddle a piece's end are read whole.
+func TestLexPieces(t *testing.T) {
+	long := "alphabet xyz w\n" + strings.Repeat("xyz  ", 40000) + "w # " + strings.Repeat("§(|", 30000) + "\n"
+	r, err := Parse("p.re", []byte(long))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Root.Op != OpConcat || len(r.Root.Sub) != 40001 {
+		t.Fatalf("%v with %d operands, want a concatenation of 40,001", r.Root.Op, len(r.Root.Sub))
+	}
+	quoted := "alphabet \"a b\" c\n" + strings.Repeat(`"a b" `, 20000) + "c\n"
+	if r, err = Parse("q.re", []byte(quoted)); err != nil || len(r.Root.Sub) != 20001 {
+		t.Fatalf("quoted symbols across pieces: %v", err)
+	}
+}

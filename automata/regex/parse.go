@@ -23,6 +23,10 @@ const (
 	tOp
 )
 
+// lexPiece is how many bytes of a line are lexed between two looks at the
+// budget.
+const lexPiece = 1 << 16
+
 // tok is one token; it is kept small, as an expression of millions of
 // symbols is that many tokens.
 type tok struct {
@@ -60,7 +64,7 @@ func ParseBudget(b *budget.Budget, filename string, src []byte) (*Regex, error) 
 	alphaLine := -1
 	var alpha alphabet.Alphabet
 	for i, text := range lines {
-		toks := lexLine(filename, i, text, true, false, &errs, nil)
+		toks, _ := lexLine(filename, i, text, 0, len(text), true, false, &errs, nil)
 		if len(toks) == 0 {
 			continue
 		}
@@ -97,10 +101,14 @@ func ParseBudget(b *budget.Budget, filename string, src []byte) (*Regex, error) 
 	single := alpha.SingleChar()
 	var toks []tok
 	for i := alphaLine + 1; i < len(lines) && !errs.Full(); i++ {
-		if err := b.Step(int64(len(lines[i]))/8 + 1); err != nil {
-			return nil, err
+		// A line at a time, and a line in pieces: an expression may be
+		// one line of millions of symbols.
+		for off := 0; off < len(lines[i]) && !errs.Full(); {
+			if err := b.Step(lexPiece/8 + 1); err != nil {
+				return nil, err
+			}
+			toks, off = lexLine(filename, i, lines[i], off, off+lexPiece, false, single, &errs, toks)
 		}
-		toks = lexLine(filename, i, lines[i], false, single, &errs, toks)
 	}
 	// End of input is reported just after the last token.
 	eof := source.Pos{Line: alphaLine + 2, Col: 1}
@@ -143,16 +151,19 @@ func describe(t tok) string {
 	return strconv.Quote(t.text)
 }
 
-// lexLine splits one line into tokens, appended to toks. In the alphabet line, bare names use
+// lexLine splits one line into tokens, appended to toks: those from byte
+// from on, up to the first token boundary at or after stop, which it
+// returns (len(text) at the end of the line). In the alphabet line, bare names use
 // the full name alphabet ('?' included); in expressions, single splits bare
 // runs into one symbol per character.
-func lexLine(filename string, lineNo int, text string, alphaLine, single bool, errs *source.ErrorList, toks []tok) []tok {
+func lexLine(filename string, lineNo int, text string, from, stop int, alphaLine, single bool, errs *source.ErrorList, toks []tok) ([]tok, int) {
 	pos := func(off int) source.Pos { return source.Pos{Line: lineNo + 1, Col: off + 1} }
 	bare := isBareSymbolRune
 	if alphaLine {
 		bare = alphabet.IsNameRune
 	}
-	for i := 0; i < len(text) && !errs.Full(); {
+	i := from
+	for i < len(text) && i < stop && !errs.Full() {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case unicode.IsSpace(r):
@@ -169,7 +180,7 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 				toks = append(toks, tok{kind: tSym, text: s, line: int32(lineNo + 1), col: int32(i + 1), width: int32(end - i)})
 			case alphabet.ErrUnterminated:
 				errs.Add(filename, pos(i), "unterminated quoted symbol")
-				return toks
+				return toks, len(text)
 			case alphabet.ErrEmptyQuote:
 				errs.Add(filename, pos(i), "empty quoted symbol")
 			default:
@@ -188,7 +199,10 @@ func lexLine(filename string, lineNo int, text string, alphaLine, single bool, e
 			i += size
 		}
 	}
-	return toks
+	if errs.Full() {
+		i = len(text)
+	}
+	return toks, i
 }
 
 type parser struct {
