@@ -410,7 +410,7 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls *classIDs
 		f.apart = newTupleIndex(K+1, len(backward))
 		tokens := &pairIndex{index: map[[2]int32]int32{}}
 		t := make([]int32, len(backward))
-		scan := newScanTable(ids, backward, func(id int32) (int32, error) {
+		scan := newScanTable(ids, cls.len(), backward, func(id int32) (int32, error) {
 			c := classOf(id)
 			for j, s := range backward {
 				t[j] = s.visit(c)
@@ -424,7 +424,7 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls *classIDs
 		ids = len(tokens.pairs)
 		decode = func(id int32) (int32, int32) { p := tokens.pairs[id]; return p[0], p[1] }
 	}
-	scan := newScanTable(ids, f.inline, func(id int32) (int32, error) {
+	scan := newScanTable(ids, cls.len(), f.inline, func(id int32) (int32, error) {
 		return f.class(decode(id))
 	})
 	if err := scan.run(b, cls, reverse); err != nil {

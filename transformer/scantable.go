@@ -13,12 +13,13 @@ import (
 // depend on the state and the id only. scanTable numbers the tuples met and
 // tabulates the moves as they are made, so that once warm a position costs
 // one look-up in a table of ids × states entries, whatever the number of
-// heads and query classes. A second table, of ids² × states entries,
-// tabulates the moves on two positions at once, so that the chain of
-// dependent look-ups along the word (what bounds a scan's speed) is half
-// as long. The tables are bounded (maxScanTable); past it the pair table
-// is dropped, and the scan goes on computing every move when the move
-// table is full or a head's own memo gives up.
+// heads and query classes. A second table, of ids^s × states entries,
+// tabulates the moves on s = 4 positions at once (for at most 6 ids) or 2,
+// so that the chain of dependent look-ups along the word (what bounds a
+// scan's speed) is s times shorter. The tables are bounded (maxScanTable,
+// and a few entries per position of the word); past the bound the group
+// table is dropped, and the scan goes on computing every move when the
+// move table is full or a head's own memo gives up.
 type scanTable struct {
 	k     int                           // number of distinct input ids
 	heads []*headScan                   // whose states make the state
@@ -28,14 +29,18 @@ type scanTable struct {
 	// state's row is its number times k.
 	next []int64
 	row  int
-	// pairs holds, at row·k + a·k + b, the moves on a then b: the next
-	// state's row·k << 32 | the first output << 16 | the second; −1 not
-	// yet computed; nil when dropped.
-	pairs []int64
-	index map[string]int32 // heads' states (little-endian bytes) → state
-	saved []int32          // the heads' states of every state
-	key   []byte
-	off   bool // every move is computed (the heads hold the scan's state)
+	// groups holds, at a state's number·k^stride + the ids of stride
+	// positions read as digits in base k (the first the highest), the
+	// moves on them: the next state's number·k^stride << 32 | the outputs,
+	// 32/stride bits each (the first the highest); −1 not yet computed;
+	// nil when dropped or not worth it.
+	groups       []int64
+	stride, size int              // size = k^stride
+	limit        int              // entries a table may hold
+	index        map[string]int32 // heads' states (little-endian bytes) → state
+	saved        []int32          // the heads' states of every state
+	key          []byte
+	off          bool // every move is computed (the heads hold the scan's state)
 }
 
 // maxScanTable bounds each table of a scanTable (in entries of 8 bytes).
@@ -43,11 +48,16 @@ type scanTable struct {
 var maxScanTable = 1 << 18
 
 // newScanTable returns the table of a scan over k distinct ids by heads
-// (in their start states), whose moves slow computes.
-func newScanTable(k int, heads []*headScan, slow func(id int32) (int32, error)) *scanTable {
-	t := &scanTable{k: k, heads: heads, slow: slow, index: map[string]int32{}, key: make([]byte, 4*len(heads))}
-	if k*k <= maxScanTable {
-		t.pairs = []int64{}
+// (in their start states), whose moves slow computes, for a word of n
+// positions (its tables hold at most a few entries per position).
+func newScanTable(k, n int, heads []*headScan, slow func(id int32) (int32, error)) *scanTable {
+	t := &scanTable{k: k, heads: heads, slow: slow, index: map[string]int32{}, key: make([]byte, 4*len(heads)),
+		limit: min(maxScanTable, max(1<<12, 4*n))}
+	switch {
+	case k <= 6 && k*k*k*k <= t.limit/8: // a state's row within 10 KB
+		t.groups, t.stride, t.size = []int64{}, 4, k*k*k*k
+	case k*k <= t.limit/8:
+		t.groups, t.stride, t.size = []int64{}, 2, k*k
 	}
 	if t.intern() < 0 {
 		t.stop()
@@ -68,7 +78,7 @@ func (t *scanTable) intern() int32 {
 		return id
 	}
 	id := len(t.saved) / max(len(t.heads), 1)
-	if (id+1)*t.k > maxScanTable {
+	if (id+1)*t.k > t.limit {
 		return -1
 	}
 	for _, s := range t.heads {
@@ -81,12 +91,12 @@ func (t *scanTable) intern() int32 {
 	for range t.k {
 		t.next = append(t.next, -1)
 	}
-	if t.pairs != nil {
-		if (id+1)*t.k*t.k > maxScanTable {
-			t.pairs = nil
+	if t.groups != nil {
+		if (id+1)*t.size > t.limit {
+			t.groups = nil
 		} else {
-			for range t.k * t.k {
-				t.pairs = append(t.pairs, -1)
+			for range t.size {
+				t.groups = append(t.groups, -1)
 			}
 		}
 	}
@@ -98,7 +108,7 @@ func (t *scanTable) intern() int32 {
 func (t *scanTable) stop() {
 	t.off = true
 	t.row = 0
-	t.pairs = nil
+	t.groups = nil
 	t.next = make([]int64, t.k)
 	for i := range t.next {
 		t.next[i] = -1
@@ -198,45 +208,47 @@ func scanTableIDs[T uint8 | uint16 | uint32](b *budget.Budget, t *scanTable, ids
 	}
 	for p < n {
 		end := min(n, (p/scanStep+1)*scanStep)
-		// Two positions a look-up while the pair table lasts (outputs of
-		// at most 16 bits).
-		if t.pairs != nil && limit <= 1<<16-1 {
-			k, pairs := t.k, t.pairs
-			row := t.row * k
-			for ; p+1 < end; p, i = p+2, i+2*step {
-				a, c := ids[i], ids[i+step]
-				if v := pairs[row+int(a)*k+int(c)]; v >= 0 {
-					row = int(v >> 32)
-					ids[i], ids[i+step] = T(v>>16), T(v)
-					continue
+		// Four or two positions a look-up while the group table lasts and
+		// the outputs fit its bits.
+		if t.groups != nil && limit < 1<<(32/t.stride) {
+			k, size, groups := t.k, t.size, t.groups
+			row := t.row / k * size
+			S := t.stride
+			for ; p+S <= end; p, i = p+S, i+S*step {
+				var x int
+				if S == 4 {
+					x = ((int(ids[i])*k+int(ids[i+step]))*k+int(ids[i+2*step]))*k + int(ids[i+3*step])
+					if v := groups[row+x]; v >= 0 {
+						row = int(v >> 32)
+						ids[i], ids[i+step], ids[i+2*step], ids[i+3*step] = T(v>>24), T(v>>16), T(v>>8), T(v)
+						continue
+					}
+				} else {
+					x = int(ids[i])*k + int(ids[i+step])
+					if v := groups[row+x]; v >= 0 {
+						row = int(v >> 32)
+						ids[i], ids[i+step] = T(v>>16), T(v)
+						continue
+					}
 				}
 				from := row
-				t.row = row / k
-				o1, err := t.move(int32(a))
+				t.row = row / size * k
+				j, o, outs, err := groupMoves(t, ids, i, step, limit)
 				if err != nil {
 					return 0, 0, err
 				}
-				if int64(o1) > limit {
-					return p, o1, nil
+				if j < S {
+					return p + j, o, nil
 				}
-				ids[i] = T(o1)
-				o2, err := t.move(int32(c))
-				if err != nil {
-					return 0, 0, err
-				}
-				if int64(o2) > limit {
-					return p + 1, o2, nil
-				}
-				ids[i+step] = T(o2)
-				if pairs = t.pairs; pairs == nil { // dropped or stopped
-					p, i = p+2, i+2*step
+				if groups = t.groups; groups == nil { // dropped or stopped
+					p, i = p+S, i+S*step
 					break
 				}
-				row = t.row * k
-				pairs[from+int(a)*k+int(c)] = int64(row)<<32 | int64(o1)<<16 | int64(o2)
+				row = t.row / k * size
+				groups[from+x] = int64(row)<<32 | outs
 			}
-			if t.pairs != nil { // else t.row is already the state's
-				t.row = row / k
+			if t.groups != nil { // else t.row is already the state's
+				t.row = row / size * k
 			}
 		}
 		row, next := t.row, t.next
@@ -267,4 +279,23 @@ func scanTableIDs[T uint8 | uint16 | uint32](b *budget.Budget, t *scanTable, ids
 		}
 	}
 	return n, 0, nil
+}
+
+// groupMoves makes the moves on the stride ids at i, i+step, ...,
+// overwriting each with its output, and returns stride and the outputs
+// packed as in groups; or, at the first output that does not fit T, its
+// index j among them (positions before it written) and the output.
+func groupMoves[T uint8 | uint16 | uint32](t *scanTable, ids []T, i, step int, limit int64) (j int, o int32, outs int64, err error) {
+	bits := 32 / t.stride
+	for j = range t.stride {
+		if o, err = t.move(int32(ids[i+j*step])); err != nil {
+			return 0, 0, 0, err
+		}
+		if int64(o) > limit {
+			return j, o, 0, nil
+		}
+		ids[i+j*step] = T(o)
+		outs = outs<<bits | int64(o)
+	}
+	return t.stride, 0, outs, nil
 }
