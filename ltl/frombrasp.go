@@ -90,10 +90,16 @@ func FromBRASPVectors(b *budget.Budget, p *brasp.Program) ([]*Formula, error) {
 			return nil, err
 		}
 	}
+	// The normalised program's vectors by name, looked up once each (a
+	// program of tens of thousands of vectors made this quadratic).
+	index := make(map[string]int, len(q.Vectors))
+	for k, v := range q.Vectors {
+		index[v.Name] = k
+	}
 	out := make([]*Formula, len(p.Vectors))
 	for k, v := range p.Vectors {
-		m := q.Lookup(v.Name)
-		if m < 0 {
+		m, ok := index[v.Name]
+		if !ok {
 			return nil, fmt.Errorf("ltl: FromBRASP: the normal forms lost vector %s", v.Name)
 		}
 		out[k] = c.vec[m]
