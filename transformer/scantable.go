@@ -54,6 +54,7 @@ func newScanTable(k, n int, heads []*headScan, slow func(id int32) (int32, error
 	t := &scanTable{k: k, heads: heads, slow: slow, index: map[string]int32{}, key: make([]byte, 4*len(heads)),
 		limit: min(maxScanTable, max(1<<12, 4*n))}
 	switch {
+	case n < 1<<10: // a short word: groups would not repay their table
 	case k <= 6 && k*k*k*k <= t.limit/8: // a state's row within 10 KB
 		t.groups, t.stride, t.size = []int64{}, 4, k*k*k*k
 	case k*k <= t.limit/8:

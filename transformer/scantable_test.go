@@ -37,9 +37,9 @@ func TestScanTablesAgree(t *testing.T) {
 		progs[name] = p
 		names = append(names, name)
 	}
-	long := []int{1000, 20000}
+	long := []int{1500, 20000}
 	if testing.Short() {
-		long = []int{1000}
+		long = []int{1500}
 	}
 	for _, name := range names {
 		p := progs[name]
