@@ -98,10 +98,12 @@ func runModel(t *artifact.Transformer, line []byte, where string, asJSON bool, o
 	return true, nil
 }
 
-// maxBatchedWord is the longest word run through the batch: its scratch
-// keeps four bytes per position and head, where RunBytes keeps one or two
-// per position.
-const maxBatchedWord = 1 << 20
+// maxBatchedWord is the longest word run through the batch. Past it
+// RunBytes costs less: its per-class work (about 0.1 ms a word on the
+// compiled examples) is repaid by its tabulated scans (a few ns per
+// symbol, where the batch spends tens), and it keeps one or two bytes per
+// position where the batch's scratch keeps four per position and head.
+const maxBatchedWord = 1 << 12
 
 // writeSymbolsJSON writes prefix and the n symbols sym(0) … as JSON
 // strings separated by commas.

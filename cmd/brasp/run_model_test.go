@@ -53,7 +53,7 @@ func TestRunModelBatched(t *testing.T) {
 			var words [][]int
 			brasptest.AllWords(len(syms), min(6, 12/len(syms)+1), func(w []int) { words = append(words, append([]int(nil), w...)) })
 			for range 30 {
-				words = append(words, brasptest.RandomWord(rng, len(syms), 1+rng.IntN(3000)))
+				words = append(words, brasptest.RandomWord(rng, len(syms), 1+rng.IntN(2*maxBatchedWord)))
 			}
 			rng.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
 			var got bytes.Buffer
