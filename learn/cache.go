@@ -300,6 +300,9 @@ func verdictName(x int8) string {
 	return "rejected"
 }
 
+// PerPrefix reports whether the teacher answers every prefix of a word.
+func (c *Cache) PerPrefix() bool { return c.m.PerPrefix() }
+
 // Bytes is the memory of the answers kept: what the learn-bytes limit
 // measures.
 func (c *Cache) Bytes() int { return len(c.out) * int(nodeBytes(c.k)) }

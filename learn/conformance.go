@@ -26,8 +26,8 @@ import (
 //     They are asked in batches that double from 8 words, so a round that
 //     finds a counterexample early asks little more than it needed;
 //     Random words in all (when negative: RandomBase + RandomPerState/2
-//     per state, at least RandomHardest times what the hardest
-//     counterexample so far took);
+//     per state, RandomPlain times that without prefix answers, at least
+//     RandomHardest times what the hardest counterexample so far took);
 //  4. the HSI suite for Extra extra states: access(q)·x·t for every
 //     state q, every x of length at most Extra+1 and every test t of the
 //     state the hypothesis reaches on access(q)·x (harmonised state
@@ -80,7 +80,10 @@ func NewConformance(c *Cache, length, extra, random, mean, maxLength int) *Confo
 // RandomBase + RandomPerState/2·(states of the hypothesis), and at least
 // RandomHardest times the draws that the hardest counterexample so far
 // took (a state that took many draws to find says the next one may too).
-var RandomBase, RandomPerState, RandomHardest = 175, 9, 2
+// A teacher without prefix answers gives one verdict per word where one
+// with them gives one per letter, so its words are RandomPlain times as
+// many.
+var RandomBase, RandomPerState, RandomHardest, RandomPlain = 175, 9, 2, 2
 
 // PACWords is the number of random words of equivalence round i (from 1)
 // for Angluin's PAC criterion: ⌈(ln(1/δ) + i·ln 2)/ε⌉.
@@ -216,7 +219,11 @@ type randomOutcome struct {
 func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, error) {
 	total, draw := c.Random, func() []int { return c.guided(h) }
 	if total < 0 {
-		total = max(RandomBase+RandomPerState*h.NumStates()/2, RandomHardest*c.hardest)
+		total = RandomBase + RandomPerState*h.NumStates()/2
+		if !c.Cache.PerPrefix() {
+			total *= RandomPlain
+		}
+		total = max(total, RandomHardest*c.hardest)
 	}
 	what := func(n int) string {
 		return fmt.Sprintf("%d random draws (an access word, a geometric middle of mean length %d and a test of the state reached; "+
