@@ -17,7 +17,7 @@ import (
 // tabulates the moves on s = 4 positions at once (for at most 6 ids) or 2,
 // so that the chain of dependent look-ups along the word (what bounds a
 // scan's speed) is s times shorter. The tables are bounded (maxScanTable,
-// and a few entries per position of the word); past the bound the group
+// and an entry per 8 positions of the word); past the bound the group
 // table is dropped, and the scan goes on computing every move when the
 // move table is full or a head's own memo gives up.
 type scanTable struct {
@@ -49,10 +49,11 @@ var maxScanTable = 1 << 18
 
 // newScanTable returns the table of a scan over k distinct ids by heads
 // (in their start states), whose moves slow computes, for a word of n
-// positions (its tables hold at most a few entries per position).
+// positions (its tables hold at most an entry per 8 positions past 4096
+// entries: a byte per position).
 func newScanTable(k, n int, heads []*headScan, slow func(id int32) (int32, error)) *scanTable {
 	t := &scanTable{k: k, heads: heads, slow: slow, index: map[string]int32{}, key: make([]byte, 4*len(heads)),
-		limit: min(maxScanTable, max(1<<12, 4*n))}
+		limit: min(maxScanTable, max(1<<12, n/8))}
 	switch {
 	case n < 1<<10: // a short word: groups would not repay their table
 	case k <= 6 && k*k*k*k <= t.limit/8: // a state's row within 10 KB
