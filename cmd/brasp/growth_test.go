@@ -22,8 +22,8 @@ import (
 //
 // By default one round tries one small size of each family, from a fixed
 // seed; BRASP_GROWTH=N tries N rounds from a random seed (logged), each
-// family at a size drawn anew up to its largest, and BRASP_GROWTH_SEED=S
-// replays a seed.
+// family at a size drawn anew up to its largest, BRASP_GROWTH_SEED=S
+// replays a seed, and BRASP_GROWTH_DIR=D keeps the inputs in D.
 
 // growthFamily makes one input of a family at size n.
 type growthFamily struct {
@@ -253,7 +253,10 @@ func TestHostileGrowth(t *testing.T) {
 	}
 	t.Logf("BRASP_GROWTH_SEED=%d, %d rounds", seed, rounds)
 	rng := rand.New(rand.NewPCG(seed, 24))
-	dir := t.TempDir()
+	dir := os.Getenv("BRASP_GROWTH_DIR") // to keep the inputs
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	type job struct{ file, word, cmd string }
 	var jobs []job
 	for r := range rounds {
