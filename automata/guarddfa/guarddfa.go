@@ -40,6 +40,7 @@ package guarddfa
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -491,18 +492,40 @@ func (a *Automaton) Symbolic(b *budget.Budget, props []string) (*symbolic.DFA, e
 }
 
 // guardNode is the diagram of a guard, its propositions at level[prop].
+// Each conjunction is built from its deepest literal up, and the
+// conjunctions are joined deepest first: conjoining or joining in the
+// written order rebuilt the diagram so far at every literal, quadratic in
+// a guard over many propositions (p0 & p1 & … & p19999 ran for minutes).
 func (a *Automaton) guardNode(m *bdd.Manager, level []int, g [][]Literal) bdd.Node {
-	x := bdd.False
+	cubes := make([]bdd.Node, 0, len(g))
+	var lits []bdd.Literal
 	for _, c := range g {
-		y := bdd.True
+		lits = lits[:0]
 		for _, l := range c {
-			v := m.Var(level[l.Prop])
-			if !l.Value {
-				v = m.NVar(level[l.Prop])
-			}
-			y = m.And(y, v)
+			lits = append(lits, bdd.Literal{Var: level[l.Prop], Value: l.Value})
 		}
-		x = m.Or(x, y)
+		slices.SortFunc(lits, func(x, y bdd.Literal) int { return y.Var - x.Var })
+		y := bdd.True
+		for i, l := range lits {
+			if i > 0 && lits[i-1].Var == l.Var {
+				if lits[i-1].Value != l.Value {
+					y = bdd.False // p & !p
+					break
+				}
+				continue
+			}
+			if l.Value {
+				y = m.Mk(l.Var, bdd.False, y)
+			} else {
+				y = m.Mk(l.Var, y, bdd.False)
+			}
+		}
+		cubes = append(cubes, y)
+	}
+	slices.SortStableFunc(cubes, func(x, y bdd.Node) int { return m.Level(y) - m.Level(x) })
+	x := bdd.False
+	for _, c := range cubes {
+		x = m.Or(x, c)
 	}
 	return x
 }

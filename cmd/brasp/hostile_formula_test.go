@@ -38,6 +38,21 @@ func yesterdays(prefix string, n int) string {
 	return "alphabet a b\n" + prefix + strings.Repeat("Y ", n) + "a\n"
 }
 
+// wideGuards is a guard automaton over n propositions whose one guard is
+// their conjunction and the other the disjunction of their negations.
+func wideGuards(n int) string {
+	ps := make([]string, n)
+	for i := range ps {
+		ps[i] = fmt.Sprintf("p%x", i)
+	}
+	neg := make([]string, n)
+	for i, p := range ps {
+		neg[i] = "!" + p
+	}
+	return "propositions " + strings.Join(ps, " ") + "\nstart 0\naccept 0\n0 0 " + strings.Join(ps, "&") +
+		"\n0 1 " + strings.Join(neg, "|") + "\n1 1 true\n"
+}
+
 func hostileFormulaRepros() []hostileRepro {
 	limit := func(names string) string { return `1 exceeds the limit (` + names + `)=\d+ ` }
 	return []hostileRepro{
@@ -70,6 +85,10 @@ func hostileFormulaRepros() []hostileRepro {
 			args: "convert f.ltlf --to dfa -o f.bdd", want: "ok"},
 		{name: "ltlf-16-eventually-guards", gen: writeFile("f.ltlf", func() string { return conjunctionOfF(16) }),
 			args: "convert f.ltlf --to dfa", want: limit("guard-text-bytes") + `.*a \.bdd output file shares the decision diagrams`},
+		// A guard over 200,000 propositions, read in linear time (each
+		// literal rebuilt the conjunction so far: minutes and gigabytes).
+		{name: "guard-200000-literals", gen: writeFile("w.dfa", func() string { return wideGuards(200000) }),
+			args: "convert w.dfa --to dfa -o w.bdd", want: "ok"},
 		// 12 propositions: 28 MB of guards, written.
 		{name: "ltlf-12-eventually-guards", gen: writeFile("f.ltlf", func() string { return conjunctionOfF(12) }),
 			args: "convert f.ltlf --to dfa -o f.dfa", want: "ok"},
