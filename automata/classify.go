@@ -246,6 +246,9 @@ type TransformerVariant struct {
 	Name       string
 	Recognises bool
 	Reason     string
+	// Unknown, when not empty, says why the answer is not known (the
+	// question it rests on exceeded a limit); Recognises is then false.
+	Unknown string
 }
 
 // TransformerVariants says which masked hard-attention transformer variants
@@ -255,10 +258,14 @@ type TransformerVariant struct {
 // exactly the stutter-invariant star-free ones (Thm 5.2); rational sinusoidal
 // position embeddings exactly the regular languages in AC0 (Cor. 5.4).
 func (c *Classification) TransformerVariants() []TransformerVariant {
+	ac0 := TransformerVariant{Name: "strict masking, rational sinusoidal position embeddings", Recognises: c.AC0, Reason: "regular and in AC0 (§5.3, Cor. 5.4)"}
+	if c.AC0Undecided != nil {
+		ac0.Unknown = "whether it is in AC0 is unknown: " + c.AC0Undecided.Error()
+	}
 	return []TransformerVariant{
-		{"strict masking, no position embeddings", c.StarFree, "star-free (§4, Thm 5.1)"},
-		{"non-strict masking, no position embeddings", c.StarFree && c.StutterInvariant, "stutter-invariant and star-free (§5.2)"},
-		{"strict masking, rational sinusoidal position embeddings", c.AC0, "regular and in AC0 (§5.3, Cor. 5.4)"},
+		{Name: "strict masking, no position embeddings", Recognises: c.StarFree, Reason: "star-free (§4, Thm 5.1)"},
+		{Name: "non-strict masking, no position embeddings", Recognises: c.StarFree && c.StutterInvariant, Reason: "stutter-invariant and star-free (§5.2)"},
+		ac0,
 	}
 }
 
@@ -293,6 +300,10 @@ func (c *Classification) Format() string {
 	}
 	fmt.Fprintf(&b, "dfa-states: %d\n", c.Minimal.NumStates())
 	for _, v := range c.TransformerVariants() {
+		if v.Unknown != "" {
+			fmt.Fprintf(&b, "transformer, %s: unknown (%s; it recognises the languages %s)\n", v.Name, v.Unknown, v.Reason)
+			continue
+		}
 		fmt.Fprintf(&b, "transformer, %s: %s (%s)\n", v.Name, yes(v.Recognises), v.Reason)
 	}
 	return b.String()

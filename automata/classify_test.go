@@ -232,4 +232,11 @@ func TestClassifyAC0Limit(t *testing.T) {
 	if out := c.Format(); !strings.Contains(out, "ac0: unknown (the stable semigroup exceeds the limit monoid-bytes=1 bytes (needs ") || !strings.Contains(out, "--limit monoid-bytes=N") {
 		t.Errorf("Format:\n%s", out)
 	}
+	// The transformer variant that rests on AC0 is unknown too, not "no".
+	if out := c.Format(); !strings.Contains(out, "transformer, strict masking, rational sinusoidal position embeddings: unknown (whether it is in AC0 is unknown: ") {
+		t.Errorf("Format:\n%s", out)
+	}
+	if v := c.TransformerVariants()[2]; v.Recognises || v.Unknown == "" {
+		t.Errorf("variant %+v", v)
+	}
 }

@@ -34,6 +34,9 @@ type DFAResponse struct {
 	StarFree         bool   `json:"starFree"`
 	StutterInvariant bool   `json:"stutterInvariant"`
 	AC0              bool   `json:"ac0"`
+	// AC0Unknown, when not empty, says why AC0 is not decided (a limit):
+	// AC0 is then false and means unknown, not no.
+	AC0Unknown string `json:"ac0Unknown,omitempty"`
 	// Classification is the classification with its witnesses, as
 	// `brasp classify` prints it.
 	Classification string `json:"classification"`
@@ -47,6 +50,8 @@ type Variant struct {
 	Name       string `json:"name"`
 	Recognises bool   `json:"recognises"`
 	Reason     string `json:"reason"`
+	// Unknown, when not empty, says why the answer is not known.
+	Unknown string `json:"unknown,omitempty"`
 }
 
 func (a *API) dfa(b *budget.Budget, req *DFARequest) (any, *apiError) {
@@ -96,8 +101,11 @@ func describeDFA(cls *automata.Classification) *DFAResponse {
 		AC0:              cls.AC0,
 		Classification:   cls.Format(),
 	}
+	if cls.AC0Undecided != nil {
+		res.AC0Unknown = cls.AC0Undecided.Error()
+	}
 	for _, v := range cls.TransformerVariants() {
-		res.Variants = append(res.Variants, Variant{v.Name, v.Recognises, v.Reason})
+		res.Variants = append(res.Variants, Variant{v.Name, v.Recognises, v.Reason, v.Unknown})
 	}
 	if min.NumStates() <= MaxDrawStates {
 		res.SVG, res.Note = DrawDFA(min)

@@ -535,7 +535,7 @@ function showClassification(box, d, input) {
   const ul = el("ul", {},
     el("li", {}, "star-free: ", yn(d.starFree)),
     el("li", {}, "stutter-invariant: ", yn(d.stutterInvariant)),
-    el("li", {}, "AC0: ", yn(d.ac0)),
+    el("li", {}, "AC0: ", d.ac0Unknown ? el("span", { class: "muted", text: "unknown", title: d.ac0Unknown }) : yn(d.ac0)),
     el("li", { class: "muted", text: `${d.states} states` + (d.note ? " · " + d.note : "") }));
   box.append(ul, el("pre", { class: "out", text: d.classification }));
   if (d.starFree && d.stutterInvariant && input) box.append(nonStrictBox(input));
