@@ -354,9 +354,16 @@ func (w *CountingWitness) describe(alpha alphabet.Alphabet, extra string) string
 }
 
 // ShowWord writes w for messages: quoted in the CLI convention, or ε.
+// A word whose symbols are quoted already (a symbol such as a valuation
+// "{p,q}" that cannot be written bare) is shown as the CLI reads it, not
+// quoted a second time.
 func ShowWord(alpha alphabet.Alphabet, w []int) string {
 	if len(w) == 0 {
 		return "ε"
 	}
-	return strconv.Quote(alpha.FormatWord(w))
+	text := alpha.FormatWord(w)
+	if strings.ContainsRune(text, '"') {
+		return text
+	}
+	return strconv.Quote(text)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata/internal/transform"
 	"github.com/brasp-dev/brasp/budget"
 	"github.com/brasp-dev/brasp/internal/testkit"
@@ -238,5 +239,15 @@ func TestClassifyAC0Limit(t *testing.T) {
 	}
 	if v := c.TransformerVariants()[2]; v.Recognises || v.Unknown == "" {
 		t.Errorf("variant %+v", v)
+	}
+}
+
+func TestShowWordQuotedSymbols(t *testing.T) {
+	alpha := alphabet.Alphabet{"{}", "{p}", "{p,q}"}
+	if got, want := ShowWord(alpha, []int{1, 2}), `"{p}" "{p,q}"`; got != want {
+		t.Errorf("ShowWord = %s, want %s", got, want)
+	}
+	if got, want := ShowWord(alphabet.Alphabet{"a", "b"}, []int{0, 1}), `"ab"`; got != want {
+		t.Errorf("ShowWord = %s, want %s", got, want)
 	}
 }
