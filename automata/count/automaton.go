@@ -29,6 +29,10 @@
 // the number of edges in 2^63), so a step costs a few machine words, and
 // the draw stays exactly uniform.
 //
+// Counts gives the counts of a range of lengths without the table: one
+// row rolled forward from the start state, or, for a long first length,
+// reached by powers of the matrix of edge weights.
+//
 // The tables are charged to the count-table-bytes limit; counting and
 // sampling charge their steps to the budget's work and stop when its
 // context is cancelled.
@@ -41,11 +45,11 @@ import (
 	"github.com/brasp-dev/brasp/budget"
 )
 
-// TableBytes bounds the count and sampling tables (states × lengths ×
-// the size of a count, for each side), and the set of words --distinct
-// keeps.
+// TableBytes bounds the sampling tables (states × lengths × the size of
+// a count, for each side), the set of words --distinct keeps, and the rows
+// and matrices of Counts.
 var TableBytes = budget.Define("count-table-bytes", 1<<30, "bytes",
-	"tables that count and sample the words of each length (states × lengths × count size), and the distinct words drawn")
+	"tables that sample the words of each length (states × lengths × count size), the distinct words drawn, and the rows and matrices of counts that count keeps")
 
 // Automaton is a complete DFA as the counting and sampling read it: per
 // state, its edges (one per successor, with the number of letters leading

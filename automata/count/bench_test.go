@@ -1,6 +1,7 @@
 package count
 
 import (
+	"math/big"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
@@ -61,3 +62,44 @@ func BenchmarkCount100(b *testing.B) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// BenchmarkCountsLength counts the words of one long length as brasp
+// count --lengths N does (Counts: one row, reached by matrix powers or
+// rolled), on the 2-state parity DFA over a b and a random 4-state DFA
+// over four letters. cpu-ns/op is the thread's CPU time.
+func BenchmarkCountsLength(b *testing.B) {
+	parity, err := automata.Parse("parity.dfa", []byte("alphabet a b\nstart e\naccept o\ne a e\ne b o\no a o\no b e\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	four := automata.RandomDFA(rand.New(rand.NewPCG(34, 4)), testkit.Letters(4), 4)
+	for _, c := range []struct {
+		name string
+		a    *Automaton
+		n    int
+	}{
+		{"parity/n=100000", fromDFA(b, parity), 100000},
+		{"parity/n=1000000", fromDFA(b, parity), 1000000},
+		{"random4x4/n=100000", fromDFA(b, four), 100000},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0, ok := cputime.Thread()
+			for b.Loop() {
+				err := c.a.Counts(nil, c.n, c.n, func(_ int, acc, _, _ *big.Int) error {
+					if acc.Sign() == 0 {
+						b.Fatal("no word accepted")
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if cpu1, ok1 := cputime.Thread(); ok && ok1 {
+				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"math/big"
 	"text/tabwriter"
 
 	"github.com/brasp-dev/brasp/artifact"
@@ -39,23 +40,26 @@ func countCmd(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	t, err := l.A.Count(b, hi)
-	if err != nil {
-		return fmt.Errorf("count: %w", err)
-	}
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	if *asJSON {
-		for n := lo; n <= hi; n++ {
-			fmt.Fprintf(out, "{\"length\":%d,\"accepted\":%s,\"rejected\":%s,\"total\":%s}\n",
-				n, t.Words(count.Accept, n), t.Words(count.Reject, n), t.Total(n))
+		err = l.A.Counts(b, lo, hi, func(n int, acc, rej, total *big.Int) error {
+			_, err := fmt.Fprintf(out, "{\"length\":%d,\"accepted\":%s,\"rejected\":%s,\"total\":%s}\n", n, acc, rej, total)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("count: %w", err)
 		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "length\taccepted\trejected\ttotal\t")
-	for n := lo; n <= hi; n++ {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", n, t.Words(count.Accept, n), t.Words(count.Reject, n), t.Total(n))
+	err = l.A.Counts(b, lo, hi, func(n int, acc, rej, total *big.Int) error {
+		_, err := fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", n, acc, rej, total)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("count: %w", err)
 	}
 	return tw.Flush()
 }
