@@ -236,6 +236,17 @@ func (a Alphabet) parseASCII(s string) ([]int, bool) {
 
 func notSpace(r rune) bool { return !unicode.IsSpace(r) }
 
+// ParseSymbols reads a list of symbols separated by white space, each bare
+// or double-quoted as in a word ("a b" c is the two symbols a b and c), into
+// an alphabet: no symbol may be listed twice (New).
+func ParseSymbols(s string) (Alphabet, error) {
+	fields, err := splitSymbols(s)
+	if err != nil {
+		return nil, err
+	}
+	return New(fields...)
+}
+
 // splitSymbols splits s at white space, honouring double-quoted symbols.
 func splitSymbols(s string) ([]string, error) {
 	var out []string

@@ -190,3 +190,27 @@ func FuzzParseCompact(f *testing.F) {
 		}
 	})
 }
+
+func TestParseSymbols(t *testing.T) {
+	for _, c := range []struct {
+		in, want, err string
+	}{
+		{`a b c`, `a b c`, ""},
+		{`"a b" c`, `"a b" c`, ""},
+		{` "(" x1	"é" `, `"(" x1 é`, ""},
+		{`   `, ``, ""},
+		{`a "b`, "", "unterminated quoted symbol at offset 2"},
+		{`a ""`, "", `bad quoted symbol "" at offset 2`},
+		{`a "a"`, "", "duplicate symbol a"},
+	} {
+		a, err := ParseSymbols(c.in)
+		switch {
+		case c.err != "" && (err == nil || err.Error() != c.err):
+			t.Errorf("ParseSymbols(%q): %v, want error %q", c.in, err, c.err)
+		case c.err == "" && err != nil:
+			t.Errorf("ParseSymbols(%q): %v", c.in, err)
+		case c.err == "" && a.String() != c.want:
+			t.Errorf("ParseSymbols(%q) = %s, want %s", c.in, a, c.want)
+		}
+	}
+}

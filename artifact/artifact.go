@@ -96,6 +96,13 @@ func kindInfo(k Kind) (KindInfo, bool) {
 	return KindInfo{}, false
 }
 
+// Extensions returns the file extensions of kind k, with the dot (none for
+// a kind known by its contents).
+func Extensions(k Kind) []string {
+	info, _ := kindInfo(k)
+	return info.Exts
+}
+
 // KindOf returns the kind of a file from its extension.
 func KindOf(filename string) (Kind, error) {
 	ext := strings.ToLower(filepath.Ext(filename))

@@ -31,8 +31,15 @@ func Learn(b *budget.Budget, a Artifact, opts Options) (*learn.Result, error) {
 // order of symbolic.Valuation (letter v: proposition i holds when bit i of
 // v is set), each named as a step of a trace in braces ("{p,q}", "{}"), so
 // that letters joined by ';' are a trace in the syntax of brasp run. At
-// most 12 propositions (4,096 letters).
+// most 12 propositions (4,096 letters), each named once.
 func ValuationAlphabet(props []string) (alphabet.Alphabet, error) {
+	seen := make(map[string]bool, len(props))
+	for _, p := range props {
+		if seen[p] {
+			return nil, fmt.Errorf("proposition %s twice", p)
+		}
+		seen[p] = true
+	}
 	if len(props) > maxValuationProps {
 		return nil, fmt.Errorf("%d propositions: a learner over propositions reads 2^%d valuations (at most %d propositions)",
 			len(props), len(props), maxValuationProps)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/automata"
@@ -27,7 +28,8 @@ const maxAnswerBytes = 1 << 20
 // word per line on its standard input and writes one answer line per word
 // on its standard output, in order. A word is written one character per
 // letter when every letter is one character, and letters separated by
-// spaces otherwise. An answer is "accept" or "reject"; in prefix mode it is
+// spaces otherwise (all of them quoted where not bare, as brasp run reads
+// a word, when a letter holds white space). An answer is "accept" or "reject"; in prefix mode it is
 // one character per non-empty prefix of the word, '1' accepted and '0'
 // rejected. A batch is written whole while the answers are read
 // (concurrently, so neither side blocks on a full pipe); a batch that is
@@ -104,10 +106,18 @@ func (c *Command) readLines(r io.Reader) {
 // PerPrefix reports whether the teacher answers per prefix.
 func (c *Command) PerPrefix() bool { return c.prefixes }
 
-// FormatWord writes w as a line of the protocol (without the newline).
+// FormatWord writes w as a line of the protocol (without the newline):
+// one character per letter, or the letters separated by spaces, a letter
+// holding white space or starting with a double quote written quoted (as
+// brasp run reads a word).
 func FormatWord(alpha alphabet.Alphabet, w []int) string {
 	if alpha.SingleChar() {
 		return joinLetters(alpha, w, "")
+	}
+	for _, s := range alpha {
+		if strings.HasPrefix(s, `"`) || strings.ContainsFunc(s, unicode.IsSpace) {
+			return alpha.FormatWord(w)
+		}
 	}
 	return joinLetters(alpha, w, " ")
 }

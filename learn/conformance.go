@@ -2,7 +2,6 @@ package learn
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -86,9 +85,10 @@ func NewConformance(c *Cache, length, extra, random, mean, maxLength int) *Confo
 var RandomBase, RandomPerState, RandomHardest, RandomPlain = 175, 9, 2, 2
 
 // PACWords is the number of random words of equivalence round i (from 1)
-// for Angluin's PAC criterion: ⌈(ln(1/δ) + i·ln 2)/ε⌉.
-func PACWords(epsilon, delta float64, i int) int {
-	return int(math.Ceil((math.Log(1/delta) + float64(i)*math.Ln2) / epsilon))
+// for Angluin's PAC criterion: ⌈(ln(1/δ) + i·ln 2)/ε⌉, or math.MaxInt64
+// when that is larger.
+func PACWords(epsilon, delta float64, i int) int64 {
+	return (&Conformance{Epsilon: epsilon, Delta: delta}).randomCount(i, 0, false)
 }
 
 // Counterexample runs the suite on h.
@@ -101,22 +101,24 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 	if w := c.Cache.Disagreement(h.DFA); w != nil {
 		return w, true, nil
 	}
-	k := len(h.Alphabet)
 	c.cover, c.next = nil, 0
-	// Every word up to Length, shortest first.
-	var all [][]int
-	level := [][]int{{}}
-	for n := 1; n <= c.Length; n++ {
-		var next [][]int
-		for _, u := range level {
-			for a := range k {
-				next = append(next, concat(u, []int{a}))
-			}
-		}
-		all = append(all, next...)
-		level = next
+	// Every word up to Length, shortest first, asked in batches built as
+	// they go (the count is checked first), then the transitions and
+	// their tests.
+	length := c.Length
+	if c.MaxLength > 0 {
+		length = min(length, c.MaxLength)
 	}
-	if w, found, err := c.test(b, h, slices.Concat(all, c.hsi(h, 0))); found || err != nil {
+	k := len(h.Alphabet)
+	all := WordsUpTo(k, length)
+	if err := checkCount(b, maxQueries, all, fmt.Sprintf("the test of every word up to length %d over %d letters", length, k)); err != nil {
+		return nil, false, err
+	}
+	hsi0, err := c.hsi(b, h, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	if w, found, err := c.exhaustive(b, h, length, hsi0); found || err != nil {
 		return w, found, err
 	}
 	random, err := c.random(b, h)
@@ -125,7 +127,9 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 	}
 	var hsi [][]int
 	for extra := 1; extra <= c.Extra; extra++ {
-		hsi = c.hsi(h, extra)
+		if hsi, err = c.hsi(b, h, extra); err != nil {
+			return nil, false, err
+		}
 		if w, found, err := c.test(b, h, hsi); found || err != nil {
 			return w, found, err
 		}
@@ -137,8 +141,8 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 		return nil, false, err
 	}
 	var parts []string
-	if c.Length > 0 {
-		parts = append(parts, fmt.Sprintf("all %d words up to length %d", len(all), c.Length))
+	if length > 0 {
+		parts = append(parts, fmt.Sprintf("all %d words up to length %d", all, length))
 	}
 	if c.Extra > 0 {
 		parts = append(parts, fmt.Sprintf("the HSI suite for %d extra states (%d words)", c.Extra, len(hsi)))
@@ -180,9 +184,49 @@ func (c *Conformance) recheck(b *budget.Budget, h *Hypothesis) error {
 	return c.Cache.Recheck(b, kept)
 }
 
-// hsi returns the HSI suite for extra extra states (see Conformance).
-func (c *Conformance) hsi(h *Hypothesis, extra int) [][]int {
+// suiteBatch is the most words of the exhaustive stage or of random
+// draws built and asked at once.
+const suiteBatch = 1 << 14
+
+// exhaustive asks every word up to length n, shortest first, in batches
+// of at most suiteBatch words built as they are asked, the words of extra
+// with the last batch, and returns the shortest word of the first batch
+// on which the black box and h disagree (the shortest of all: the
+// batches go by length).
+func (c *Conformance) exhaustive(b *budget.Budget, h *Hypothesis, n int, extra [][]int) ([]int, bool, error) {
 	k := len(h.Alphabet)
+	var batch [][]int
+	for m := 1; m <= n; m++ {
+		w := make([]int, m) // the next word of length m, in order
+		for {
+			batch = append(batch, slices.Clone(w))
+			if len(batch) == suiteBatch {
+				if w, found, err := c.test(b, h, batch); found || err != nil {
+					return w, found, err
+				}
+				batch = batch[:0]
+			}
+			i := m - 1
+			for i >= 0 && w[i] == k-1 {
+				w[i] = 0
+				i--
+			}
+			if i < 0 {
+				break
+			}
+			w[i]++
+		}
+	}
+	return c.test(b, h, append(batch, extra...))
+}
+
+// hsi returns the HSI suite for extra extra states (see Conformance),
+// after checking its size against learn-queries.
+func (c *Conformance) hsi(b *budget.Budget, h *Hypothesis, extra int) ([][]int, error) {
+	k := len(h.Alphabet)
+	if err := checkCount(b, maxQueries, hsiWords(h.NumStates(), k, extra), fmt.Sprintf("the HSI suite for %d extra states of a hypothesis of %d states", extra, h.NumStates())); err != nil {
+		return nil, err
+	}
 	var suite [][]int
 	for q := range h.NumStates() {
 		mids := [][]int{{}}
@@ -204,7 +248,7 @@ func (c *Conformance) hsi(h *Hypothesis, extra int) [][]int {
 			}
 		}
 	}
-	return suite
+	return suite, nil
 }
 
 // randomOutcome is what stage 3 of a round did.
@@ -216,35 +260,35 @@ type randomOutcome struct {
 }
 
 // random runs stage 3: hypothesis-guided random words, or the PAC test.
+// The round's count is checked against learn-queries before any is
+// drawn, and each word's length before the word is built.
 func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, error) {
-	total, draw := c.Random, func() []int { return c.guided(h) }
-	if total < 0 {
-		total = RandomBase + RandomPerState*h.NumStates()/2
-		if !c.Cache.PerPrefix() {
-			total *= RandomPlain
-		}
-		total = max(total, RandomHardest*c.hardest)
-	}
+	var out randomOutcome
+	total := c.randomCount(c.round, h.NumStates(), c.Cache.PerPrefix())
+	draw := func() ([]int, error) { return c.guided(b, h) }
 	what := func(n int) string {
 		return fmt.Sprintf("%d random draws (an access word, a geometric middle of mean length %d and a test of the state reached; "+
 			"or a short loop around a state, most often one found last, and its test)", n, c.RandomMean)
 	}
+	kind := "random test"
 	if c.Epsilon > 0 {
-		total = PACWords(c.Epsilon, c.Delta, c.round)
-		draw = func() []int { return c.pac(len(h.Alphabet)) }
+		draw = func() ([]int, error) { return c.pac(b, len(h.Alphabet)) }
 		what = func(n int) string {
 			return fmt.Sprintf("%d random draws of length 1 + geometric of mean %d, uniform letters "+
 				"(Angluin's PAC test of round %d: with probability ≥ 1−%g the error is ≤ %g under that distribution)",
 				n, c.PACMean, c.round, c.Delta, c.Epsilon)
 		}
+		kind = "PAC test"
 	}
-	var out randomOutcome
-	for batch := 8; out.asked < total; batch *= 2 {
-		words := make([][]int, 0, min(batch, total-out.asked))
+	if err := checkCount(b, maxQueries, total, fmt.Sprintf("the %s of round %d", kind, c.round)); err != nil {
+		return out, err
+	}
+	for batch := 8; int64(out.asked) < total; batch = min(2*batch, suiteBatch) {
+		words := make([][]int, 0, min(int64(batch), total-int64(out.asked)))
 		for range cap(words) {
-			w := draw()
-			if c.MaxLength > 0 && len(w) > c.MaxLength {
-				w = w[:c.MaxLength]
+			w, err := draw()
+			if err != nil {
+				return out, err
 			}
 			words = append(words, w)
 		}
@@ -272,7 +316,7 @@ func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, er
 // of its parent in the tree). Loops find the next state of a hypothesis
 // that grows one state at a time (a counter, Dyck words), which uniform
 // words almost never reach.
-func (c *Conformance) guided(h *Hypothesis) []int {
+func (c *Conformance) guided(b *budget.Budget, h *Hypothesis) ([]int, error) {
 	k := len(h.Alphabet)
 	if c.rng.IntN(5) < 2 {
 		q := c.fresh + c.rng.IntN(h.NumStates()-c.fresh)
@@ -283,7 +327,7 @@ func (c *Conformance) guided(h *Hypothesis) []int {
 		if ts := h.Tests(q); len(ts) > 0 {
 			u = concat(u, ts[len(ts)-1])
 		}
-		return u
+		return c.bounded(u), nil
 	}
 	if c.next == len(c.cover) {
 		c.cover, c.next = c.rng.Perm(h.NumStates()*k), 0
@@ -291,21 +335,46 @@ func (c *Conformance) guided(h *Hypothesis) []int {
 	qa := c.cover[c.next]
 	c.next++
 	u := concat(h.Access[qa/k], []int{qa % k})
-	for c.rng.IntN(c.RandomMean+1) != 0 {
-		u = append(u, c.rng.IntN(k))
+	u, err := c.appendRandom(b, u, k, c.RandomMean)
+	if err != nil {
+		return nil, err
 	}
 	if ts := h.Tests(h.Run(h.Start, u)); len(ts) > 0 && c.rng.IntN(2) == 0 {
 		u = concat(u, ts[c.rng.IntN(len(ts))])
 	}
-	return u
+	return c.bounded(u), nil
 }
 
 // pac draws a word of the PAC distribution: length 1 + geometric of mean
 // PACMean, letters uniform.
-func (c *Conformance) pac(k int) []int {
-	u := []int{c.rng.IntN(k)}
-	for c.rng.IntN(c.PACMean+1) != 0 {
+func (c *Conformance) pac(b *budget.Budget, k int) ([]int, error) {
+	u, err := c.appendRandom(b, []int{c.rng.IntN(k)}, k, c.PACMean)
+	return c.bounded(u), err
+}
+
+// appendRandom appends to u a geometric number of uniform letters with
+// the given mean. The number is drawn first: the letters past MaxLength
+// are never drawn, and a word whose answers could not fit in learn-bytes
+// is refused before it is built.
+func (c *Conformance) appendRandom(b *budget.Budget, u []int, k, mean int) ([]int, error) {
+	n := geometric(c.rng, mean)
+	if c.MaxLength > 0 {
+		n = min(n, int64(max(0, c.MaxLength-len(u))))
+	}
+	need := saturatingMul(saturatingAdd(n, int64(len(u))), nodeBytes(k))
+	if m := c.Cache.meter; need > m.Max()-m.Used() {
+		return nil, b.Check(maxCacheBytes, saturatingAdd(m.Used(), need), fmt.Sprintf("the answers of the teacher with a random word of %s letters (mean %d)", approx(n+int64(len(u))), mean))
+	}
+	for range n {
 		u = append(u, c.rng.IntN(k))
+	}
+	return u, nil
+}
+
+// bounded cuts u to MaxLength letters, when that is set.
+func (c *Conformance) bounded(u []int) []int {
+	if c.MaxLength > 0 && len(u) > c.MaxLength {
+		return u[:c.MaxLength]
 	}
 	return u
 }

@@ -100,12 +100,13 @@ func TestConformanceDyck(t *testing.T) {
 func TestPACWords(t *testing.T) {
 	for _, c := range []struct {
 		eps, delta float64
-		i, want    int
-	}{{0.1, 0.05, 1, 37}, {0.01, 0.01, 3, 669}, {0.5, 0.5, 1, 3}} {
+		i          int
+		want       int64
+	}{{0.1, 0.05, 1, 37}, {0.01, 0.01, 3, 669}, {0.5, 0.5, 1, 3}, {1e-300, 0.5, 1, math.MaxInt64}} {
 		if got := PACWords(c.eps, c.delta, c.i); got != c.want {
 			t.Errorf("PACWords(%g, %g, %d) = %d, want %d", c.eps, c.delta, c.i, got, c.want)
 		}
-		if want := (math.Log(1/c.delta) + float64(c.i)*math.Ln2) / c.eps; float64(c.want) < want {
+		if want := (math.Log(1/c.delta) + float64(c.i)*math.Ln2) / c.eps; float64(c.want) < want && c.want < math.MaxInt64 {
 			t.Errorf("table entry below the bound %g", want)
 		}
 	}

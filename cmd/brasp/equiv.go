@@ -10,7 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/exact"
 )
 
-const equivUsage = "equiv [--limit NAME=N]... [--up-to N] A B"
+const equivUsage = "equiv [--from KIND | --from A_KIND,B_KIND] [--limit NAME=N]... [--up-to N] A B"
 
 // equivCmd prints "equivalent" (exit 0) or
 // `not equivalent: "WORD" (A accepts, B rejects)` with a shortest such word
@@ -21,11 +21,13 @@ const equivUsage = "equiv [--limit NAME=N]... [--up-to N] A B"
 // failed that check). Like diff, it exits
 // with 2 when it cannot decide (an unreadable input, a limit, a non-regular
 // or transducer input), so that scripts can tell that from "not equivalent".
-// With --up-to N it runs both inputs on every word up to length N instead:
+// --from names the kinds of inputs whose extension does not (one kind for
+// both, or one each). With --up-to N it runs both inputs on every word up to length N instead:
 // a bounded check, labelled as such, for inputs that are not regular (Mid).
 func equivCmd(e *env, args []string) error {
 	fs := newFlags(e, "equiv", equivUsage)
 	lim := addLimitFlag(fs)
+	from := fs.String("from", "", "input kind, overriding the file extension: `KIND` for both inputs, or A_KIND,B_KIND (an empty one: by its extension)")
 	upTo := fs.Int("up-to", 0, "a bounded check: compare on every word up to length `N` by running both inputs (not a proof; for inputs that are not regular, such as programs with Mid)")
 	pos, err := parseFlags(e, fs, equivUsage, args)
 	if err != nil {
@@ -35,12 +37,20 @@ func equivCmd(e *env, args []string) error {
 		return usageError(equivUsage, "want exactly two files")
 	}
 	trouble := func(err error) error { return &exitError{code: 2, msg: err.Error()} }
+	kinds := strings.Split(*from, ",")
+	switch len(kinds) {
+	case 1:
+		kinds = append(kinds, kinds[0])
+	case 2:
+	default:
+		return &exitError{code: 2, msg: fmt.Sprintf("equiv: --from: want KIND or A_KIND,B_KIND, have %q", *from)}
+	}
 	bud := e.budget(lim)
-	a, err := loadFile(bud, pos[0], "")
+	a, err := loadFile(bud, pos[0], kinds[0])
 	if err != nil {
 		return trouble(err)
 	}
-	b, err := loadFile(bud, pos[1], "")
+	b, err := loadFile(bud, pos[1], kinds[1])
 	if err != nil {
 		return trouble(err)
 	}

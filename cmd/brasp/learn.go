@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -59,19 +60,13 @@ func learnCmd(e *env, args []string) error {
 		if len(pos) != 0 || *out == "" || (*alpha == "") == (props == nil) {
 			return usageError(learnUsage, "--command needs --alphabet or --propositions and -o OUT, and no FILE")
 		}
-		var kind artifact.Kind
-		if *to != "" {
-			if kind, err = artifact.ParseKind(*to); err != nil {
-				return &exitError{code: 2, msg: "learn: --to: " + err.Error()}
-			}
+	} else {
+		if len(pos) != 1 || *out == "" {
+			return usageError(learnUsage, "want one FILE and -o OUT")
 		}
-		bb := blackBox{command: *command, alphabet: *alpha, props: props, prefixes: *prefixes, length: *testLength,
-			extra: *extra, random: *random, mean: *mean, maxLength: *maxLength,
-			epsilon: *epsilon, delta: *delta, pacMean: *pacMean}
-		return bb.learn(e, e.budget(lim), *out, *stats, kind)
-	}
-	if len(pos) != 1 || *out == "" {
-		return usageError(learnUsage, "want one FILE and -o OUT")
+		if f := blackBoxFlags(fs); f != "" {
+			return &exitError{code: 2, msg: fmt.Sprintf("learn: %s applies only to --command (a FILE is an exact teacher: its check is exact)", f)}
+		}
 	}
 	var kind artifact.Kind
 	if *to != "" {
@@ -79,7 +74,35 @@ func learnCmd(e *env, args []string) error {
 			return &exitError{code: 2, msg: "learn: --to: " + err.Error()}
 		}
 	}
+	written := kind
+	switch {
+	case written != "":
+	case props != nil:
+		written = artifact.KindMONADFA
+	default:
+		written = artifact.KindDFA
+	}
+	if err := checkLearnedName(*out, written); err != nil {
+		return err
+	}
 	b := e.budget(lim)
+	var bb *blackBox
+	if *command != "" {
+		// Every number is checked, and the suite it asks for sized,
+		// before the teacher starts.
+		bb = &blackBox{command: *command, props: props, prefixes: *prefixes}
+		if err := bb.settle(b, fs, *alpha, *testLength, *extra, *random, *mean, *maxLength, *epsilon, *delta, *pacMean); err != nil {
+			return err
+		}
+	}
+	outs, err := prepareLearnOutputs(*out, *stats)
+	if err != nil {
+		return err
+	}
+	defer outs.discard()
+	if bb != nil {
+		return bb.learn(e, b, outs, kind)
+	}
 	a, err := loadFile(b, pos[0], "")
 	if err != nil {
 		return err
@@ -94,7 +117,49 @@ func learnCmd(e *env, args []string) error {
 	if res == nil {
 		return fmt.Errorf("%s: %w", pos[0], lerr)
 	}
-	return finishLearn(e, b, res, lerr, *out, *stats, kind, props)
+	return finishLearn(e, b, res, lerr, outs, kind, props)
+}
+
+// blackBoxFlags returns the first flag set on fs that only a black box
+// reads (its test suite), or "".
+func blackBoxFlags(fs *flag.FlagSet) string {
+	only := map[string]bool{"alphabet": true, "prefixes": true, "test-length": true, "extra-states": true, "random": true,
+		"random-mean": true, "epsilon": true, "delta": true, "pac-mean": true, "max-length": true}
+	first := ""
+	fs.Visit(func(f *flag.Flag) {
+		if only[f.Name] && first == "" {
+			first = "--" + f.Name
+		}
+	})
+	return first
+}
+
+// learnOutputs are the outputs of a learning run, made ready before it
+// starts (see pendingOutput).
+type learnOutputs struct {
+	outPath    string
+	out, stats *pendingOutput
+	statsPath  string
+}
+
+func prepareLearnOutputs(out, stats string) (*learnOutputs, error) {
+	o := &learnOutputs{outPath: out, statsPath: stats}
+	var err error
+	if o.out, err = prepareOutput("-o", out); err != nil {
+		return nil, err
+	}
+	if stats != "" {
+		if o.stats, err = prepareOutput("--stats", stats); err != nil {
+			o.out.discard()
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+func (o *learnOutputs) discard() {
+	o.out.discard()
+	o.stats.discard()
 }
 
 // classifyStates is the most states a learned DFA has for brasp learn to
@@ -123,67 +188,37 @@ func classifyBudget(e *env, b *budget.Budget) *budget.Budget {
 	return budget.New(e.ctx, s)
 }
 
-// finishLearn writes what a learning run produced: the stats, the last
-// hypothesis (in the asked form; over props, when given, as a symbolic
-// DFA), what it agrees on, its classification; the error of the run, if
-// any, after all that.
-func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, stats string, kind artifact.Kind, props []string) error {
+// finishLearn writes what a learning run produced: the last hypothesis
+// (in the asked form; over props, when given, as a symbolic DFA) first,
+// then the stats, what it agrees on, its classification; the error of
+// the run, if any, after all that.
+func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, outs *learnOutputs, kind artifact.Kind, props []string) error {
 	// An interrupted run still writes what it has (the point of Ctrl-C
 	// during a long learn): its writes do not stop with the context.
 	wctx := e.ctx
 	if lerr != nil {
 		wctx = context.WithoutCancel(e.ctx)
 	}
-	if stats != "" {
-		data, err := json.MarshalIndent(res.Stats, "", "  ")
-		if err != nil {
+	out := outs.outPath
+	if res.DFA != nil {
+		if err := writeLearned(e, b, wctx, res, lerr, outs, kind, props); err != nil {
 			return err
 		}
-		if err := writeOutput(wctx, stats, append(data, '\n')); err != nil {
-			return err
+	}
+	if outs.stats != nil {
+		data, err := json.MarshalIndent(res.Stats, "", "  ")
+		if err == nil {
+			err = outs.stats.commit(wctx, append(data, '\n'))
+		}
+		if err != nil {
+			if res.DFA != nil {
+				return fmt.Errorf("learn: --stats %s: %v (the learned DFA is written to %s)", outs.statsPath, err, out)
+			}
+			return fmt.Errorf("learn: --stats %s: %v", outs.statsPath, err)
 		}
 	}
 	if res.DFA == nil {
 		return lerr
-	}
-	if lerr != nil {
-		// The run stopped: the stopped budget cannot run conversions.
-		b = budget.New(e.ctx, b.Settings())
-		if errors.Is(lerr, budget.ErrStopped) {
-			b = nil
-		}
-	}
-	var learned artifact.Artifact = artifact.NewDFA(res.DFA)
-	if props != nil {
-		sym, err := artifact.Symbolic(b, res.DFA, props)
-		if err != nil {
-			return fmt.Errorf("learn: the learned DFA as a symbolic DFA: %w", err)
-		}
-		learned = sym
-	}
-	classified := learned
-	var data []byte
-	var err error
-	switch {
-	case kind != "" && lerr == nil:
-		if learned, err = artifact.Convert(b, learned, kind, artifact.Options{}); err != nil {
-			return fmt.Errorf("learn: the learned DFA as %s: %w", kind, err)
-		}
-		fallthrough
-	case props != nil:
-		if enc, ok := learned.(artifact.Encoder); ok {
-			data, err = enc.Encode(out)
-		} else {
-			data, err = learned.Format()
-		}
-		if err != nil {
-			return err
-		}
-	default:
-		data = []byte(automata.Format(res.DFA))
-	}
-	if err := writeOutput(wctx, out, data); err != nil {
-		return err
 	}
 	s := res.Stats
 	if lerr != nil {
@@ -199,7 +234,18 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 		fmt.Fprintf(e.stdout, "not classified (more than %d states): brasp classify %s does it\n", classifyStates, out)
 		return nil
 	}
-	c, err := artifact.Classify(classifyBudget(e, b), classified, artifact.Options{})
+	classified := artifact.Artifact(artifact.NewDFA(res.DFA))
+	if props != nil {
+		if sym, err := artifact.Symbolic(b, res.DFA, props); err == nil {
+			classified = sym
+		}
+	}
+	return classify(e, b, classified, out)
+}
+
+// classify prints the classification of what was learned.
+func classify(e *env, b *budget.Budget, learned artifact.Artifact, out string) error {
+	c, err := artifact.Classify(classifyBudget(e, b), learned, artifact.Options{})
 	if err != nil {
 		// The DFA is written; only its classification is missing.
 		fmt.Fprintf(e.stderr, "brasp: learn: the learned DFA is not classified: %v (brasp classify %s runs with larger default limits)\n", err, out)
@@ -207,4 +253,63 @@ func finishLearn(e *env, b *budget.Budget, res *learn.Result, lerr error, out, s
 	}
 	_, err = fmt.Fprint(e.stdout, c.Format())
 	return err
+}
+
+// writeLearned writes the learned DFA to -o: as a DFA, over props as a
+// symbolic DFA, with kind converted to it. When the conversion fails the
+// DFA is written beside OUT (OUT.dfa), so that what was learned is kept.
+func writeLearned(e *env, b *budget.Budget, wctx context.Context, res *learn.Result, lerr error, outs *learnOutputs, kind artifact.Kind, props []string) error {
+	out := outs.outPath
+	if lerr != nil {
+		// The run stopped: the stopped budget cannot run conversions.
+		b = budget.New(e.ctx, b.Settings())
+		if errors.Is(lerr, budget.ErrStopped) {
+			b = nil
+		}
+	}
+	var learned artifact.Artifact = artifact.NewDFA(res.DFA)
+	if props != nil {
+		sym, err := artifact.Symbolic(b, res.DFA, props)
+		if err != nil {
+			return keepLearned(wctx, res, out, fmt.Errorf("the learned DFA as a symbolic DFA: %w", err))
+		}
+		learned = sym
+	}
+	var data []byte
+	var err error
+	switch {
+	case kind != "" && lerr == nil:
+		if learned, err = artifact.Convert(b, learned, kind, artifact.Options{}); err != nil {
+			return keepLearned(wctx, res, out, fmt.Errorf("the learned DFA as %s: %w", kind, err))
+		}
+		fallthrough
+	case props != nil:
+		if enc, ok := learned.(artifact.Encoder); ok {
+			data, err = enc.Encode(out)
+		} else {
+			data, err = learned.Format()
+		}
+		if err != nil {
+			return keepLearned(wctx, res, out, err)
+		}
+	default:
+		data = []byte(automata.Format(res.DFA))
+	}
+	if err := outs.out.commit(wctx, data); err != nil {
+		return keepLearned(wctx, res, out, fmt.Errorf("-o %s: %w", out, err))
+	}
+	return nil
+}
+
+// keepLearned writes the learned DFA to OUT.dfa after cause kept it from
+// OUT, and returns cause saying where the DFA went.
+func keepLearned(wctx context.Context, res *learn.Result, out string, cause error) error {
+	beside := out + ".dfa"
+	o, err := prepareOutput("-o", beside)
+	if err == nil {
+		if err = o.commit(wctx, []byte(automata.Format(res.DFA))); err == nil {
+			return fmt.Errorf("learn: %w; the learned DFA (%d states) is written to %s", cause, res.DFA.NumStates(), beside)
+		}
+	}
+	return fmt.Errorf("learn: %w; the learned DFA could not be kept in %s either: %v", cause, beside, err)
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -11,52 +13,93 @@ import (
 	"github.com/brasp-dev/brasp/learn"
 )
 
-// blackBox is brasp learn --command: the settings of the teacher process
-// and of the conformance suite.
+// blackBox is brasp learn --command: the teacher process, its letters and
+// the conformance suite.
 type blackBox struct {
-	command, alphabet string
-	props             []string // learning traces over these propositions
-	prefixes          bool
-	length, extra     int
-	random, mean      int
-	maxLength         int
-	epsilon, delta    float64
-	pacMean           int
+	command  string
+	props    []string // learning traces over these propositions
+	prefixes bool
+	alpha    alphabet.Alphabet
+	conf     *learn.Conformance
+	// maxLength bounds every query (0: none).
+	maxLength int
 }
 
-func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind artifact.Kind) error {
-	alpha := alphabet.Alphabet(strings.Fields(bb.alphabet))
+// settle reads the letters and checks every number of the suite before
+// anything is started: each flag in its range (finite, for the
+// fractions), and the suite they ask for within the limits
+// (learn.Conformance.Check: the words up to --test-length, the random
+// words of a round, their answers' bytes), so that a setting that cannot
+// be met is refused at once, not by running out of memory hours later.
+func (bb *blackBox) settle(b *budget.Budget, fs *flag.FlagSet, alpha string, length, extra, random, mean, maxLength int, epsilon, delta float64, pacMean int) error {
 	if bb.props != nil {
 		var err error
-		if alpha, err = artifact.ValuationAlphabet(bb.props); err != nil {
+		if bb.alpha, err = artifact.ValuationAlphabet(bb.props); err != nil {
 			return &exitError{code: 2, msg: "learn: --propositions: " + err.Error()}
 		}
-	}
-	seen := map[string]bool{}
-	for _, a := range alpha {
-		if seen[a] {
-			return &exitError{code: 2, msg: fmt.Sprintf("learn: --alphabet: letter %q twice", a)}
+	} else {
+		a, err := alphabet.ParseSymbols(alpha)
+		if err != nil {
+			return &exitError{code: 2, msg: "learn: --alphabet: " + err.Error()}
 		}
-		seen[a] = true
+		if len(a) == 0 {
+			return &exitError{code: 2, msg: "learn: --alphabet: no letter (give the letters separated by spaces, a letter holding spaces double-quoted)"}
+		}
+		bb.alpha = a
 	}
-	if bb.extra < 0 || bb.random < -1 || bb.mean < 0 || bb.maxLength < 0 {
-		return &exitError{code: 2, msg: "learn: --extra-states, --random, --random-mean and --max-length want N ≥ 0"}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	bad := func(name string, v any, want string) error {
+		return &exitError{code: 2, msg: fmt.Sprintf("learn: --%s %v: want %s", name, v, want)}
 	}
-	if bb.length < 0 {
-		bb.length = 0
-		for total, n := 0, len(alpha); bb.length < 8; n *= len(alpha) {
-			if total += n; total > 30 {
-				break
-			}
-			bb.length++
+	for _, n := range []struct {
+		name  string
+		value int
+	}{{"test-length", length}, {"extra-states", extra}, {"random", random}, {"random-mean", mean}, {"max-length", maxLength}, {"pac-mean", pacMean}} {
+		if n.value < 0 && (set[n.name] || n.value < -1) {
+			return bad(n.name, n.value, "N ≥ 0")
 		}
 	}
-	if bb.epsilon < 0 || bb.epsilon >= 1 || bb.delta <= 0 || bb.delta >= 1 || bb.pacMean < 0 {
-		return &exitError{code: 2, msg: "learn: --epsilon and --delta want numbers in (0, 1), --pac-mean N ≥ 0"}
+	fraction := func(name string, v float64) error {
+		if math.IsNaN(v) || v <= 0 || v >= 1 {
+			return bad(name, v, "a number in (0, 1)")
+		}
+		return nil
 	}
-	if bb.maxLength > 0 {
-		bb.length = min(bb.length, bb.maxLength)
+	if set["epsilon"] {
+		if err := fraction("epsilon", epsilon); err != nil {
+			return err
+		}
+		if err := fraction("delta", delta); err != nil {
+			return err
+		}
+	} else if set["delta"] || set["pac-mean"] {
+		return &exitError{code: 2, msg: "learn: --delta and --pac-mean apply only with --epsilon (the PAC test)"}
 	}
+	if length < 0 {
+		// The default: the longest length with at most 30 words.
+		length = 0
+		for length < 8 && learn.WordsUpTo(len(bb.alpha), length+1) <= 30 {
+			length++
+		}
+	}
+	if maxLength > 0 {
+		length = min(length, maxLength)
+	}
+	bb.maxLength = maxLength
+	bb.conf = learn.NewConformance(nil, length, extra, random, mean, maxLength)
+	bb.conf.Epsilon, bb.conf.Delta, bb.conf.PACMean = epsilon, delta, pacMean
+	if !set["epsilon"] {
+		bb.conf.Epsilon = 0
+	}
+	if err := bb.conf.Check(b, len(bb.alpha)); err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	return nil
+}
+
+func (bb *blackBox) learn(e *env, b *budget.Budget, outs *learnOutputs, kind artifact.Kind) error {
+	alpha := bb.alpha
 	teacher, err := learn.StartCommand(strings.Fields(bb.command), alpha, bb.prefixes)
 	if err != nil {
 		return fmt.Errorf("learn: %v", err)
@@ -66,8 +109,8 @@ func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind arti
 		teacher.Format = func(w []int) string { return learn.FormatTrace(alpha, w) }
 	}
 	cache := learn.NewCache(b, teacher, alpha, &learn.Stats{})
-	conf := learn.NewConformance(cache, bb.length, bb.extra, bb.random, bb.mean, bb.maxLength)
-	conf.Epsilon, conf.Delta, conf.PACMean = bb.epsilon, bb.delta, bb.pacMean
+	conf := bb.conf
+	conf.Cache = cache
 	started, last := time.Now(), time.Now()
 	progress := func(s *learn.Stats) {
 		if time.Since(started) > 2*time.Second && time.Since(last) > time.Second {
@@ -82,5 +125,5 @@ func (bb *blackBox) learn(e *env, b *budget.Budget, out, stats string, kind arti
 	if lerr == nil && bb.maxLength > 0 {
 		res.Verdict = fmt.Sprintf("the minimal DFA that %s (not an equivalence: the black box is known only up to length %d)", res.Verdict, bb.maxLength)
 	}
-	return finishLearn(e, b, res, lerr, out, stats, kind, bb.props)
+	return finishLearn(e, b, res, lerr, outs, kind, bb.props)
 }
