@@ -101,23 +101,10 @@ words of length ≤ N; they run in float64 or float32 (``dtype=``), and
 """
 
 from .exactness import InexactError
-from .model import Cache, HookPoint, Model
+from .hooks import Cache, HookPoint
+from .loading import load
+from .model import Model
 from .spec import FormatError, Spec, read
 from . import traces
 
 __all__ = ["load", "Model", "Cache", "HookPoint", "InexactError", "FormatError", "Spec", "read", "traces"]
-
-
-def load(path, device=None, dtype=None):
-    """Reads a brasp model file (.json or .safetensors) into a Model, or a
-    softmax export (format brasp-softmax/1) into a brasp.softmax.SoftmaxModel."""
-    import torch
-    with open(path, "rb") as f:
-        head = f.read(4096)
-    if b'"brasp-softmax/1"' in head:
-        from . import softmax
-        return softmax.load(path, device=device, dtype=dtype or torch.float64)
-    m = Model(read(path), dtype=dtype or torch.float64)
-    if device is not None:
-        m = m.to(device)
-    return m

@@ -25,12 +25,12 @@ is registered and every head is hard (a softmax export mixes positions).
 
 import torch
 
+from .attention import Head
 
 
 def applies(model):
     """Whether the class-tracked pass may replace the module-by-module one:
     no forward hook anywhere (hooks see [B, n, d] values), hard heads only."""
-    from .model import Head
     for m in model.modules():
         if m._forward_hooks or m._forward_pre_hooks:
             return False

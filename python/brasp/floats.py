@@ -1,0 +1,53 @@
+"""A model's exact rational parameters as float tensors, and whether a
+float dtype holds them exactly (the module runs only on exact values; see
+brasp.exactness for the operations)."""
+
+from fractions import Fraction
+
+import torch
+
+
+def tensor(rows, dtype):
+    """A tensor of dtype from exact Fractions (a vector, or a matrix given
+    as a list of rows), each rounded to the nearest float64 first; whether
+    nothing rounds is exact_in's question."""
+    t = torch.tensor([[float(x) for x in r] for r in rows] if rows and isinstance(rows[0], list)
+                     else [float(x) for x in rows], dtype=torch.float64)
+    return t.to(dtype)
+
+
+def exact_in(rows, dtype):
+    """Whether every Fraction of rows (a vector or a list of rows) is a
+    value of dtype exactly."""
+    flat = [x for r in rows for x in r] if rows and isinstance(rows[0], list) else list(rows)
+    for x in flat:
+        try:
+            f = float(x)
+        except OverflowError:
+            return False
+        if Fraction(f) != x:
+            return False
+        if dtype != torch.float64 and float(torch.tensor(f, dtype=dtype)) != f:
+            return False
+    return True
+
+
+
+def params_exact(s, dtype):
+    """Per parameter group of the spec s: whether dtype holds it exactly."""
+    yield exact_in(s.embedding, dtype)
+    if s.embedding_bias is not None:
+        yield exact_in(s.embedding_bias, dtype)
+    for l in s.layers:
+        for h in l.heads:
+            yield exact_in(h.score, dtype) and exact_in(h.value, dtype)
+        if l.ffn is not None:
+            f = l.ffn
+            yield all(exact_in(v, dtype) for v in (f.w1, f.b1, f.w2, f.b2))
+        for n in (l.attn_norm, l.ffn_norm):
+            if n is not None:
+                yield exact_in(n.gamma, dtype) and exact_in(n.beta, dtype)
+    if s.output is not None:
+        yield exact_in(s.output[0], dtype) and exact_in([s.output[1]], dtype)
+    if s.transduction is not None:
+        yield exact_in(s.transduction[1], dtype) and exact_in(s.transduction[2], dtype)

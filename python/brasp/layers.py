@@ -1,0 +1,129 @@
+"""A transformer layer as modules: its heads (brasp.attention), exact
+layer norms, the feed-forward network and the residual connections, each
+value through a hook point."""
+
+from fractions import Fraction
+
+import torch
+from torch import nn
+
+from .attention import Head
+from .exactness import Checker, InexactError
+from .floats import tensor
+from .hooks import HookPoint
+from . import spec as specmod
+
+
+class LayerNorm(nn.Module):
+    """Layer norm computed exactly as brasp defines it (σ of spec.sigma):
+    each distinct row is normalised in exact rational arithmetic (there are
+    few: Lemma 4.3) and the result must be exact in the module's dtype."""
+
+    def __init__(self, norm, dtype):
+        super().__init__()
+        self.norm = norm
+        self.register_buffer("gamma", tensor(norm.gamma, dtype))
+        self.register_buffer("beta", tensor(norm.beta, dtype))
+        self.exact = True
+        self._memo = {}
+
+    def forward(self, x, valid=None):
+        if valid is not None:
+            # Padding positions are normalised as zero rows (output beta,
+            # exactly): their activations are arbitrary and must not make
+            # the exactness check fail.
+            x = torch.where(valid.unsqueeze(-1), x, torch.zeros((), dtype=x.dtype, device=x.device))
+        if not self.exact:
+            mu = x.mean(-1, keepdim=True)
+            var = ((x - mu) ** 2).mean(-1, keepdim=True) + float(self.norm.eps)
+            sd = var.sqrt()
+            y = torch.where(sd == 0, torch.zeros_like(x), (x - mu) / torch.where(sd == 0, torch.ones_like(sd), sd))
+            return self.gamma * y + self.beta
+        shape = x.shape
+        flat = x.reshape(-1, shape[-1])
+        uniq, inv = torch.unique(flat, dim=0, return_inverse=True)
+        rows = []
+        for r in uniq.cpu().tolist():
+            key = tuple(r)
+            out = self._memo.get(key)
+            if out is None:
+                out = self._row(r)
+                if len(self._memo) < 1 << 16:
+                    self._memo[key] = out
+            rows.append(out)
+        t = torch.tensor(rows, dtype=torch.float64).to(dtype=x.dtype, device=x.device)
+        if x.dtype != torch.float64 and not torch.equal(t.to(torch.float64), torch.tensor(rows, dtype=torch.float64).to(x.device)):
+            raise InexactError("layer norm: an output is not exact in %s" % x.dtype)
+        return t[inv].view(shape)
+
+    def _row(self, r):
+        ln = self.norm
+        xs = [Fraction(v) for v in r]
+        d = len(xs)
+        mean = sum(xs) / d
+        var = sum((v - mean) ** 2 for v in xs) / d + ln.eps
+        sd = specmod.sigma(var)
+        out = []
+        for k, v in enumerate(xs):
+            y = (v - mean) * ln.gamma[k] / sd if sd != 0 else Fraction(0)
+            y += ln.beta[k]
+            f = float(y)
+            if Fraction(f) != y:
+                raise InexactError("layer norm: the output %s is not a float64" % y)
+            out.append(f)
+        return out
+
+
+class FFN(nn.Module):
+    """The feed-forward network W2·ReLU(W1·c + b1) + b2, every operation
+    certified exact."""
+
+    def __init__(self, f, dtype, d):
+        super().__init__()
+        self.register_buffer("w1", tensor(f.w1, dtype).reshape(len(f.b1), d))
+        self.register_buffer("b1", tensor(f.b1, dtype))
+        self.register_buffer("w2", tensor(f.w2, dtype).reshape(d, len(f.b1)))
+        self.register_buffer("b2", tensor(f.b2, dtype))
+        self.checker = Checker()
+
+    def forward(self, c):
+        ck = self.checker
+        h = ck.add([ck.matmul(c, self.w1.t(), "ffn.w1"), self.b1], "ffn.b1").clamp(min=0)
+        return ck.add([ck.matmul(h, self.w2.t(), "ffn.w2"), self.b2], "ffn.b2")
+
+
+class Block(nn.Module):
+    """One layer: c = AttnNorm(x + Σ heads), y = FFNNorm(c + FFN(c))."""
+
+    def __init__(self, layer, dtype, d):
+        super().__init__()
+        self.heads = nn.ModuleList(Head(h, dtype) for h in layer.heads)
+        self.ffn = FFN(layer.ffn, dtype, d) if layer.ffn is not None else None
+        self.ln_attn = LayerNorm(layer.attn_norm, dtype) if layer.attn_norm is not None else None
+        self.ln_ffn = LayerNorm(layer.ffn_norm, dtype) if layer.ffn_norm is not None else None
+        self.hook_resid_pre = HookPoint()
+        self.hook_attn_out = HookPoint()
+        self.hook_resid_mid = HookPoint()
+        self.hook_ffn_out = HookPoint()
+        self.hook_resid_post = HookPoint()
+        self.checker = Checker()
+
+    def forward(self, x, valid):
+        x = self.hook_resid_pre(x)
+        c = x
+        if len(self.heads):
+            outs = [h(x, valid)[0] for h in self.heads]
+            a = self.checker.add(outs, "heads") if len(outs) > 1 else outs[0]
+            a = self.hook_attn_out(a)
+            c = self.checker.add([x, a], "attention residual")
+        if self.ln_attn is not None:
+            c = self.ln_attn(c, valid)
+        c = self.hook_resid_mid(c)
+        y = c
+        if self.ffn is not None:
+            f = self.hook_ffn_out(self.ffn(c))
+            y = self.checker.add([c, f], "ffn residual")
+        if self.ln_ffn is not None:
+            y = self.ln_ffn(y, valid)
+        return self.hook_resid_post(y)
+
