@@ -44,6 +44,9 @@ var modules = []string{
 	"test_module",
 	"test_props",
 	"test_softmax",
+	"test_harden.Passes",
+	"test_harden.Export",
+	"test_harden.Command",
 	"test_teacher",
 }
 
