@@ -282,10 +282,11 @@ class Command(unittest.TestCase):
     def test_fidelity_and_export(self):
         out = os.path.join(self.tmp, "hard.json")
         doc = os.path.join(self.tmp, "fidelity.json")
-        rc, so, se = harden_cmd(self.good, "-o", out, "--exhaustive", "126", "--lengths", "7:12", "--count", "4",
+        rc, so, se = harden_cmd(self.good, "-o", out, "--exhaustive", "126", "--lengths", "7:12", "--count", "4", "--per-length",
                                 "--check", "60", "--json", doc)
         self.assertEqual(rc, 0, se)
         self.assertIn("hard=soft", so)
+        self.assertRegex(so, r"brasp\.harden: +12 +4 +[0-9.]+%")  # --per-length: length 12, its 4 samples
         # The 30 shortest words and every one of the 24 longer ones.
         self.assertIn("agrees with the hard pass on all 54 words checked (lengths 1–12)", so)
         with open(doc) as f:

@@ -35,6 +35,7 @@ def parser():
     p.add_argument("--check", type=int, default=200,
                    help="with -o: words (the shortest of the fidelity words, then random longer ones) on which brasp "
                         "run of the written model must give the hard pass's verdicts (default 200; 0: none)")
+    p.add_argument("--per-length", action="store_true", help="also print one line per length")
     p.add_argument("--json", default="", help="write the measurements here as JSON")
     p.add_argument("--brasp", default="", help="the brasp program (default $BRASP, $BRASP_BIN, brasp on the PATH, or "
                                                "built from this checkout)")
@@ -124,6 +125,11 @@ def run(args, log):
             s["lengths"][0], s["lengths"][1], s["words"], 100 * s["agree"], 100 * s["soft_correct"],
             100 * s["hard_correct"], s["attention_max_weight"], 100 * s["attention_at_least_0.9"],
             100 * s["attention_at_least_0.99"], s["what"]))
+    if args.per_length:
+        for r in rows:
+            log("%4d      %6d    %6.2f%%   %6.2f%%   %6.2f%%   %.3f%s" % (
+                r["length"], r["words"], 100 * r["agree"] / r["words"], 100 * r["soft_correct"] / r["words"],
+                100 * r["hard_correct"] / r["words"], r["attention_max_weight"], "" if r["exhaustive"] else "  (samples)"))
     first = next((r["length"] for r in rows if r["agree"] < r["words"]), None)
     log("first length where hard and soft disagree: %s" % (first if first is not None else "none"))
     log("mean max attention weight per layer and head: %s" % "; ".join(
