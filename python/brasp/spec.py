@@ -319,6 +319,8 @@ def from_json(data):
         jm = json.loads(data, parse_float=str)
     except ValueError as e:
         raise FormatError("model JSON: %s" % e)
+    except RecursionError:
+        raise FormatError("model JSON: nested too deeply")
     if not isinstance(jm, dict):
         raise FormatError("model JSON: want an object")
     if jm.get("format") != FORMAT:
@@ -407,6 +409,10 @@ def from_safetensors(data):
         header = json.loads(data[8:8 + hlen])
     except ValueError as e:
         raise FormatError("safetensors: header JSON: %s" % e)
+    except RecursionError:
+        raise FormatError("safetensors: header JSON: nested too deeply")
+    if not isinstance(header, dict):
+        raise FormatError("safetensors: header JSON: want an object")
     body = data[8 + hlen:]
     meta = header.pop("__metadata__", None)
     if not meta:
@@ -418,15 +424,22 @@ def from_safetensors(data):
         t = header.get(name)
         if t is None:
             raise FormatError("safetensors: tensor %s is missing" % name)
+        if not isinstance(t, dict) or not isinstance(t.get("shape"), list):
+            raise FormatError("safetensors: tensor %s: want an object with shape, dtype and data_offsets" % name)
         if list(t["shape"]) != list(shape):
             raise FormatError("safetensors: tensor %s has shape %s, want %s" % (name, t["shape"], list(shape)))
-        if t["dtype"] not in _DTYPES:
-            raise FormatError("safetensors: tensor %s has dtype %s" % (name, t["dtype"]))
-        np_dtype, size = _DTYPES[t["dtype"]]
-        a, b = t["data_offsets"]
+        dtype = t.get("dtype")
+        if dtype not in _DTYPES:
+            raise FormatError("safetensors: tensor %s has dtype %r; brasp reads F64, F32, F16 and BF16" % (name, dtype))
+        np_dtype, size = _DTYPES[dtype]
+        offsets = t.get("data_offsets")
+        if not (isinstance(offsets, list) and len(offsets) == 2 and all(isinstance(x, int) for x in offsets)
+                and 0 <= offsets[0] <= offsets[1] <= len(body)):
+            raise FormatError("safetensors: tensor %s has data_offsets %s outside the %d-byte data section" % (name, offsets, len(body)))
+        a, b = offsets
         count = int(np.prod(shape)) if shape else 1
-        if not 0 <= a <= b <= len(body) or b - a != count * size:
-            raise FormatError("safetensors: tensor %s: bad data offsets" % name)
+        if b - a != count * size:
+            raise FormatError("safetensors: tensor %s spans %d bytes, want %d for shape %s of %s" % (name, b - a, count * size, list(shape), dtype))
         arr = np.frombuffer(body[a:b], dtype=np_dtype)
         if t["dtype"] == "BF16":
             arr = (arr.astype(np.uint32) << 16).view(np.float32)
@@ -497,6 +510,8 @@ def _meta_json(meta, key, default):
         return json.loads(raw)
     except (TypeError, ValueError) as e:
         raise FormatError("safetensors: __metadata__.%s: %s" % (key, e))
+    except RecursionError:
+        raise FormatError("safetensors: __metadata__.%s: nested too deeply" % key)
 
 
 def read(path):

@@ -36,7 +36,9 @@ every head masked to earlier positions) is wrapped by
 At the end of input the server writes a line of counts to standard error
 (words, forward passes, words per pass) and, with ``--stats FILE``, the same
 as JSON.  A word with a symbol outside the alphabet ends the server with a
-message naming the line and the symbol and exit status 2.
+message naming the line and the symbol and exit status 2; so does a line
+that is not UTF-8 or is longer than a gigabyte (brasp run's word-bytes),
+after the lines before it are answered.
 """
 
 import argparse
@@ -72,8 +74,24 @@ class Stats:
                 % (d["words"], d["symbols"], d["forward_passes"], d["words_per_pass"], d["largest_pass"], d["model_seconds"]))
 
 
+# The longest line the server reads, as brasp run's word-bytes limit: a
+# longer line (or one that never ends) is an error naming it, not a
+# buffer that grows without end.
+MAX_LINE_BYTES = 1 << 30
+
+
 def parse_word(line, alphabet, index, separated, lineno):
-    """The symbols of one protocol line (a list of str)."""
+    """The symbols of one protocol line (bytes as read, or str), a list of
+    str.  Every line goes through here: a line that is not UTF-8 or holds a
+    symbol outside the alphabet is a TeacherError naming the line."""
+    if isinstance(line, (bytes, bytearray)):
+        line = bytes(line).rstrip(b"\r")
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise TeacherError("line %d: not UTF-8 (byte 0x%02x at offset %d)" % (lineno, line[e.start], e.start))
+    else:
+        line = line.rstrip("\r")
     symbols = line.split() if separated else list(line)
     for s in symbols:
         if s not in index:
@@ -152,11 +170,24 @@ class Server:
             yield part
 
     def answer(self, lines):
-        """The answer lines (without newlines) for a list of protocol lines."""
-        words = []
+        """The answer lines (without newlines) for a list of protocol lines
+        (bytes as read, or str); a bad line raises TeacherError."""
+        out, err = self._answer(lines)
+        if err is not None:
+            raise err
+        return out
+
+    def _answer(self, lines):
+        """(answers, error): the answers to the lines before the first bad
+        one, and the TeacherError of that line (None when all are good)."""
+        words, err = [], None
         for line in lines:
             self.lineno += 1
-            w = parse_word(line, self.alphabet, self.index, self.separated, self.lineno)
+            try:
+                w = parse_word(line, self.alphabet, self.index, self.separated, self.lineno)
+            except TeacherError as e:
+                err = e
+                break
             words.append(w)
             self.stats.words += 1
             self.stats.symbols += len(w)
@@ -169,16 +200,16 @@ class Server:
             verdict = dict(zip(asked, self._run(self.fn, [list(p) for p in asked])))
             for k, w in enumerate(words):
                 out[k] = "".join("1" if verdict[tuple(w[:i])] else "0" for i in range(1, len(w) + 1))
-            return out
+            return out, err
         nonempty = [k for k in range(len(words)) if words[k]]
         for k in range(len(words)):
             if not words[k]:
                 out[k] = "" if self.prefixes else "reject"  # no language of brasp holds the empty word
         f = self.prefix_fn if self.prefixes else self.fn
-        got = self._run(f, [words[k] for k in nonempty])
+        got = self._run(f, [words[k] for k in nonempty]) if nonempty else []
         for k, v in zip(nonempty, got):
             out[k] = "".join("1" if b else "0" for b in v) if self.prefixes else ("accept" if v else "reject")
-        return out
+        return out, err
 
     def _run(self, f, words):
         order = sorted(range(len(words)), key=lambda k: len(words[k]))
@@ -188,29 +219,54 @@ class Server:
                 res[k] = v
         return res
 
-    def serve(self, stdin=None, stdout=None):
+    def serve(self, stdin=None, stdout=None, max_line=MAX_LINE_BYTES):
         """Reads protocol lines until end of input, answering every line that
-        has arrived in one batch."""
+        has arrived in one batch.  A bad line (not UTF-8, a symbol outside
+        the alphabet, longer than max_line bytes) ends it with a
+        TeacherError naming the line, after the lines before it are
+        answered."""
         fin = stdin if stdin is not None else sys.stdin.buffer
         fout = stdout if stdout is not None else sys.stdout
-        fd = fin.fileno() if hasattr(fin, "fileno") else None
-        pending = b""
-        while True:
-            chunk = os.read(fd, 1 << 20) if fd is not None else fin.read(1 << 20)
-            if not chunk:
-                break
-            pending += chunk
-            *complete, pending = pending.split(b"\n")
-            if complete:
-                self._write(fout, self.answer([c.rstrip(b"\r").decode("utf-8") for c in complete]))
-        if pending:
-            self._write(fout, self.answer([pending.rstrip(b"\r").decode("utf-8")]))
+        for lines in read_lines(fin, max_line, lambda: self.lineno):
+            out, err = self._answer(lines)
+            self._write(fout, out)
+            if err is not None:
+                raise err
 
     @staticmethod
     def _write(fout, answers):
         if answers:
             fout.write("\n".join(answers) + "\n")
             fout.flush()
+
+
+def read_lines(fin, max_line=MAX_LINE_BYTES, lines_before=lambda: 0):
+    """The lines of a byte stream, in batches: each batch is every complete
+    line that has arrived when the server looks (bytes, without the
+    newline), and the last line when the input ends without one.  A line
+    longer than max_line bytes is a TeacherError naming it (its number is
+    lines_before() + its place in the batch)."""
+    fd = fin.fileno() if hasattr(fin, "fileno") else None
+    parts, size = [], 0  # the line being read, in pieces (no quadratic joins)
+    while True:
+        chunk = os.read(fd, 1 << 20) if fd is not None else fin.read(1 << 20)
+        if not chunk:
+            break
+        if b"\n" in chunk:
+            *complete, rest = (b"".join(parts) + chunk).split(b"\n")
+            parts, size = [rest], len(rest)
+            for k, line in enumerate(complete):
+                if len(line.rstrip(b"\r")) > max_line:
+                    yield complete[:k]
+                    raise TeacherError("line %d: longer than %d bytes" % (lines_before() + 1, max_line))
+            yield complete
+        else:
+            parts.append(chunk)
+            size += len(chunk)
+        if size > max_line:
+            raise TeacherError("line %d: longer than %d bytes" % (lines_before() + 1, max_line))
+    if size:
+        yield [b"".join(parts)]
 
 
 def serve_membership(fn, alphabet, prefixes=False, prefix_fn=None, batch_size=1024, stdin=None, stdout=None):
@@ -280,13 +336,19 @@ def main(argv=None):
             raise TeacherError("the model names no alphabet: give --alphabet")
         fn, prefix_fn = membership_functions(model)
         server = Server(fn, alphabet, prefixes=a.prefixes, prefix_fn=prefix_fn, batch_size=a.batch_size)
+        stats = None
+        if a.stats:
+            try:  # opened before the first word, so that the counts have a place
+                stats = open(a.stats, "w")
+            except OSError as e:
+                raise TeacherError("--stats %s: %s" % (a.stats, e.strerror or e))
         try:
             server.serve()
         finally:
             print(server.stats.line(), file=sys.stderr)
-            if a.stats:
-                with open(a.stats, "w") as f:
-                    json.dump(server.stats.as_dict(), f)
+            if stats is not None:
+                with stats:
+                    json.dump(server.stats.as_dict(), stats)
     except TeacherError as e:
         print("brasp.teacher: %s" % e, file=sys.stderr)
         return 2

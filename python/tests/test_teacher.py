@@ -24,7 +24,7 @@ def serve(server, text):
 
 class BytesIn:
     def __init__(self, text):
-        self.b = io.BytesIO(text.encode())
+        self.b = io.BytesIO(text if isinstance(text, bytes) else text.encode())
 
     def read(self, n):
         return self.b.read(n)
@@ -80,6 +80,25 @@ class TestServer(unittest.TestCase):
         s = teacher.Server(lambda ws: [True] * len(ws), ["a", "b"])
         with self.assertRaisesRegex(teacher.TeacherError, r"line 2: 'c' is not in the alphabet a b"):
             serve(s, "ab\nac\n")
+
+    def test_bad_lines_after_the_good_ones(self):
+        # Every line goes one way: one that is not UTF-8, or longer than
+        # the bound (ended or not), is named after the lines before it
+        # are answered.
+        for data, max_line, pattern in [
+                (b"ab\n\xff\xfeb\nab\n", 100, r"^line 2: not UTF-8 \(byte 0xff at offset 0\)$"),
+                (b"ab\na\xc3(\n", 100, r"^line 2: not UTF-8 \(byte 0xc3 at offset 1\)$"),
+                (b"ab\n" + b"a" * 50 + b"\n", 10, r"^line 2: longer than 10 bytes$"),
+                (b"ab\n" + b"a" * 50, 10, r"^line 2: longer than 10 bytes$")]:
+            s = teacher.Server(lambda ws: [True] * len(ws), ["a", "b"])
+            out = io.StringIO()
+            with self.assertRaisesRegex(teacher.TeacherError, pattern):
+                s.serve(stdin=BytesIn(data), stdout=out, max_line=max_line)
+            self.assertEqual(out.getvalue(), "accept\n", data[:12])
+
+    def test_a_line_without_end_is_read_in_pieces(self):
+        s = teacher.Server(lambda ws: [len(w) == 3 for w in ws], ["a", "b"])
+        self.assertEqual(serve(s, "ab\r\nabb"), ["reject", "accept"])
 
     def test_wrong_number_of_verdicts(self):
         s = teacher.Server(lambda ws: [True], ["a"])
@@ -156,6 +175,14 @@ class TestCommand(unittest.TestCase):
         p = self.run_server(["--model", model], "lr\nlx\n")
         self.assertEqual(p.returncode, 2)
         self.assertIn("line 2: 'x' is not in the alphabet", p.stderr)
+        p = subprocess.run(server_cmd("--model", model)[0], input=b"lr\n\xffr\n", capture_output=True,
+                           env=python_env(), cwd=tmpdir(), timeout=300)
+        self.assertEqual((p.returncode, p.stdout), (2, b"accept\n"), p.stderr)
+        self.assertIn(b"brasp.teacher: line 2: not UTF-8 (byte 0xff at offset 0)", p.stderr)
+        self.assertNotIn(b"Traceback", p.stderr)
+        p = self.run_server(["--model", model, "--stats", os.path.join(tmpdir(), "nodir", "s.json")], "lr\n")
+        self.assertEqual((p.returncode, p.stdout), (2, ""), p.stderr)
+        self.assertIn("--stats", p.stderr)
         p = self.run_server(["--model", model, "--alphabet", "a b"], "")
         self.assertEqual(p.returncode, 2)
         self.assertIn("differs from the model's alphabet", p.stderr)

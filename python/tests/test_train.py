@@ -262,6 +262,27 @@ class BadInput(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             self.check("--device cuda: PyTorch sees no CUDA device here", AB_PLUS, "--device", "cuda", "--out", d)
 
+    def test_bad_numbers(self):
+        # Every number is checked before any work; NaN fails every
+        # comparison, so it is named.
+        with tempfile.TemporaryDirectory() as d:
+            self.check("--lr nan: want a finite number", AB_PLUS, "--lr", "nan", "--out", d)
+            self.check("--lr 0.0: want a number > 0", AB_PLUS, "--lr", 0, "--out", d)
+            self.check("--weight-decay inf: want a finite number", AB_PLUS, "--weight-decay", "inf", "--out", d)
+            self.check("--clip -1.0: want at least 0", AB_PLUS, "--clip", -1, "--out", d)
+            self.check("--stop-at 2.0: want 0 ≤ x ≤ 1", AB_PLUS, "--stop-at", 2, "--out", d)
+            self.check("--patience 0: want at least 1", AB_PLUS, "--patience", 0, "--out", d)
+            self.check("--dropout nan: want 0 ≤ p < 1", AB_PLUS, "--dropout", "nan", "--out", d)
+
+    def test_bad_out(self):
+        # Checked before any word is sampled.
+        with tempfile.TemporaryDirectory() as d:
+            self.check("--out /proc/x: No such file or directory", AB_PLUS, "--out", "/proc/x")
+            plain = os.path.join(d, "file")
+            open(plain, "w").close()
+            self.check("--out %s: File exists" % plain, AB_PLUS, "--out", plain)
+            self.check("--out %s: Not a directory" % os.path.join(plain, "x"), AB_PLUS, "--out", os.path.join(plain, "x"))
+
     def test_bad_config(self):
         with tempfile.TemporaryDirectory() as d:
             self.check("--width 30 is not a multiple of --heads 4", AB_PLUS, "--width", 30, "--heads", 4, "--out", d)

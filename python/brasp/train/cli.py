@@ -70,6 +70,9 @@ def main(argv=None):
     except TrainError as e:
         print("brasp.train: %s" % e, file=sys.stderr)
         return 1
+    except OSError as e:  # a write that failed mid-run (a full disk, a removed directory)
+        print("brasp.train: %s" % e, file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("brasp.train: interrupted (resume with --resume)", file=sys.stderr)
         return 130

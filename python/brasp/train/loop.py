@@ -3,6 +3,7 @@ training lengths, early stopping on a validation sample, checkpoints, and
 the final evaluation by length."""
 
 import dataclasses
+import math
 import os
 import random
 import sys
@@ -159,14 +160,43 @@ def config_of(opt, alphabet, test):
     return cfg
 
 
+# The numeric options of a run and their ranges: (name, least, most), most
+# None for no upper bound.
+_NUMBERS = [("steps", 1, None), ("batch_size", 1, None), ("eval_every", 1, None), ("train_count", 1, None),
+            ("val_count", 1, None), ("test_count", 1, None), ("exhaustive", 0, None), ("warmup", 0, None),
+            ("patience", 1, None), ("stop_streak", 1, None), ("threads", 0, None), ("seed", 0, None),
+            ("lr", 0, None), ("weight_decay", 0, None), ("clip", 0, None), ("stop_at", 0, 1)]
+
+
+def check_numbers(opt):
+    """Every numeric option finite and in its range, before any work (NaN
+    fails every comparison, so it is named apart)."""
+    for name, least, most in _NUMBERS:
+        v = getattr(opt, name)
+        flag = "--" + name.replace("_", "-")
+        if isinstance(v, float) and not math.isfinite(v):
+            raise TrainError("%s %s: want a finite number" % (flag, v))
+        if name == "lr" and v <= 0:
+            raise TrainError("%s %s: want a number > 0" % (flag, v))
+        if v < least or (most is not None and v > most):
+            raise TrainError("%s %s: want %s" % (flag, v, "%s ≤ x ≤ %s" % (least, most) if most is not None else "at least %s" % least))
+
+
+def prepare_out(out):
+    """Makes the output directory, or says why it cannot be written, before
+    any word is sampled."""
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        raise TrainError("--out %s: %s" % (out, e.strerror or e))
+    if not os.path.isdir(out) or not os.access(out, os.W_OK | os.X_OK):
+        raise TrainError("--out %s: not a directory this user can write" % out)
+
+
 def train(opt, log=print):
     """Runs a training run; returns the result document (also written to
     OUT/accuracy.json).  ``log`` receives the warnings and the summary line."""
-    if opt.steps < 1 or opt.batch_size < 1 or opt.eval_every < 1:
-        raise TrainError("--steps, --batch-size and --eval-every want at least 1")
-    for name in ("train_count", "val_count", "test_count"):
-        if getattr(opt, name) < 1:
-            raise TrainError("--%s %d: want at least 1 word per length" % (name.replace("_", "-"), getattr(opt, name)))
+    check_numbers(opt)
     train_l, test_l = lengths_of(opt)
     device = pick_device(opt.device)
     if opt.threads:
@@ -174,6 +204,7 @@ def train(opt, log=print):
     out = opt.out or "train-" + os.path.splitext(os.path.basename(opt.file))[0]
     if not os.path.exists(opt.file):
         raise TrainError("%s: no such file" % opt.file)
+    prepare_out(out)
     lang = Language(opt.file, opt.brasp or None)
     cfg = config_of(opt, lang.alphabet, test_l)
     t0 = time.time()
@@ -192,7 +223,6 @@ def train(opt, log=print):
     model = Encoder(cfg).to(device)
     optim = torch.optim.AdamW(model.parameters(), lr=opt.lr, weight_decay=opt.weight_decay)
     sched = torch.optim.lr_scheduler.LambdaLR(optim, lambda s: min(1.0, (s + 1) / max(opt.warmup, 1)))
-    os.makedirs(out, exist_ok=True)
     ckpt_path = os.path.join(out, CHECKPOINT)
     state = {"step": 0, "best": None, "best_state": None, "stale": 0, "streak": 0, "seconds": 0.0}
     if opt.resume:
