@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -109,5 +110,64 @@ func TestPACWords(t *testing.T) {
 		if want := (math.Log(1/c.delta) + float64(c.i)*math.Ln2) / c.eps; float64(c.want) < want && c.want < math.MaxInt64 {
 			t.Errorf("table entry below the bound %g", want)
 		}
+	}
+}
+
+// TestExhaustiveInBatches: the words up to a length are asked in batches
+// built as they go, shortest first; the first batch with a disagreement
+// gives the shortest one, and no later batch is built.
+func TestExhaustiveInBatches(t *testing.T) {
+	// The black box accepts the words of length 13 and more that end in
+	// b; the hypothesis rejects everything.
+	alpha := alphabet.Alphabet{"a", "b"}
+	target := automata.NewDFA(alpha, 15)
+	for q := range 15 {
+		target.Delta[q][0], target.Delta[q][1] = q+1, q+1
+		if q >= 12 {
+			target.Delta[q][0], target.Delta[q][1] = 13, 14
+		}
+	}
+	target.Accept[14] = true
+	teacher := &plainTeacher{d: target}
+	cache := NewCache(nil, teacher, alpha, &Stats{})
+	conf := NewConformance(cache, 14, 0, 0, 0, 0)
+	h := &Hypothesis{DFA: automata.NewDFA(alpha, 1), Access: [][]int{{}}, walk: func() [][][]int { return [][][]int{nil} }}
+	w, found, err := conf.Counterexample(nil, h)
+	if err != nil || !found {
+		t.Fatalf("found %v, %v", found, err)
+	}
+	if want := "aaaaaaaaaaaab"; alpha.FormatWord(w) != want {
+		t.Errorf("counterexample %s, want %s", alpha.FormatWord(w), want)
+	}
+	if all := WordsUpTo(2, 14); teacher.asked > suiteBatch || int64(teacher.asked) >= all {
+		t.Errorf("asked %d words (of %d up to length 14, batches of %d)", teacher.asked, all, suiteBatch)
+	}
+}
+
+// TestCheckSizes: settings whose suite cannot fit are refused by the
+// limit they would pass, before anything is asked.
+func TestCheckSizes(t *testing.T) {
+	for _, c := range []struct {
+		conf  Conformance
+		k     int
+		limit string
+	}{
+		{Conformance{Length: 1000, Random: -1, RandomMean: 50}, 2, "learn-queries"},
+		{Conformance{Length: 20, Random: -1, RandomMean: 50}, 3, "learn-queries"},
+		{Conformance{Extra: 30, Random: -1, RandomMean: 50}, 2, "learn-queries"},
+		{Conformance{Random: 1 << 30, RandomMean: 50}, 2, "learn-queries"},
+		{Conformance{Random: -1, RandomMean: 1 << 30}, 2, "learn-bytes"},
+		{Conformance{Random: -1, Epsilon: 1e-300, Delta: 0.5}, 2, "learn-queries"},
+		{Conformance{Random: -1, Epsilon: 0.1, Delta: 0.5, PACMean: 1 << 30}, 2, "learn-bytes"},
+	} {
+		err := c.conf.Check(nil, c.k)
+		var le *budget.Error
+		if !errors.As(err, &le) || le.Limit.Name != c.limit {
+			t.Errorf("%+v over %d letters: %v, want the limit %s", c.conf, c.k, err, c.limit)
+		}
+	}
+	ok := Conformance{Length: 4, Random: -1, RandomMean: 50, Epsilon: 0.01, Delta: 0.05, PACMean: 10}
+	if err := ok.Check(nil, 2); err != nil {
+		t.Errorf("the default suite: %v", err)
 	}
 }
