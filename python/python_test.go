@@ -41,6 +41,7 @@ var modules = []string{
 	"test_agree.TestExamples",
 	"test_agree.TestRandomPrograms",
 	"test_agree.TestPositionTables",
+	"test_hard",
 	"test_load",
 	"test_module",
 	"test_props",

@@ -36,12 +36,26 @@ _HELP = {
     "width": "model width d",
     "ff": "feed-forward hidden width",
     "dropout": "dropout probability",
-    "mask": "causal (j ≤ i), strict (j < i, the paper's; a BOS slot at position 0) or bidirectional",
+    "mask": "causal (j ≤ i), strict (j < i, the paper's; a BOS slot at position 0 for softmax) or bidirectional; "
+            "with --attention hard: strict, non-strict (j ≤ i; j ≥ i looking ahead) or causal",
     "position": "none, sinusoidal, learned, mod:M, first, or several joined by + (e.g. first+mod:2)",
     "n_positions": "learned positions (default: the longest test length)",
     "readout": "last (the paper's: the last letter's vector) or mean (mean over letters)",
     "norm": "pre or post layer norm",
+    "attention": "softmax (a PyTorch encoder) or hard (the paper's unique-hard attention over categorical variables, "
+                 "exported as OUT/hard.safetensors and checked by brasp equiv)",
+    "lookups": "hard: lookup tables (categorical FFNs) per layer",
+    "classes": "hard: values of each head's and lookup's variable",
+    "directions": "hard: future (every head looks back) or both (odd heads look ahead)",
+    "tiebreak": "hard: nearest (rightmost looking back, leftmost ahead), leftmost or rightmost",
+    "relax": "hard: how the discrete choices get gradients: straight-through or gumbel",
+    "tau_start": "hard: the surrogate's temperature at the first step",
+    "tau_end": "hard: the surrogate's temperature at the last step",
 }
+
+# Flags whose default depends on --attention: softmax's default, then hard's.
+_PER_ATTENTION = {"mask": ("causal", "strict"), "position": ("sinusoidal", "none"), "lr": (1e-3, 0.05),
+                  "eval_every": (100, 25), "steps": (3000, 1000)}
 
 
 def parser():
@@ -58,13 +72,21 @@ def parser():
             p.add_argument(flag, action="store_true", help=_HELP[f.name])
         else:
             typ = {"int": int, "float": float, "str": str}.get(f.type if isinstance(f.type, str) else f.type.__name__, str)
-            p.add_argument(flag, type=typ, default=f.default, help=_HELP[f.name] + " (default %(default)s)")
+            if f.name in _PER_ATTENTION:
+                soft, hard = _PER_ATTENTION[f.name]
+                p.add_argument(flag, type=typ, default=None,
+                               help=_HELP[f.name] + " (default %s; with --attention hard %s)" % (soft, hard))
+            else:
+                p.add_argument(flag, type=typ, default=f.default, help=_HELP[f.name] + " (default %(default)s)")
     return p
 
 
 def main(argv=None):
-    args = parser().parse_args(argv)
-    opt = Options(**vars(args))
+    args = vars(parser().parse_args(argv))
+    for name, (soft, hard) in _PER_ATTENTION.items():
+        if args[name] is None:
+            args[name] = hard if args["attention"] == "hard" else soft
+    opt = Options(**args)
     try:
         train(opt, log=lambda s: print("brasp.train: " + s, file=sys.stderr if s.startswith("warning") else sys.stdout, flush=True))
     except TrainError as e:

@@ -14,6 +14,7 @@ import torch
 
 from .binary import TrainError
 from .data import Language, WordDataset, describe_lacking, parse_lengths, trim
+from .hard_loop import check_sides, train_hard
 from .model import Config, Encoder, Shape
 from .report import accuracy_by_length, exhaustive, plot, summary_line, write_json
 from .storage import save_model
@@ -51,6 +52,14 @@ class Run:
     resume: bool = False
     progress: str = "auto"
     brasp: str = ""
+    attention: str = "softmax"
+    lookups: int = 1
+    classes: int = 3
+    directions: str = "future"
+    tiebreak: str = "nearest"
+    relax: str = "straight-through"
+    tau_start: float = 1.0
+    tau_end: float = 0.05
 
 
 @dataclasses.dataclass
@@ -204,15 +213,22 @@ def train(opt, log=print):
     out = opt.out or "train-" + os.path.splitext(os.path.basename(opt.file))[0]
     if not os.path.exists(opt.file):
         raise TrainError("%s: no such file" % opt.file)
+    if opt.attention not in ("softmax", "hard"):
+        raise TrainError("--attention %s: want softmax or hard" % opt.attention)
     prepare_out(out)
     lang = Language(opt.file, opt.brasp or None)
+    if opt.attention == "hard":
+        if opt.resume:
+            raise TrainError("--resume: hard-attention runs keep no checkpoint; start afresh")
+        bar = Progress(opt.progress, opt.steps, 0)
+        try:
+            return train_hard(dataclasses.replace(opt, out=out), lang, train_l, test_l, device, log, bar)
+        finally:
+            bar.close()
     cfg = config_of(opt, lang.alphabet, test_l)
     t0 = time.time()
     words, lacking = lang.sample(train_l, opt.train_count, opt.seed)
-    if not any(y for _, y in words) or all(y for _, y in words):
-        side = "accepted" if not any(y for _, y in words) else "rejected"
-        raise TrainError("%s: the language has no %s word of any length %d–%d: nothing to learn (choose other --train-lengths)"
-                         % (opt.file, side, train_l[0], train_l[1]))
+    check_sides(opt.file, words, train_l)
     for msg in describe_lacking(train_l, lacking):
         log("warning: %s: %s" % (opt.file, msg))
     val_words, _ = lang.sample(train_l, opt.val_count, opt.seed + 1_000_003)

@@ -1,0 +1,399 @@
+"""A trainable masked unique-hard-attention transformer whose residual
+stream is a list of categorical variables (the paper's §4 model, in a
+family that keeps Thm 4.2's program small by construction).
+
+Variables.  Every coordinate block of the residual is one categorical
+variable with at most C values, held one-hot; the zero block is the value
+"none" (what a head writes when its mask leaves no position).  The
+embedding writes the variable ``token`` (the letter) and, with finite-image
+positions, ``first`` (first / later) and ``mod:M`` (i mod M); every head and
+every lookup writes a new variable.
+
+Heads.  A head reads one variable for its query, one for its key and one
+for its value (each chosen among the variables before it) and holds a score
+table S[a][b] over the query's and the key's values (a none query or key
+scores 0).  Position i attends to the unmasked position j whose key scores
+highest against its query, ties broken leftmost or rightmost, and writes
+the value variable's value there (none when no position is unmasked).
+Because the score depends only on the values, the attended position is the
+nearest (or farthest) unmasked position holding the best-scoring key value
+present: the forward pass computes, per key value, that position, then picks
+the value.  Exported, S becomes integer ranks (equal entries stay equal, 0
+stays 0), which keeps every argmax and every tie.
+
+Lookups.  A lookup (a categorical MLP) reads two variables x and y and
+writes T[x][y], a table over their C+1 values each (none included) into C
+classes.  Exported, it is an exact integer ReLU network with one hidden unit
+per pair of values: ReLU(x_a + y_b − 1), ReLU(y_b − Σx) for a none x,
+ReLU(x_a − Σy) for a none y, ReLU(1 − Σx − Σy) for both none.
+
+Verdict.  The output reads one variable at the last position and a table of
+C+1 logits: accept iff the logit of its value is > 0 (exported as ±1 per
+value, weight·x + bias ≥ 0).
+
+Training (``relax``).  Evaluation is always the hard pass, the function
+that is exported.  Training fits a relaxation at temperature τ, annealed
+geometrically from tau_start to tau_end: each variable choice a softmax
+over the candidate variables, each head a softmax over the key values
+present (each value standing for the position the hard pass would attend if
+it won; a tie in score goes to the preferred position by TIE_BONUS logits
+per position it beats), each lookup its table rows' softmax weighted by its
+inputs' values.  ``anneal`` trains that soft model; ``gumbel`` adds Gumbel
+noise to its logits (Gumbel-softmax); ``straight-through`` runs the hard
+pass forward and takes the soft model's gradients (``hard + (soft −
+soft.detach())``).  The loop checks at the end that the soft model agrees
+with the hard one (the attention has become hard).
+"""
+
+import dataclasses
+
+import torch
+from torch import nn
+
+from .model import position_kinds
+
+MASKS = ("strict", "non-strict", "causal")
+TIEBREAKS = ("nearest", "leftmost", "rightmost")
+DIRECTIONS = ("future", "both")
+RELAXES = ("anneal", "gumbel", "straight-through")
+# The surrogate's preference, in logits, for a key value per present value
+# whose position the tie-break prefers to its own: ties in score go to the
+# preferred position, as in the hard pass, while any score gap wins as τ → 0.
+TIE_BONUS = 4.0
+
+
+@dataclasses.dataclass
+class HardShape:
+    """The shape of a HardEncoder apart from its alphabet.
+
+    mask: ``strict`` (a head looking back sees j < i, the paper's),
+    ``non-strict`` (j ≤ i) or ``causal`` (j ≤ i, heads looking back only).
+    directions: ``future`` (every head looks back, the future-masked heads
+    of the paper; what the verdict at the last position needs) or ``both``
+    (odd-numbered heads look ahead, past-masked).  tiebreak: ``nearest``
+    (rightmost looking back, leftmost looking ahead), ``leftmost`` or
+    ``rightmost``.  position: ``none``, ``first``, ``mod:M`` or several
+    joined by ``+``.  classes: C, the values of a head's or lookup's
+    variable (at least the alphabet's size and every M)."""
+
+    layers: int = 2
+    heads: int = 2
+    lookups: int = 1
+    classes: int = 3
+    mask: str = "strict"
+    directions: str = "future"
+    tiebreak: str = "nearest"
+    position: str = "none"
+
+
+@dataclasses.dataclass
+class HardConfig(HardShape):
+    alphabet: list = dataclasses.field(kw_only=True)
+
+    def check(self):
+        """Raises ValueError for a shape no HardEncoder has."""
+        if not self.alphabet:
+            raise ValueError("the alphabet is empty")
+        for name in ("layers", "heads", "classes"):
+            if getattr(self, name) < 1:
+                raise ValueError("--%s %d: want at least 1" % (name, getattr(self, name)))
+        if self.lookups < 0:
+            raise ValueError("--lookups %d: want at least 0" % self.lookups)
+        for name, allowed in (("mask", MASKS), ("directions", DIRECTIONS), ("tiebreak", TIEBREAKS)):
+            if getattr(self, name) not in allowed:
+                raise ValueError("--%s %s: with --attention hard, want one of %s"
+                                 % (name, getattr(self, name), ", ".join(allowed)))
+        if self.mask == "causal" and self.directions == "both":
+            raise ValueError("--mask causal has heads looking back only; --directions both wants strict or non-strict")
+        kinds = position_kinds(self.position)
+        for k in kinds:
+            if k not in ("none", "first", "mod"):
+                raise ValueError("--position %s: hard attention takes none, first and mod:M (finite-image "
+                                 "positions, which Thm 4.2's decompiler reads)" % self.position)
+
+    def width(self):
+        """C: the size of every variable's block in the trained model."""
+        sizes = [self.classes, len(self.alphabet), 2] + list(position_kinds(self.position).get("mod", []))
+        return max(sizes)
+
+
+@dataclasses.dataclass
+class Variable:
+    name: str
+    size: int       # the values it takes (its block is padded to C)
+    kind: str       # token, first, mod, head, lookup
+    labels: list    # a name per value
+
+
+def soft_state(x):
+    """The most likely value of soft blocks [..., C] (C: none, the missing mass)."""
+    return torch.cat([x, 1 - x.sum(-1, keepdim=True)], -1).argmax(-1)
+
+
+def mix(enc, hard, soft):
+    """The training forward value: the surrogate itself (soft forward), or the
+    hard value carrying the surrogate's gradient (straight-through)."""
+    return soft if enc.soft else hard + (soft - soft.detach())
+
+
+def gumbel_like(x):
+    u = torch.rand_like(x).clamp_(1e-9, 1 - 1e-9)
+    return -torch.log(-torch.log(u))
+
+
+class Read(nn.Module):
+    """The choice of one variable among the first n."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.logits = nn.Parameter(torch.randn(n) * 0.1)
+
+    def choice(self):
+        return int(torch.argmax(self.logits))
+
+    def forward(self, enc, vals, states):
+        """(st tensor [B, N, C], states [B, N] with C for none) of the chosen variable."""
+        n = len(self.logits)
+        logits = self.logits
+        if enc.training and enc.noise:
+            logits = logits + gumbel_like(logits)
+        k = int(torch.argmax(logits))
+        hard, state = vals[k], states[k]
+        if not enc.training:
+            return hard, state
+        w = torch.softmax(logits / enc.tau, 0)
+        mix = torch.einsum("v,vbnc->bnc", w, torch.stack(vals[:n]))
+        if enc.soft:
+            return mix, soft_state(mix)
+        return hard + (mix - mix.detach()), state
+
+
+class Head(nn.Module):
+    def __init__(self, n, C, direction, tiebreak):
+        super().__init__()
+        self.q, self.k, self.v = Read(n), Read(n), Read(n)
+        self.score = nn.Parameter(torch.randn(C, C))
+        self.direction = direction  # "future": looks back (j < i); "past": looks ahead
+        self.tiebreak = tiebreak    # "leftmost" or "rightmost"
+
+
+class Lookup(nn.Module):
+    def __init__(self, n, C):
+        super().__init__()
+        self.x, self.y = Read(n), Read(n)
+        self.table = nn.Parameter(torch.randn(C + 1, C + 1, C))
+
+
+class HardEncoder(nn.Module):
+    """The categorical hard-attention transformer (see the module docs).
+    ``forward(tokens, lengths)`` returns accept logits [B] (> 0 accepts), the
+    exact verdicts of the exported model; in training mode the logits carry
+    the surrogate's gradients."""
+
+    def __init__(self, config):
+        super().__init__()
+        config.check()
+        self.config = config
+        self.alphabet = list(config.alphabet)
+        self.index = {a: k for k, a in enumerate(self.alphabet)}
+        self.C = C = config.width()
+        self.tau = 1.0
+        self.noise = False
+        self.soft = False
+        self.variables = [Variable("token", len(self.alphabet), "token", list(self.alphabet))]
+        kinds = position_kinds(config.position)
+        if "first" in kinds:
+            self.variables.append(Variable("first", 2, "first", ["first", "later"]))
+        for m in kinds.get("mod", []):
+            self.variables.append(Variable("mod%d" % m, m, "mod", ["%d" % r for r in range(m)]))
+        self.blocks = nn.ModuleList()
+        for layer in range(config.layers):
+            n = len(self.variables)
+            heads = nn.ModuleList()
+            for h in range(config.heads):
+                direction = "past" if config.directions == "both" and h % 2 == 1 else "future"
+                tb = config.tiebreak
+                if tb == "nearest":
+                    tb = "rightmost" if direction == "future" else "leftmost"
+                heads.append(Head(n, C, direction, tb))
+            for h in range(config.heads):
+                self.variables.append(Variable("att%d_%d" % (layer + 1, h + 1), C, "head", None))
+            n = len(self.variables)
+            lookups = nn.ModuleList(Lookup(n, C) for _ in range(config.lookups))
+            for f in range(config.lookups):
+                self.variables.append(Variable("ffn%d_%d" % (layer + 1, f + 1), C, "lookup", None))
+            self.blocks.append(nn.ModuleDict({"heads": heads, "lookups": lookups}))
+        self.out_read = Read(len(self.variables))
+        self.out_table = nn.Parameter(torch.randn(C + 1) * 0.1)
+
+    # ----- the forward pass -----
+
+    def _embed(self, tokens, lengths):
+        B, N = tokens.shape
+        dev = tokens.device
+        C = self.C
+        valid = torch.arange(N, device=dev).unsqueeze(0) < lengths.unsqueeze(1)
+        tok = torch.where(valid, tokens - 1, torch.full_like(tokens, C))
+        states = [tok]
+        pos = torch.arange(1, N + 1, device=dev).unsqueeze(0).expand(B, N)
+        for v in self.variables[1:]:
+            if v.kind == "first":
+                states.append(torch.where(pos == 1, 0, 1))
+            elif v.kind == "mod":
+                states.append(pos % v.size)
+        vals = [nn.functional.one_hot(s, C + 1)[..., :C].to(torch.float32) for s in states]
+        return vals, states, valid
+
+    def _allowed(self, head, N, dev):
+        i = torch.arange(N, device=dev)
+        strict = self.config.mask == "strict"
+        if head.direction == "future":
+            return (i.unsqueeze(0) < i.unsqueeze(1)) if strict else (i.unsqueeze(0) <= i.unsqueeze(1))
+        return (i.unsqueeze(0) > i.unsqueeze(1)) if strict else (i.unsqueeze(0) >= i.unsqueeze(1))
+
+    def _head(self, head, vals, states, valid):
+        C = self.C
+        B, N = valid.shape
+        dev = valid.device
+        q, qs = head.q(self, vals, states)
+        k, ks = head.k(self, vals, states)
+        v, vs = head.v(self, vals, states)
+        allowed = self._allowed(head, N, dev).unsqueeze(0) & valid.unsqueeze(1)  # [B, i, j]
+        j = torch.arange(N, device=dev, dtype=torch.int32)
+        pref = ((j + 1) if head.tiebreak == "rightmost" else (N - j)).view(1, 1, N)
+        zero = torch.zeros((), dtype=torch.int32, device=dev)
+        bests, wheres = [], []
+        for b in range(C + 1):  # the preferred unmasked position holding key value b
+            rank = torch.where(allowed & (ks == b).unsqueeze(1), pref, zero)  # [B, i, j]
+            m = rank.max(dim=2)
+            bests.append(m.values)
+            wheres.append(m.indices)
+        best, where = torch.stack(bests, -1), torch.stack(wheres, -1)  # [B, i, C+1]
+        present = best > 0
+        S = nn.functional.pad(head.score, (0, 1, 0, 1))  # none rows and columns score 0
+        s_hard = S.detach()[qs]  # [B, i, C+1]: exact table entries
+        neg = torch.tensor(float("-inf"), device=dev)
+        noisy = None
+        if self.training and self.noise:
+            noisy = gumbel_like(s_hard)
+        key = torch.where(present, s_hard if noisy is None else s_hard / self.tau + noisy, neg)
+        top = key.max(dim=-1, keepdim=True).values
+        tied = present & (key == top)
+        pick = torch.where(tied, best, torch.zeros_like(best)).argmax(dim=-1)  # [B, i]
+        any_present = present.any(-1)
+        jstar = where.gather(-1, pick.unsqueeze(-1)).squeeze(-1)  # [B, i]
+        gathered = v.gather(1, jstar.unsqueeze(-1).expand(B, N, C))
+        out = gathered * any_present.unsqueeze(-1).to(v.dtype)
+        state = torch.where(any_present, vs.gather(1, jstar), torch.full_like(vs, C))
+        if self.training and self.soft:
+            state = None
+        if self.training:
+            kk = k.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
+            kk = kk * present.unsqueeze(-1).to(k.dtype)
+            s = torch.einsum("bic,cd,bied->bie", q, head.score, kk)
+            # Ties go to the preferred position: each present value gains
+            # TIE_BONUS per present value whose position it beats.
+            order = (present.unsqueeze(-1) & (best.unsqueeze(-1) > best.unsqueeze(-2))).sum(-1)
+            logits = s / self.tau + TIE_BONUS * order.to(s.dtype)
+            if noisy is not None:
+                logits = logits + noisy
+            p = torch.softmax(torch.where(present, logits, neg), dim=-1)
+            p = torch.nan_to_num(p) * any_present.unsqueeze(-1).to(p.dtype)
+            vv = v.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
+            soft = torch.einsum("bie,biec->bic", p, vv)
+            out = mix(self, out, soft)
+            if state is None:
+                state = soft_state(out)
+        return out, state
+
+    def _lookup(self, lk, vals, states):
+        C = self.C
+        x, xs = lk.x(self, vals, states)
+        y, ys = lk.y(self, vals, states)
+        T = lk.table
+        if self.training and self.noise:
+            T = T + gumbel_like(T)
+        cls = T.detach()[xs, ys].argmax(-1)
+        out = nn.functional.one_hot(cls, C).to(x.dtype)
+        if self.training:
+            px = torch.cat([x, 1 - x.sum(-1, keepdim=True)], -1)
+            py = torch.cat([y, 1 - y.sum(-1, keepdim=True)], -1)
+            soft = torch.einsum("bna,bnc,acd->bnd", px, py, torch.softmax(T / self.tau, -1))
+            out = mix(self, out, soft)
+            if self.soft:
+                cls = soft_state(out)
+        return out, cls
+
+    def run(self, tokens, lengths):
+        """(vals, states, valid): every variable's block [B, N, C] and value [B, N] (C: none)."""
+        vals, states, valid = self._embed(tokens, lengths)
+        for block in self.blocks:
+            new = [self._head(h, vals, states, valid) for h in block["heads"]]
+            for o, s in new:
+                vals.append(o)
+                states.append(s)
+            for lk in block["lookups"]:
+                o, s = self._lookup(lk, vals, states)
+                vals.append(o)
+                states.append(s)
+        return vals, states, valid
+
+    def forward(self, tokens, lengths):
+        vals, states, _ = self.run(tokens, lengths)
+        last = (lengths - 1).to(tokens.device)
+        z, zs = self.out_read(self, vals, states)
+        idx = torch.arange(tokens.shape[0], device=tokens.device)
+        zst = zs[idx, last]
+        logit = self.out_table[zst]
+        if self.training:
+            zl = z[idx, last]
+            pz = torch.cat([zl, 1 - zl.sum(-1, keepdim=True)], -1)
+            soft = pz @ self.out_table
+            logit = mix(self, logit, soft)
+        return logit
+
+    def set_temperature(self, tau, noise, soft):
+        self.tau, self.noise, self.soft = tau, noise, soft
+
+    def encode(self, words):
+        """Words as (tokens [B, N], lengths [B]): symbol alphabet[k] is token k+1, 0 pads."""
+        seqs = []
+        for w in words:
+            if isinstance(w, str):
+                w = w.split() if (" " in w or any(len(a) > 1 for a in self.alphabet)) else list(w)
+            try:
+                seqs.append([self.index[a] + 1 for a in w])
+            except KeyError as e:
+                raise ValueError("symbol %s is not in the alphabet %s" % (e, " ".join(self.alphabet)))
+            if not seqs[-1]:
+                raise ValueError("the empty word has no verdict (words are non-empty)")
+        dev = self.out_table.device
+        n = max((len(s) for s in seqs), default=1)
+        tokens = torch.zeros(len(seqs), n, dtype=torch.long)
+        for k, s in enumerate(seqs):
+            tokens[k, :len(s)] = torch.tensor(s)
+        return tokens.to(dev), torch.tensor([len(s) for s in seqs], dtype=torch.long).to(dev)
+
+    @torch.no_grad()
+    def accepts(self, words, max_cells=1 << 22):
+        """The hard model's verdicts on words, a list of bools (batched by
+        length, at most max_cells query-key pairs a batch)."""
+        was = self.training
+        self.eval()
+        out = [None] * len(words)
+        order = sorted(range(len(words)), key=lambda k: len(self.encode([words[k]])[0][0]))
+        try:
+            s = 0
+            while s < len(order):
+                n = len(self.encode([words[order[s]]])[0][0])
+                e = s + 1
+                while e < len(order) and (e - s + 1) * len(self.encode([words[order[e]]])[0][0]) ** 2 <= max_cells:
+                    e += 1
+                chunk = order[s:e]
+                tokens, lengths = self.encode([words[k] for k in chunk])
+                for k, v in zip(chunk, (self(tokens, lengths) > 0).tolist()):
+                    out[k] = v
+                s = e
+        finally:
+            self.train(was)
+        return out

@@ -1,0 +1,209 @@
+"""The training run of ``--attention hard``: a HardEncoder trained by
+gradient descent (the forward pass always the exported hard model, the
+gradients from an annealed surrogate), validated with its exact verdicts,
+exported as ``OUT/hard.safetensors`` and proved right or wrong at every
+length by ``brasp equiv``."""
+
+import dataclasses
+import json
+import os
+import re
+import time
+
+import torch
+
+from . import hard_export
+from .binary import TrainError, run
+from .data import Language, WordDataset, describe_lacking, trim
+from .hard import RELAXES, HardConfig, HardEncoder, HardShape, Read
+from .report import accuracy_by_length, exhaustive, plot, summary_line, write_json
+
+HARD = "hard.safetensors"
+HARD_CONFIG = "hard.json"
+ACCURACY_JSON = "accuracy.json"
+ACCURACY_PNG = "accuracy.png"
+# Training made the attention hard when the soft model it fitted agrees with
+# the hard model on this share of the validation words.
+HARD_ENOUGH = 0.99
+
+
+def check_sides(path, words, lengths):
+    """Raises TrainError when the training words hold only one verdict."""
+    if not any(y for _, y in words) or all(y for _, y in words):
+        side = "accepted" if not any(y for _, y in words) else "rejected"
+        raise TrainError("%s: the language has no %s word of any length %d–%d: nothing to learn (choose other --train-lengths)"
+                         % (path, side, lengths[0], lengths[1]))
+
+
+def hard_config(opt, alphabet):
+    shape = {f.name: getattr(opt, f.name) for f in dataclasses.fields(HardShape)}
+    cfg = HardConfig(alphabet=alphabet, **shape)
+    try:
+        cfg.check()
+    except ValueError as e:
+        raise TrainError(str(e))
+    if opt.relax not in RELAXES:
+        raise TrainError("--relax %s: want one of %s" % (opt.relax, ", ".join(RELAXES)))
+    if not (opt.tau_start > 0 and opt.tau_end > 0):
+        raise TrainError("--tau-start and --tau-end want positive temperatures")
+    return cfg
+
+
+@torch.no_grad()
+def hard_accuracy(model, ds, device, batch_size=512):
+    model.eval()
+    correct = 0
+    for s in range(0, len(ds), batch_size):
+        tokens, lengths, labels = ds.tokens[s:s + batch_size], ds.lengths[s:s + batch_size], ds.labels[s:s + batch_size]
+        got = model(trim(tokens, lengths).to(device), lengths.to(device)) > 0
+        correct += int((got.float().cpu() == labels).sum())
+    model.train()
+    return correct / max(len(ds), 1)
+
+
+@torch.no_grad()
+def soft_agreement(model, ds, device, tau, batch_size=256):
+    """How often the soft model at temperature tau (the one the gradients
+    trained, without noise) gives the hard model's verdict on ds: 1 when the
+    attention has become hard."""
+    agree = 0
+    for s in range(0, len(ds), batch_size):
+        tokens, lengths = trim(ds.tokens[s:s + batch_size], ds.lengths[s:s + batch_size]), ds.lengths[s:s + batch_size]
+        model.train()
+        model.set_temperature(tau, False, True)
+        soft = model(tokens.to(device), lengths.to(device)) > 0
+        model.eval()
+        hard = model(tokens.to(device), lengths.to(device)) > 0
+        agree += int((soft == hard).sum())
+    return agree / max(len(ds), 1)
+
+
+@torch.no_grad()
+def read_sharpness(model, tau):
+    """The mean weight the soft model's variable choices put on the hard
+    model's (1: every read chooses one variable)."""
+    tops = [float(torch.softmax(m.logits / tau, 0).max()) for m in model.modules() if isinstance(m, Read)]
+    return sum(tops) / len(tops) if tops else 1.0
+
+
+_NOT_EQUIV = re.compile(r'^not equivalent: (.*) \((.*) (accepts|rejects), (.*) (accepts|rejects)\)\s*$')
+
+
+def verdict(binary, lang_path, model_path):
+    """brasp equiv LANG MODEL as {"equivalent": bool, "word", "language", "model", "text"}."""
+    try:
+        out, _ = run(binary, ["equiv", lang_path, model_path], "brasp equiv")
+        return {"equivalent": True, "text": "equivalent to %s at every length" % lang_path}
+    except TrainError as e:
+        msg = str(e)
+    m = None
+    for line in msg.splitlines():
+        m = _NOT_EQUIV.search(line.replace("brasp equiv: ", ""))
+        if m:
+            break
+    if not m:
+        return {"equivalent": None, "text": "brasp equiv could not decide: %s" % msg}
+    word = m.group(1)
+    first_says, second_says = m.group(3), m.group(5)
+    lang_says = first_says if m.group(2) == lang_path else second_says
+    model_says = second_says if m.group(2) == lang_path else first_says
+    return {"equivalent": False, "word": word, "language": lang_says, "model": model_says,
+            "text": "not equivalent to %s: the shortest word where the trained model is wrong is %s "
+                    "(%s %s it, the trained model %s it)" % (lang_path, word, lang_path, lang_says, model_says)}
+
+
+def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
+    """Trains, exports and checks a HardEncoder; returns the result document."""
+    cfg = hard_config(opt, lang.alphabet)
+    out = opt.out
+    t0 = time.time()
+    words, lacking = lang.sample(train_l, opt.train_count, opt.seed)
+    check_sides(opt.file, words, train_l)
+    for msg in describe_lacking(train_l, lacking):
+        log("warning: %s: %s" % (opt.file, msg))
+    val_words, _ = lang.sample(train_l, opt.val_count, opt.seed + 1_000_003)
+    index = {a: k for k, a in enumerate(lang.alphabet)}
+    train_ds, val_ds = WordDataset(words, index), WordDataset(val_words, index)
+
+    torch.manual_seed(opt.seed)
+    model = HardEncoder(cfg).to(device)
+    optim = torch.optim.Adam(model.parameters(), lr=opt.lr)
+    os.makedirs(out, exist_ok=True)
+    gen = torch.Generator().manual_seed(opt.seed)
+    loader = torch.utils.data.DataLoader(train_ds, batch_size=opt.batch_size, shuffle=True, generator=gen)
+    lossf = torch.nn.BCEWithLogitsLoss()
+    noise = opt.relax == "gumbel"
+    soft = opt.relax in ("anneal", "gumbel")
+    step, best, best_state, stale, streak = 0, None, None, 0, 0
+    stopped = "step budget"
+    start = time.time()
+    cpu0 = time.process_time()
+    model.train()
+    while step < opt.steps and stopped == "step budget":
+        for tokens, lengths, labels in loader:
+            tau = opt.tau_start * (opt.tau_end / opt.tau_start) ** (step / max(opt.steps - 1, 1))
+            model.set_temperature(tau, noise, soft)
+            logits = model(trim(tokens, lengths).to(device), lengths.to(device))
+            loss = lossf(logits, labels.to(device))
+            optim.zero_grad(set_to_none=True)
+            loss.backward()
+            optim.step()
+            step += 1
+            if progress:
+                progress.step(float(loss))
+            if step % opt.eval_every == 0 or step == opt.steps:
+                acc = hard_accuracy(model, val_ds, device)
+                if best is None or acc > best:
+                    best, stale = acc, 0
+                    best_state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+                else:
+                    stale += 1
+                if progress:
+                    progress.note(step, "validation accuracy %.1f%% (hard), τ %.3g" % (100 * acc, tau))
+                streak = streak + 1 if acc >= opt.stop_at else 0
+                if streak >= opt.stop_streak:
+                    stopped = "validation accuracy ≥ %g at %d validations in a row" % (opt.stop_at, opt.stop_streak)
+                elif stale >= opt.patience:
+                    stopped = "no better validation accuracy in %d evaluations (--patience)" % opt.patience
+            if stopped != "step budget" or step >= opt.steps:
+                break
+    seconds = time.time() - start
+    cpu = time.process_time() - cpu0
+    if best_state is not None:
+        model.load_state_dict(best_state)
+    agreement = soft_agreement(model, val_ds, device, opt.tau_end)
+    sharpness = read_sharpness(model, opt.tau_end)
+    model.eval()
+    path = os.path.join(out, HARD)
+    trained = {"language": opt.file, "train_lengths": list(train_l), "steps": step, "seed": opt.seed}
+    hard_export.write(model.cpu(), path, {"trained": json.dumps(trained)})
+    model.to(device)
+    with open(os.path.join(out, HARD_CONFIG), "w") as f:
+        json.dump({"format": "brasp-train-hard/1", "config": dataclasses.asdict(cfg), "trained": trained,
+                   "state": {k: v.tolist() for k, v in model.state_dict().items()}}, f)
+        f.write("\n")
+    if agreement < HARD_ENOUGH or sharpness < HARD_ENOUGH:
+        log("warning: the attention never became hard: at τ %.3g the soft model that training fitted gives the hard "
+            "model's verdict on %.1f%% of the validation words and its heads and lookups put %.1f%% of their weight on "
+            "the variables the hard model reads (want ≥ %.0f%% of both); the best hard model is saved all the same "
+            "(lower --tau-end or train longer)" % (opt.tau_end, 100 * agreement, 100 * sharpness, 100 * HARD_ENOUGH))
+
+    test_words, test_lacking = lang.sample(test_l, opt.test_count, opt.seed + 2_000_003)
+    rows = accuracy_by_length(model, test_words, device)
+    ex = exhaustive(model, lang, opt.exhaustive, device) if opt.exhaustive > 0 else None
+    v = verdict(lang.binary, opt.file, path)
+    doc = {
+        "language": opt.file, "attention": "hard", "train_lengths": list(train_l), "test_lengths": list(test_l),
+        "steps": step, "stopped": stopped, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
+        "total_seconds": round(time.time() - t0, 2), "device": str(device),
+        "best_validation": {"accuracy": best}, "soft_hard_agreement": agreement, "read_sharpness": sharpness,
+        "options": dataclasses.asdict(opt), "config": dataclasses.asdict(cfg),
+        "lacking": test_lacking, "per_length": rows, "exhaustive": ex, "verdict": v,
+    }
+    write_json(os.path.join(out, ACCURACY_JSON), doc)
+    title = "%s: hard attention, %d layers, %d heads, %s masks, positions %s" % (
+        os.path.basename(opt.file), cfg.layers, cfg.heads, cfg.mask, cfg.position)
+    doc["plot"] = plot(os.path.join(out, ACCURACY_PNG), rows, train_l, title)
+    log(summary_line(opt.file, rows, train_l, test_l, step, seconds, path, ex))
+    log(v["text"])
+    return doc

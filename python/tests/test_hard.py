@@ -1,0 +1,200 @@
+"""Tests of brasp.train's hard-attention family (--attention hard): the
+exported model (hard.safetensors) is the same function as the PyTorch hard
+forward pass, for models trained briefly under every mask, direction,
+tie-break and position option, on every word up to length 10 and on 1,000
+random words up to length 200 (brasp run against HardEncoder); brasp.load
+reads the export; brasp convert decompiles it; and the command's bad inputs
+get a message, never a traceback."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+import unittest
+
+from common import EXAMPLES, brasp, brasp_bin, go_run, python_env, tmpdir
+
+import torch  # noqa: E402
+
+import brasp as braspmod  # noqa: E402
+from brasp.train import hard_export  # noqa: E402
+from brasp.train.data import Language, WordDataset, trim  # noqa: E402
+from brasp.train.hard import HardConfig, HardEncoder  # noqa: E402
+
+AB_PLUS = os.path.join(EXAMPLES, "ab_plus.re")
+STAIR2 = os.path.join(EXAMPLES, "stair2.brasp")
+
+
+def words_up_to(alphabet, n):
+    out = [""]
+    res = []
+    for _ in range(n):
+        out = [w + a for w in out for a in alphabet]
+        res += out
+    return res
+
+
+def brief_training(cfg, lang, steps, seed, relax):
+    """A HardEncoder trained for a few steps (its verdicts are whatever they
+    became: the test is that the export computes the same ones)."""
+    torch.manual_seed(seed)
+    m = HardEncoder(cfg)
+    words, _ = lang.sample((1, 12), 20, seed)
+    ds = WordDataset(words, {a: k for k, a in enumerate(lang.alphabet)})
+    opt = torch.optim.Adam(m.parameters(), lr=0.1)
+    lossf = torch.nn.BCEWithLogitsLoss()
+    m.train()
+    for step in range(steps):
+        m.set_temperature(1.0 * 0.1 ** (step / steps), relax == "gumbel", relax != "straight-through")
+        idx = torch.randint(len(ds), (16,))
+        loss = lossf(m(trim(ds.tokens[idx], ds.lengths[idx]), ds.lengths[idx]), ds.labels[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    m.eval()
+    return m
+
+
+# Shapes covering every option: (language, config keywords, relax).
+SHAPES = [
+    (AB_PLUS, dict(), "anneal"),
+    (AB_PLUS, dict(mask="non-strict", directions="both", position="first+mod:2"), "gumbel"),
+    (AB_PLUS, dict(mask="causal", tiebreak="leftmost", position="mod:3"), "straight-through"),
+    (STAIR2, dict(directions="both", tiebreak="rightmost", layers=3, classes=4, lookups=2), "anneal"),
+    (STAIR2, dict(mask="strict", directions="both", tiebreak="leftmost", position="first"), "gumbel"),
+]
+
+
+class ForwardAgreement(unittest.TestCase):
+    """brasp run on hard.safetensors == HardEncoder's forward pass."""
+
+    def test_trained_models(self):
+        rng = random.Random(37)
+        for k, (path, kw, relax) in enumerate(SHAPES):
+            lang = Language(path, brasp_bin())
+            cfg = HardConfig(alphabet=lang.alphabet, **kw)
+            m = brief_training(cfg, lang, 40, k + 1, relax)
+            out = os.path.join(tmpdir(), "hard%d.safetensors" % k)
+            hard_export.write(m, out)
+            small = words_up_to(lang.alphabet, 10 if len(lang.alphabet) == 2 else 6)
+            long = ["".join(rng.choice(lang.alphabet) for _ in range(rng.randint(1, 200))) for _ in range(1000)]
+            words = small + long
+            py = m.accepts(words)
+            go = go_run(out, words)
+            wrong = [(w, p, g) for w, p, g in zip(words, py, go) if (g == "accept") != p]
+            self.assertEqual(wrong[:3], [], "shape %d (%s %s): %d of %d words differ" % (k, path, kw, len(wrong), len(words)))
+            self.assertTrue(all(g in ("accept", "reject") for g in go))
+            # brasp.load reads the export and runs it the same way.
+            loaded = braspmod.load(out)
+            self.assertEqual(loaded.accepts(small[:300]), py[:300])
+
+    def test_scores_are_ranks(self):
+        """Equal table entries stay equal (ties) and 0 stays 0 in the export."""
+        self.assertEqual(hard_export._ranks([0.5, -0.25, 0.5, 0.0]), [1, -1, 1, 0])
+        self.assertEqual(hard_export._ranks([3.0, 2.0]), [2, 1])
+
+
+def hand_built_ab_plus():
+    """(ab)+ set by hand: the previous letter, a lookup marking bad
+    positions, a head finding an earlier bad one, a lookup for the verdict."""
+    m = HardEncoder(HardConfig(alphabet=["a", "b"], layers=2, heads=1, lookups=1, classes=3))
+
+    def pick(read, k):
+        read.logits.fill_(-5)
+        read.logits[k] = 5
+    with torch.no_grad():
+        b1, b2 = m.blocks
+        h = b1["heads"][0]
+        pick(h.q, 0), pick(h.k, 0), pick(h.v, 0)
+        h.score.zero_()
+        lk = b1["lookups"][0]
+        pick(lk.x, 0), pick(lk.y, 1)
+        T = torch.full((4, 4, 3), -5.0)
+        T[:, :, 2] = 5  # bad
+        for a, b, c in ((0, 3, 0), (0, 1, 0), (1, 0, 1)):
+            T[a, b] = -5
+            T[a, b, c] = 5
+        lk.table.copy_(T)
+        h = b2["heads"][0]
+        pick(h.q, 0), pick(h.k, 2), pick(h.v, 2)
+        h.score.zero_()
+        h.score[:, 2] = 1
+        lk = b2["lookups"][0]
+        pick(lk.x, 2), pick(lk.y, 3)
+        T = torch.full((4, 4, 3), -5.0)
+        T[:, :, 1] = 5
+        for b in (0, 1, 3):
+            T[1, b, 0] = 10
+        lk.table.copy_(T)
+        pick(m.out_read, 4)
+        m.out_table.fill_(-1)
+        m.out_table[0] = 1
+    m.eval()
+    return m
+
+
+class Decompile(unittest.TestCase):
+    def test_hand_built_is_equivalent_and_readable(self):
+        out = os.path.join(tmpdir(), "hand.safetensors")
+        hard_export.write(hand_built_ab_plus(), out)
+        self.assertEqual(brasp("equiv", AB_PLUS, out).strip(), "equivalent")
+        prog = brasp("convert", out, "--to", "brasp")
+        self.assertIn("rightmost [j<i", prog)
+        self.assertLess(len(prog.splitlines()), 30, prog)
+
+
+def train_cmd(*args):
+    p = subprocess.run([sys.executable, "-m", "brasp.train"] + [str(a) for a in args], capture_output=True, text=True,
+                       env=python_env(BRASP=brasp_bin()), timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Command(unittest.TestCase):
+    def test_run_writes_model_and_verdict(self):
+        out = os.path.join(tmpdir(), "ab")
+        code, stdout, stderr = train_cmd(AB_PLUS, "--attention", "hard", "--out", out, "--steps", "30",
+                                         "--train-lengths", "1:12", "--train-count", "20", "--val-count", "10",
+                                         "--test-count", "5", "--exhaustive", "200", "--progress", "none", "--threads", "1")
+        self.assertEqual(code, 0, stderr)
+        self.assertTrue(os.path.isfile(os.path.join(out, "hard.safetensors")))
+        self.assertRegex(stdout, r"(equivalent to .*ab_plus.re at every length|the shortest word where the trained model is wrong is)")
+        with open(os.path.join(out, "accuracy.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["attention"], "hard")
+        self.assertIn(doc["verdict"]["equivalent"], (True, False))
+        brasp("run", os.path.join(out, "hard.safetensors"), "abab")
+
+    def test_never_hard(self):
+        out = os.path.join(tmpdir(), "soft")
+        code, stdout, stderr = train_cmd(AB_PLUS, "--attention", "hard", "--out", out, "--steps", "10",
+                                         "--tau-start", "1000", "--tau-end", "1000", "--train-lengths", "1:12",
+                                         "--train-count", "20", "--val-count", "10", "--test-count", "5",
+                                         "--exhaustive", "0", "--progress", "none", "--threads", "1")
+        self.assertEqual(code, 0, stderr)
+        self.assertIn("the attention never became hard", stdout + stderr)
+        self.assertTrue(os.path.isfile(os.path.join(out, "hard.safetensors")))
+
+    def test_bad_inputs(self):
+        empty = os.path.join(tmpdir(), "none.dfa")
+        with open(empty, "w") as f:
+            f.write("alphabet a b\nstart q\nq a q\nq b q\n")
+        for args, want in (
+            ([empty], "the language has no accepted word of any length"),
+            ([AB_PLUS, "--position", "sinusoidal"], "hard attention takes none, first and mod:M"),
+            ([AB_PLUS, "--mask", "bidirectional"], "--mask bidirectional: with --attention hard, want one of"),
+            ([AB_PLUS, "--mask", "causal", "--directions", "both"], "--mask causal has heads looking back only"),
+            ([AB_PLUS, "--relax", "magic"], "--relax magic: want one of"),
+            ([AB_PLUS, "--attention", "soft"], "--attention soft: want softmax or hard"),
+        ):
+            a = list(args)
+            if "--attention" not in a:
+                a += ["--attention", "hard"]
+            code, stdout, stderr = train_cmd(*(a + ["--out", os.path.join(tmpdir(), "bad"), "--steps", "1"]))
+            self.assertEqual(code, 1, (args, stdout, stderr))
+            self.assertIn(want, stderr, args)
+            self.assertNotIn("Traceback", stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
