@@ -71,7 +71,12 @@
 // HSI suite for extra states and Angluin's PAC test. The cache makes a
 // suite asked again in the next round cost only its new words. Before it
 // accepts a hypothesis, it asks some words again, so that a teacher that
-// changes its answers is caught without prefix answers too.
+// changes its answers is caught without prefix answers too. Every stage is
+// counted before it is built (Conformance.Check for the settings, then
+// each round), the exhaustive words are built in batches as they are
+// asked, and a random word's length is drawn before its letters, so a
+// suite too large for learn-queries or learn-bytes is refused by that
+// limit, never by running out of memory.
 //
 // Without prefix answers a word brings one bit, and learning n states over
 // k letters needs about n·k·log₂ n of them (the discrimination tree);
