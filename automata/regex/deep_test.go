@@ -3,6 +3,7 @@ package regex
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -76,7 +77,8 @@ func TestTermsLimitAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.DFA(budget.New(context.Background(), budget.Settings{"regex-terms": 1000}))
+	// (regex-states raised: the shape alone shows 200,001 derivatives.)
+	_, err = r.DFA(budget.New(context.Background(), budget.Settings{"regex-terms": 1000, "regex-states": 1 << 30}))
 	if !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "regex-terms=1000") {
 		t.Errorf("%v, want the regex-terms limit", err)
 	}
@@ -85,7 +87,7 @@ func TestTermsLimitAndCancel(t *testing.T) {
 	if _, err := ParseBudget(budget.New(ctx, nil), "x.re", src); !errors.Is(err, budget.ErrStopped) {
 		t.Errorf("parse with a cancelled budget: %v", err)
 	}
-	if _, err := r.DFA(budget.New(ctx, nil)); !errors.Is(err, budget.ErrStopped) {
+	if _, err := r.DFA(budget.New(ctx, budget.Settings{"regex-states": 1 << 30})); !errors.Is(err, budget.ErrStopped) {
 		t.Errorf("DFA with a cancelled budget: %v", err)
 	}
 	_ = alpha
@@ -119,5 +121,83 @@ func TestLexPieces(t *testing.T) {
 	quoted := "alphabet \"a b\" c\n" + strings.Repeat(`"a b" `, 20000) + "c\n"
 	if r, err = Parse("q.re", []byte(quoted)); err != nil || len(r.Root.Sub) != 20001 {
 		t.Fatalf("quoted symbols across pieces: %v", err)
+	}
+}
+
+// The bound read from an expression's shape never exceeds its distinct
+// derivatives: random expressions (with ∅, ε, &, ~ anywhere, so a front
+// of symbols is often followed by a factor that empties the language),
+// and random ones behind a front of symbols, under ~ and *.
+func TestLeadingWordStatesIsALowerBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 3))
+	alpha := mustAlpha(t, "a", "b")
+	for i := range 3000 {
+		x := randomNode(rng, 2, 3)
+		if i%2 == 1 {
+			front := make([]*Node, 1+rng.IntN(6))
+			for j := range front {
+				front[j] = Sym(rng.IntN(2))
+				if rng.IntN(5) == 0 {
+					front[j] = &Node{Op: OpAny}
+				}
+			}
+			x = Concat(append(front, x)...)
+			switch rng.IntN(3) {
+			case 0:
+				x = Compl(x)
+			case 1:
+				x = Star(x)
+			}
+		}
+		r := &Regex{Alphabet: alpha, Root: x}
+		d, err := r.derivatives(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bound := leadingWordStates(x, 2); bound > int64(d.NumStates()) {
+			t.Fatalf("%s: bound %d, but %d distinct derivatives", FormatExpr(r), bound, d.NumStates())
+		}
+	}
+}
+
+// A concatenation of a million symbols is refused from its shape, by
+// regex-states, before any of its terms is built; one that an empty
+// factor (or one that may be empty) ends is not refused from its shape.
+func TestLongWordRefusedFromItsShape(t *testing.T) {
+	alpha := mustAlpha(t, "a", "b")
+	word := strings.Repeat("ab", 500_000)
+	for _, c := range []struct {
+		expr string
+		want int64
+	}{
+		{word, 1_000_001},
+		{"~(" + word + ")", 1_000_001},
+		{"(" + word + ")*", 1_000_000},
+		{"(" + word + "b*)*", 1_000_000},
+		{".**", 1},
+		{"(ab)(ab)()ab(b*|[])", 7},
+		{"ab.b(a&b)", 1},
+		{"abab[]", 1},
+		{"ab~(ab)", 1},
+		{"(a|b)ab", 1},
+	} {
+		r, err := ParseExpr(alpha, c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := leadingWordStates(r.Root, 2); got != c.want {
+			t.Errorf("%.30s: bound %d, want %d", c.expr, got, c.want)
+		}
+		if c.want < 100 {
+			continue
+		}
+		b := budget.New(context.Background(), nil)
+		_, err = r.DFA(b)
+		if !errors.Is(err, budget.ErrLimit) || !strings.Contains(err.Error(), "regex-states=100000 states (needs ") {
+			t.Fatalf("%.30s: %v, want regex-states", c.expr, err)
+		}
+		if b.Used() > 0 {
+			t.Errorf("%.30s: %d units of work before the refusal", c.expr, b.Used())
+		}
 	}
 }

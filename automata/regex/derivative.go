@@ -499,7 +499,23 @@ func (t *terms) listed(x int) []int {
 // than the budget's regex-states distinct derivatives are reachable, or when
 // the budget's context is cancelled.
 // The DFA accepts ε iff the expression matches ε.
+//
+// An expression whose shape alone shows more derivatives than regex-states
+// (leadingWordStates) is refused before its terms are built.
 func (r *Regex) DFA(b *budget.Budget) (*automata.DFA, error) {
+	if n := leadingWordStates(r.Root, len(r.Alphabet)); n > b.Max(regexStates) {
+		return nil, b.Check(regexStates, n, "the derivative automaton")
+	}
+	d, err := r.derivatives(b)
+	if err != nil {
+		return nil, err
+	}
+	return automata.Minimize(b, d)
+}
+
+// derivatives is the automaton of the distinct derivatives of r, one
+// state per derivative, before minimisation.
+func (r *Regex) derivatives(b *budget.Budget) (*automata.DFA, error) {
 	maxStates := b.Max(regexStates)
 	t := newTerms(b, len(r.Alphabet))
 	start := t.fromNode(r.Root)
@@ -534,5 +550,84 @@ func (r *Regex) DFA(b *budget.Budget) (*automata.DFA, error) {
 		d.Accept = append(d.Accept, t.list[x].nullable)
 		d.States = append(d.States, "d"+strconv.Itoa(i))
 	}
-	return automata.Minimize(b, d)
+	return d, nil
+}
+
+// leadingWordStates is a lower bound on the distinct derivatives of an
+// expression, read from its tree before any term is built: an expression
+// x1 x2 … xn whose first k factors are symbols or "." (after flattening
+// parentheses, ε factors dropped) and whose every factor surely denotes a
+// non-empty language has at least k+1: its derivatives by the k prefixes
+// of a word of those symbols are the chains x(i+1) … xn, of different
+// lengths, so distinct terms. Under ~ the count is the same (the
+// derivatives are the complements of those); under * it is k (the chains
+// followed by the star, the last of which, when the front is all of x, is
+// the star itself). It is 1 when the tree has no such front. DFA refuses an
+// expression whose bound passes regex-states before it builds its terms:
+// a concatenation of ten million symbols is refused in the time it takes
+// to read it, not after building millions of terms.
+func leadingWordStates(n *Node, k int) int64 {
+	starred := false
+	for depth := 0; (n.Op == OpCompl || n.Op == OpStar) && depth <= MaxNesting; depth++ {
+		starred = starred || n.Op == OpStar
+		n = n.Sub[0]
+	}
+	front, leading := int64(0), true
+	ok := true
+	var walk func(x *Node, depth int)
+	walk = func(x *Node, depth int) {
+		switch {
+		case !ok:
+		case x.Op == OpConcat && depth <= MaxNesting:
+			for _, s := range x.Sub {
+				walk(s, depth+1)
+			}
+		case x.Op == OpEpsilon:
+		case (x.Op == OpSymbol || x.Op == OpAny && k > 0) && leading:
+			front++
+		default:
+			leading = false
+			ok = nonEmpty(x, k, depth)
+		}
+	}
+	walk(n, 0)
+	switch {
+	case !ok:
+		return 1
+	case starred:
+		// x* reads x's whole front back to x* itself.
+		return max(1, front)
+	}
+	return front + 1
+}
+
+// nonEmpty reports whether x surely denotes a non-empty language (false
+// when it cannot tell without building terms: an intersection, a
+// complement).
+func nonEmpty(x *Node, k, depth int) bool {
+	if depth > MaxNesting {
+		return false
+	}
+	switch x.Op {
+	case OpSymbol, OpEpsilon, OpStar, OpOpt:
+		return true
+	case OpAny:
+		return k > 0
+	case OpPlus:
+		return nonEmpty(x.Sub[0], k, depth+1)
+	case OpConcat:
+		for _, s := range x.Sub {
+			if !nonEmpty(s, k, depth+1) {
+				return false
+			}
+		}
+		return true
+	case OpUnion:
+		for _, s := range x.Sub {
+			if nonEmpty(s, k, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -98,32 +98,19 @@ func ParseBudget(b *budget.Budget, filename string, src []byte) (*Regex, error) 
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
-	single := alpha.SingleChar()
-	var toks []tok
-	for i := alphaLine + 1; i < len(lines) && !errs.Full(); i++ {
-		// A line at a time, and a line in pieces: an expression may be
-		// one line of millions of symbols.
-		for off := 0; off < len(lines[i]) && !errs.Full(); {
-			if err := b.Step(lexPiece/8 + 1); err != nil {
-				return nil, err
-			}
-			toks, off = lexLine(filename, i, lines[i], off, off+lexPiece, false, single, &errs, toks)
+	p := &parser{lex: lexer{file: filename, lines: lines, start: alphaLine + 1, line: alphaLine + 1, single: alpha.SingleChar(), errs: &errs, b: b},
+		alpha: alpha, index: alpha.Indexer(), errs: &errs, file: filename, b: b, leaves: make([]*Node, len(alpha))}
+	if p.peek().kind == tEOF {
+		if p.lex.err != nil {
+			return nil, p.lex.err
 		}
-	}
-	// End of input is reported just after the last token.
-	eof := source.Pos{Line: alphaLine + 2, Col: 1}
-	if len(toks) > 0 {
-		last := toks[len(toks)-1]
-		eof = last.at()
-		eof.Col += int(last.width)
-	}
-	toks = append(toks, tok{kind: tEOF, line: int32(eof.Line), col: int32(eof.Col)})
-	p := &parser{toks: toks, alpha: alpha, index: alpha.Indexer(), errs: &errs, file: filename, b: b}
-	if toks[0].kind == tEOF {
-		errs.Add(filename, toks[0].at(), "missing expression after the alphabet line")
+		errs.Add(filename, p.peek().at(), "missing expression after the alphabet line")
 		return nil, errs.Err()
 	}
 	root := p.union()
+	if p.err == nil {
+		p.err = p.lex.err
+	}
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -205,9 +192,64 @@ func lexLine(filename string, lineNo int, text string, from, stop int, alphaLine
 	return toks, i
 }
 
+// lexer hands the parser the expression's tokens a piece of a line at a
+// time (lexPiece bytes between two looks at the budget), so that an
+// expression of millions of symbols is never held as millions of tokens.
+type lexer struct {
+	file   string
+	lines  []string
+	start  int // the first line after the alphabet line
+	line   int // the line being lexed
+	off    int // where in it
+	single bool
+	errs   *source.ErrorList
+	b      *budget.Budget
+	err    error // the budget's, once it stops the lexing
+	toks   []tok // the piece lexed, from toks[i] on not yet read
+	i      int
+	last   tok // the last token lexed, for the position of the end
+	done   bool
+}
+
+// fill makes toks[i] the next token: the end of input (tEOF, just after
+// the last token) once every line is lexed.
+func (l *lexer) fill() {
+	for l.i == len(l.toks) {
+		if l.done {
+			l.toks, l.i = append(l.toks[:0], l.eof()), 0
+			return
+		}
+		if l.line >= len(l.lines) || l.errs.Full() || l.err != nil {
+			l.done = true
+			continue
+		}
+		if l.off >= len(l.lines[l.line]) {
+			l.line++
+			l.off = 0
+			continue
+		}
+		if l.err = l.b.Step(lexPiece/8 + 1); l.err != nil {
+			continue
+		}
+		l.toks, l.i = l.toks[:0], 0
+		l.toks, l.off = lexLine(l.file, l.line, l.lines[l.line], l.off, l.off+lexPiece, false, l.single, l.errs, l.toks)
+		if len(l.toks) > 0 {
+			l.last = l.toks[len(l.toks)-1]
+		}
+	}
+}
+
+// eof is the end-of-input token, just after the last token (or at the
+// start of the line after the alphabet line when there is none).
+func (l *lexer) eof() tok {
+	if l.last.kind == tEOF {
+		return tok{kind: tEOF, line: int32(l.start + 1), col: 1}
+	}
+	return tok{kind: tEOF, line: l.last.line, col: l.last.col + l.last.width}
+}
+
 type parser struct {
-	toks  []tok
-	i     int
+	lex   lexer
 	alpha alphabet.Alphabet
 	index func(string) int // alpha.Indexer()
 	errs  *source.ErrorList
@@ -215,6 +257,9 @@ type parser struct {
 	depth int
 	b     *budget.Budget
 	err   error // the budget's, once it stops the parse
+	// leaves is the node of each symbol, shared by its occurrences: an
+	// expression of millions of symbols holds a pointer per occurrence.
+	leaves []*Node
 }
 
 // step charges a factor to the budget; once the budget stops, it ends the
@@ -224,18 +269,29 @@ func (p *parser) step() bool {
 		p.err = p.b.Step(1)
 	}
 	if p.err != nil {
-		p.i = len(p.toks) - 1
+		p.stop()
 		return false
 	}
 	return true
 }
 
-func (p *parser) peek() tok { return p.toks[p.i] }
+// stop skips the rest of the input: the next token is the end.
+func (p *parser) stop() {
+	p.lex.done = true
+	p.lex.toks, p.lex.i = p.lex.toks[:0], 0
+}
+
+func (p *parser) peek() tok {
+	if p.lex.i == len(p.lex.toks) {
+		p.lex.fill()
+	}
+	return p.lex.toks[p.lex.i]
+}
 
 func (p *parser) next() tok {
-	t := p.toks[p.i]
+	t := p.peek()
 	if t.kind != tEOF {
-		p.i++
+		p.lex.i++
 	}
 	return t
 }
@@ -293,9 +349,29 @@ func (p *parser) concat() *Node {
 		}
 		return EmptySet()
 	}
-	var xs []*Node
+	// The factors are gathered as numbers, without pointers (a symbol's
+	// index, or past the alphabet an index into others), and the slice of
+	// nodes made once at the end: a slice of millions of pointers grown
+	// by doubling was copied under the garbage collector's write barrier
+	// and scanned at every cycle.
+	var codes []uint32
+	var others []*Node
 	for startsAtom(p.peek()) && p.step() {
-		xs = append(xs, p.unary())
+		x := p.unary()
+		if x.Op == OpSymbol && p.leaves[x.Symbol] == x {
+			codes = append(codes, uint32(x.Symbol))
+		} else {
+			codes = append(codes, uint32(len(p.leaves)+len(others)))
+			others = append(others, x)
+		}
+	}
+	xs := make([]*Node, len(codes))
+	for i, c := range codes {
+		if int(c) < len(p.leaves) {
+			xs[i] = p.leaves[c]
+		} else {
+			xs[i] = others[int(c)-len(p.leaves)]
+		}
 	}
 	n := Concat(xs...)
 	if len(xs) > 1 {
@@ -359,7 +435,7 @@ func (p *parser) enter(pos source.Pos) bool {
 	p.depth++
 	if p.depth > MaxNesting {
 		p.errs.Add(p.file, pos, "%s", "expression nested deeper than "+strconv.Itoa(MaxNesting))
-		p.i = len(p.toks) - 1 // stop parsing
+		p.stop()
 		return false
 	}
 	return true
@@ -381,7 +457,10 @@ func (p *parser) atom() *Node {
 			p.errs.Add(p.file, t.at(), "%s", "symbol "+alphabet.Quote(t.text)+" is not in the alphabet {"+p.alpha.Brief()+"}")
 			return EmptySet()
 		}
-		return &Node{Op: OpSymbol, Symbol: a, Pos: t.at()}
+		if p.leaves[a] == nil {
+			p.leaves[a] = &Node{Op: OpSymbol, Symbol: a, Pos: t.at()}
+		}
+		return p.leaves[a]
 	case t.kind == tOp && t.text == ".":
 		return &Node{Op: OpAny, Pos: t.at()}
 	case t.kind == tOp && t.text == "[":

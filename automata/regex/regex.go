@@ -25,7 +25,9 @@ const (
 
 // Node is one node of an expression's syntax tree. Parenthesised
 // subexpressions stay nested, so printing and parsing again gives the same
-// tree.
+// tree. The parser makes one node per symbol of the alphabet, shared by
+// the symbol's occurrences (at the position of the first), so a tree is
+// read, never changed in place.
 type Node struct {
 	Op     Op
 	Symbol int     // the symbol index, for OpSymbol
