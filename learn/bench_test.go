@@ -61,17 +61,22 @@ func BenchmarkLearnExact(b *testing.B) {
 			benchmarkLearnExact(b, n, k)
 		}
 	}
+	benchmarkLearnExact(b, 100000, 10)
 }
 
 func benchmarkLearnExact(b *testing.B, n, k int) {
 	b.Run(fmt.Sprintf("states=%d/letters=%d", n, k), func(b *testing.B) {
 		d := randomMinimal(rand.New(rand.NewPCG(uint64(n), uint64(k))), n, k)
 		teacher := &DFATeacher{D: d}
+		// The largest targets need more states, words and answer
+		// memory than the defaults allow, as brasp learn --limit gives.
+		raised := budget.Settings{maxStates.Name: 1 << 20, maxQueries.Name: 1 << 26, maxCacheBytes.Name: 16 << 30}
 		var st Stats
 		var cacheBytes int
 		for b.Loop() {
-			cache := NewCache(nil, teacher, d.Alphabet, &Stats{})
-			res, err := LearnWith(budget.New(b.Context(), nil), cache, teacher, nil)
+			bud := budget.New(b.Context(), raised)
+			cache := NewCache(bud, teacher, d.Alphabet, &Stats{})
+			res, err := LearnWith(bud, cache, teacher, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

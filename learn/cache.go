@@ -3,8 +3,6 @@ package learn
 import (
 	"errors"
 	"fmt"
-	"iter"
-	"math/bits"
 	"slices"
 	"time"
 
@@ -40,22 +38,11 @@ type Cache struct {
 	m     Membership
 	alpha alphabet.Alphabet
 	k     int
-	out   []int8 // verdict of each node; node 0 is the empty word
-	// pages hold the children: the node of word·a is kid(node, a), 0
-	// for none. A page holds the rows of 2^shift nodes (about 64K
-	// entries), so that the trie grows without copying what it holds.
-	// Over more than denseLetters letters (the valuations of many
-	// propositions) a row would be mostly empty: sparse holds the
-	// children instead, keyed by node·k + letter.
-	pages  [][]int32
-	shift  uint
-	sparse map[uint64]int32
-	// In sparse mode the children of a node are also a list: first[n]
-	// its first child, then sib[child] the next one; letter[child] the
-	// letter that leads to it.
-	first, sib, letter []int32
-	meter              *budget.Meter
-	stats              *Stats
+	// trie holds the words asked and their verdicts; node 0 is the empty
+	// word, whose verdict is rejected.
+	trie  *trie
+	meter *budget.Meter
+	stats *Stats
 	// testing: words asked now are counted as test words.
 	testing bool
 	teacher timer
@@ -63,30 +50,12 @@ type Cache struct {
 	round int
 }
 
-// denseLetters is the most letters for which a trie node holds a row of
-// children.
-const denseLetters = 64
-
-// nodeBytes is what one trie node costs with k letters: its verdict and
-// its row of children, or its entry in the map and the list of children.
-func nodeBytes(k int) int64 {
-	if k > denseLetters {
-		return 1 + 48 + 12
-	}
-	return 1 + 4*int64(k)
-}
-
 // NewCache returns an empty cache in front of m for words over alpha.
 func NewCache(b *budget.Budget, m Membership, alpha alphabet.Alphabet, stats *Stats) *Cache {
 	k := len(alpha)
-	c := &Cache{m: m, alpha: alpha, k: k, out: []int8{rejected}, shift: uint(max(0, 16-bits.Len(uint(k)))),
+	c := &Cache{m: m, alpha: alpha, k: k, trie: newTrie(k),
 		meter: b.Meter(maxCacheBytes, "the answers of the teacher"), stats: stats}
-	if k > denseLetters {
-		c.sparse = map[uint64]int32{}
-		c.first, c.sib, c.letter = []int32{0}, []int32{0}, []int32{0}
-	} else {
-		c.pages = [][]int32{make([]int32, k<<c.shift)}
-	}
+	c.trie.setOut(0, rejected)
 	return c
 }
 
@@ -95,60 +64,19 @@ func NewCache(b *budget.Budget, m Membership, alpha alphabet.Alphabet, stats *St
 func (c *Cache) node(w []int, create bool) (int32, error) {
 	n := int32(0)
 	for _, a := range w {
-		next := c.kid(n, a)
+		next := c.trie.kid(n, a)
 		if next == 0 {
 			if !create {
 				return -1, nil
 			}
-			if err := c.meter.Add(nodeBytes(c.k)); err != nil {
+			if err := c.meter.Add(c.trie.growth(n)); err != nil {
 				return -1, err
 			}
-			next = int32(len(c.out))
-			c.out = append(c.out, unknown)
-			if c.sparse != nil {
-				c.sparse[uint64(n)*uint64(c.k)+uint64(a)] = next
-				c.first = append(c.first, 0)
-				c.sib = append(c.sib, c.first[n])
-				c.letter = append(c.letter, int32(a))
-				c.first[n] = next
-			} else {
-				c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k+a] = next
-				if next&(1<<c.shift-1) == 0 {
-					c.pages = append(c.pages, make([]int32, c.k<<c.shift))
-				}
-			}
+			next = c.trie.addKid(n, a)
 		}
 		n = next
 	}
 	return n, nil
-}
-
-// kid is the node of word·a when n is the node of word (0 for none).
-func (c *Cache) kid(n int32, a int) int32 {
-	if c.sparse != nil {
-		return c.sparse[uint64(n)*uint64(c.k)+uint64(a)]
-	}
-	return c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k+a]
-}
-
-// children yields the letters a with a child of n, and the child.
-func (c *Cache) children(n int32) iter.Seq2[int, int32] {
-	return func(yield func(int, int32) bool) {
-		if c.sparse != nil {
-			for x := c.first[n]; x != 0; x = c.sib[x] {
-				if !yield(int(c.letter[x]), x) {
-					return
-				}
-			}
-			return
-		}
-		row := c.pages[n>>c.shift][int(n&(1<<c.shift-1))*c.k:][:c.k]
-		for a, x := range row {
-			if x != 0 && !yield(a, x) {
-				return
-			}
-		}
-	}
 }
 
 // Known returns the verdict on w and whether the cache has it.
@@ -157,13 +85,51 @@ func (c *Cache) Known(w []int) (accept, ok bool) {
 	if n < 0 {
 		return false, false
 	}
-	switch c.out[n] {
+	switch c.trie.out(n) {
 	case accepted:
 		return true, true
 	case rejected:
 		return false, true
 	}
 	return false, false
+}
+
+// verdicts appends to dst the verdicts on u·t' ('1' accepted, '0'
+// rejected) for every prefix t' of t, the empty one first, when every is
+// set, and for t itself otherwise; false when one of them is not known.
+// It walks the trie once, where a verdict per word would walk it from the
+// root for each prefix.
+func (c *Cache) verdicts(u, t []int, every bool, dst []byte) ([]byte, bool) {
+	n, _ := c.node(u, false)
+	if n < 0 {
+		return dst, false
+	}
+	add := func(n int32) bool {
+		switch c.trie.out(n) {
+		case accepted:
+			dst = append(dst, '1')
+		case rejected:
+			dst = append(dst, '0')
+		default:
+			return false
+		}
+		return true
+	}
+	if every && !add(n) {
+		return dst, false
+	}
+	for _, a := range t {
+		if n = c.trie.kid(n, a); n == 0 {
+			return dst, false
+		}
+		if every && !add(n) {
+			return dst, false
+		}
+	}
+	if !every && !add(n) {
+		return dst, false
+	}
+	return dst, true
 }
 
 // Accepts returns the verdict on w, which Ask must have fetched.
@@ -184,8 +150,8 @@ func (c *Cache) Ask(b *budget.Budget, words [][]int) error {
 		if err != nil {
 			return err
 		}
-		if c.out[n] == unknown {
-			c.out[n] = pending
+		if c.trie.out(n) == unknown {
+			c.trie.setOut(n, pending)
 			ask = append(ask, w)
 		}
 	}
@@ -260,14 +226,14 @@ func (c *Cache) record(w []int, ans []bool) error {
 		if v {
 			x = accepted
 		}
-		if old := c.out[n]; old == accepted || old == rejected {
+		if old := c.trie.out(n); old == accepted || old == rejected {
 			if old != x {
 				return fmt.Errorf("round %d: the teacher answers inconsistently: %s was %s before and is %s now",
 					c.round, automata.ShowWord(c.alpha, prefix), verdictName(old), verdictName(x))
 			}
 			return nil
 		}
-		c.out[n] = x
+		c.trie.setOut(n, x)
 		return nil
 	}
 	if !c.m.PerPrefix() {
@@ -276,7 +242,7 @@ func (c *Cache) record(w []int, ans []bool) error {
 	}
 	n := int32(0)
 	for i, a := range w {
-		n = c.kid(n, a)
+		n = c.trie.kid(n, a)
 		if err := set(n, ans[i], w[:i+1]); err != nil {
 			return err
 		}
@@ -287,8 +253,8 @@ func (c *Cache) record(w []int, ans []bool) error {
 // unmark forgets the pending marks of a batch that failed.
 func (c *Cache) unmark(words [][]int) {
 	for _, w := range words {
-		if n, _ := c.node(w, false); n >= 0 && c.out[n] == pending {
-			c.out[n] = unknown
+		if n, _ := c.node(w, false); n >= 0 && c.trie.out(n) == pending {
+			c.trie.setOut(n, unknown)
 		}
 	}
 }
@@ -305,33 +271,38 @@ func (c *Cache) PerPrefix() bool { return c.m.PerPrefix() }
 
 // Bytes is the memory of the answers kept: what the learn-bytes limit
 // measures.
-func (c *Cache) Bytes() int { return len(c.out) * int(nodeBytes(c.k)) }
+func (c *Cache) Bytes() int { return int(c.trie.bytes) }
 
-// Disagreement returns a shortest word whose verdict the cache holds and
-// on which h disagrees with it, or nil: a counterexample that costs no
-// query. It walks the trie of the words asked beside h, breadth first.
-func (c *Cache) Disagreement(h *automata.DFA) []int {
+// Disagreements returns up to most words whose verdicts the cache holds
+// and on which h disagrees with it, shortest first, none a prefix of
+// another: counterexamples that cost no query. It walks the trie of the
+// words asked beside h, breadth first.
+func (c *Cache) Disagreements(h *automata.DFA, most int) [][]int {
 	type item struct {
 		node, state, from int32
 		a                 int32
 	}
+	var ws [][]int
 	queue := []item{{0, int32(h.Start), -1, -1}}
-	for i := 0; i < len(queue); i++ {
+	for i := 0; i < len(queue) && len(ws) < most; i++ {
 		it := queue[i]
-		for a, n := range c.children(it.node) {
+		for a, n := range c.trie.children(it.node) {
 			r := int32(h.Delta[it.state][a])
-			if v := c.out[n]; (v == accepted || v == rejected) && (v == accepted) != h.Accept[r] {
+			if v := c.trie.out(n); (v == accepted || v == rejected) && (v == accepted) != h.Accept[r] {
 				w := []int{a}
 				for x := i; queue[x].from >= 0; x = int(queue[x].from) {
 					w = append(w, int(queue[x].a))
 				}
 				slices.Reverse(w)
-				return w
+				if ws = append(ws, w); len(ws) == most {
+					break
+				}
+				continue
 			}
 			queue = append(queue, item{n, r, int32(i), int32(a)})
 		}
 	}
-	return nil
+	return ws
 }
 
 // Recheck asks the words again, bypassing the cache (each must have been

@@ -12,8 +12,8 @@ import (
 // Conformance is the equivalence oracle of a black box: a test suite,
 // guided by the hypothesis, asked through the cache (so a word is never
 // asked twice across rounds). A round tries, cheapest first, and stops at
-// the first stage that finds a word on which the black box and the
-// hypothesis disagree (the shortest such word of that stage):
+// the first stage that finds words on which the black box and the
+// hypothesis disagree (the shortest such words of that stage):
 //
 //  1. every word the black box has answered so far (free: the cache);
 //  2. every non-empty word up to length Length, and access(q)·a·t for every
@@ -92,14 +92,14 @@ func PACWords(epsilon, delta float64, i int) int64 {
 }
 
 // Counterexample runs the suite on h.
-func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
+func (c *Conformance) Counterexamples(b *budget.Budget, h *Hypothesis, most int) ([][]int, error) {
 	c.round++
 	c.fresh, c.states[0], c.states[1] = c.states[0], c.states[1], h.NumStates()
 	if c.fresh >= h.NumStates() {
 		c.fresh = 0
 	}
-	if w := c.Cache.Disagreement(h.DFA); w != nil {
-		return w, true, nil
+	if ws := c.Cache.Disagreements(h.DFA, most); ws != nil {
+		return ws, nil
 	}
 	c.cover, c.next = nil, 0
 	// Every word up to Length, shortest first, asked in batches built as
@@ -112,33 +112,33 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 	k := len(h.Alphabet)
 	all := WordsUpTo(k, length)
 	if err := checkCount(b, maxQueries, all, fmt.Sprintf("the test of every word up to length %d over %d letters", length, k)); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	hsi0, err := c.hsi(b, h, 0)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	if w, found, err := c.exhaustive(b, h, length, hsi0); found || err != nil {
-		return w, found, err
+	if ws, err := c.exhaustive(b, h, length, hsi0, most); ws != nil || err != nil {
+		return ws, err
 	}
-	random, err := c.random(b, h)
-	if random.found || err != nil {
-		return random.w, random.found, err
+	random, err := c.random(b, h, most)
+	if random.ws != nil || err != nil {
+		return random.ws, err
 	}
 	var hsi [][]int
 	for extra := 1; extra <= c.Extra; extra++ {
 		if hsi, err = c.hsi(b, h, extra); err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		if w, found, err := c.test(b, h, hsi); found || err != nil {
-			return w, found, err
+		if ws, err := c.test(b, h, hsi, most); ws != nil || err != nil {
+			return ws, err
 		}
 	}
 	// No counterexample: ask some of the words the hypothesis rests on
 	// again (the access words and their tests), so that a teacher that
 	// answers inconsistently is caught without prefix answers too.
 	if err := c.recheck(b, h); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	var parts []string
 	if length > 0 {
@@ -157,7 +157,7 @@ func (c *Conformance) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bo
 	if c.MaxLength > 0 {
 		c.verdict += fmt.Sprintf(", all within length %d", c.MaxLength)
 	}
-	return nil, false, nil
+	return nil, nil
 }
 
 // Recheck is how many words the last round of a conformance test asks
@@ -190,10 +190,10 @@ const suiteBatch = 1 << 14
 
 // exhaustive asks every word up to length n, shortest first, in batches
 // of at most suiteBatch words built as they are asked, the words of extra
-// with the last batch, and returns the shortest word of the first batch
-// on which the black box and h disagree (the shortest of all: the
-// batches go by length).
-func (c *Conformance) exhaustive(b *budget.Budget, h *Hypothesis, n int, extra [][]int) ([]int, bool, error) {
+// with the last batch, and returns up to most of the shortest words of the
+// first batch on which the black box and h disagree (the shortest of all:
+// the batches go by length).
+func (c *Conformance) exhaustive(b *budget.Budget, h *Hypothesis, n int, extra [][]int, most int) ([][]int, error) {
 	k := len(h.Alphabet)
 	var batch [][]int
 	for m := 1; m <= n; m++ {
@@ -201,8 +201,8 @@ func (c *Conformance) exhaustive(b *budget.Budget, h *Hypothesis, n int, extra [
 		for {
 			batch = append(batch, slices.Clone(w))
 			if len(batch) == suiteBatch {
-				if w, found, err := c.test(b, h, batch); found || err != nil {
-					return w, found, err
+				if ws, err := c.test(b, h, batch, most); ws != nil || err != nil {
+					return ws, err
 				}
 				batch = batch[:0]
 			}
@@ -217,7 +217,7 @@ func (c *Conformance) exhaustive(b *budget.Budget, h *Hypothesis, n int, extra [
 			w[i]++
 		}
 	}
-	return c.test(b, h, append(batch, extra...))
+	return c.test(b, h, append(batch, extra...), most)
 }
 
 // hsi returns the HSI suite for extra extra states (see Conformance),
@@ -253,8 +253,7 @@ func (c *Conformance) hsi(b *budget.Budget, h *Hypothesis, extra int) ([][]int, 
 
 // randomOutcome is what stage 3 of a round did.
 type randomOutcome struct {
-	w     []int
-	found bool
+	ws    [][]int
 	asked int
 	what  string
 }
@@ -262,7 +261,7 @@ type randomOutcome struct {
 // random runs stage 3: hypothesis-guided random words, or the PAC test.
 // The round's count is checked against learn-queries before any is
 // drawn, and each word's length before the word is built.
-func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, error) {
+func (c *Conformance) random(b *budget.Budget, h *Hypothesis, most int) (randomOutcome, error) {
 	var out randomOutcome
 	total := c.randomCount(c.round, h.NumStates(), c.Cache.PerPrefix())
 	draw := func() ([]int, error) { return c.guided(b, h) }
@@ -293,13 +292,13 @@ func (c *Conformance) random(b *budget.Budget, h *Hypothesis) (randomOutcome, er
 			words = append(words, w)
 		}
 		out.asked += len(words)
-		w, found, err := c.test(b, h, words)
+		ws, err := c.test(b, h, words, most)
 		if err != nil {
 			return out, err
 		}
-		if found {
+		if ws != nil {
 			c.hardest = max(c.hardest, out.asked)
-			out.w, out.found = w, true
+			out.ws = ws
 			return out, nil
 		}
 	}
@@ -379,9 +378,10 @@ func (c *Conformance) bounded(u []int) []int {
 	return u
 }
 
-// test asks the words of suite within the length bound and returns the
-// shortest word on which the black box and h disagree.
-func (c *Conformance) test(b *budget.Budget, h *Hypothesis, suite [][]int) ([]int, bool, error) {
+// test asks the words of suite within the length bound and returns up to
+// most of the words on which the black box and h disagree, shortest first
+// (of each word of the suite, its shortest prefix that disagrees).
+func (c *Conformance) test(b *budget.Budget, h *Hypothesis, suite [][]int, most int) ([][]int, error) {
 	kept := suite[:0]
 	for _, w := range suite {
 		if len(w) > 0 && (c.MaxLength <= 0 || len(w) <= c.MaxLength) {
@@ -389,15 +389,22 @@ func (c *Conformance) test(b *budget.Budget, h *Hypothesis, suite [][]int) ([]in
 		}
 	}
 	if err := c.Cache.Ask(b, kept); err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	var best []int
+	var ws [][]int
 	for _, w := range kept {
-		if d := c.disagreement(h, w); d != nil && (best == nil || len(d) < len(best)) {
-			best = d
+		if d := c.disagreement(h, w); d != nil {
+			ws = append(ws, d)
 		}
 	}
-	return best, best != nil, nil
+	slices.SortFunc(ws, func(u, v []int) int {
+		if len(u) != len(v) {
+			return len(u) - len(v)
+		}
+		return slices.Compare(u, v)
+	})
+	ws = slices.CompactFunc(ws, slices.Equal)
+	return ws[:min(len(ws), most)], nil
 }
 
 // disagreement returns the shortest prefix of w (w itself without prefix

@@ -132,12 +132,12 @@ func TestExhaustiveInBatches(t *testing.T) {
 	cache := NewCache(nil, teacher, alpha, &Stats{})
 	conf := NewConformance(cache, 14, 0, 0, 0, 0)
 	h := &Hypothesis{DFA: automata.NewDFA(alpha, 1), Access: [][]int{{}}, walk: func() [][][]int { return [][][]int{nil} }}
-	w, found, err := conf.Counterexample(nil, h)
-	if err != nil || !found {
-		t.Fatalf("found %v, %v", found, err)
+	ws, err := conf.Counterexamples(nil, h, 1)
+	if err != nil || len(ws) != 1 {
+		t.Fatalf("found %d, %v", len(ws), err)
 	}
-	if want := "aaaaaaaaaaaab"; alpha.FormatWord(w) != want {
-		t.Errorf("counterexample %s, want %s", alpha.FormatWord(w), want)
+	if want := "aaaaaaaaaaaab"; alpha.FormatWord(ws[0]) != want {
+		t.Errorf("counterexample %s, want %s", alpha.FormatWord(ws[0]), want)
 	}
 	if all := WordsUpTo(2, 14); teacher.asked > suiteBatch || int64(teacher.asked) >= all {
 		t.Errorf("asked %d words (of %d up to length 14, batches of %d)", teacher.asked, all, suiteBatch)

@@ -59,13 +59,15 @@ func (t *DFATeacher) Query(_ *budget.Budget, words [][]int) ([][]bool, error) {
 	return out, nil
 }
 
-// Counterexample is a non-empty word on which h and the DFA differ (see
-// the type's doc for which).
-func (t *DFATeacher) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
+// Counterexamples are up to max non-empty words on which h and the DFA
+// differ (see the type's doc for which): one for each state whose
+// acceptance is wrong and each transition that breaks the map, in the
+// order of the states.
+func (t *DFATeacher) Counterexamples(b *budget.Budget, h *Hypothesis, max int) ([][]int, error) {
 	if t.min == nil {
 		m, err := automata.Minimize(b, nonEmpty(t.D))
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		t.min = m
 	}
@@ -89,9 +91,12 @@ func (t *DFATeacher) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, boo
 	if int(phi[h.Start]) != m.Start {
 		return t.product(b, h)
 	}
+	var ws [][]int
 	for q := range n {
 		if h.Accept[q] != m.Accept[phi[q]] {
-			return h.Access[q], true, nil
+			if ws = append(ws, h.Access[q]); len(ws) == max {
+				return ws, nil
+			}
 		}
 	}
 	for q := range n {
@@ -107,20 +112,22 @@ func (t *DFATeacher) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, boo
 			x.Start, y.Start = t1, t2
 			d, err := automata.Compare(b, &x, &y, automata.SigmaStar)
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
 			v := d.Word
 			w := append(concat(h.Access[q], []int{a}), v...)
-			if h.Accept[h.Run(r, v)] != m.Accept[m.Run(t1, v)] {
-				return w, true, nil
+			if h.Accept[h.Run(r, v)] == m.Accept[m.Run(t1, v)] {
+				w = concat(h.Access[r], v)
 			}
-			return concat(h.Access[r], v), true, nil
+			if ws = append(ws, w); len(ws) == max {
+				return ws, nil
+			}
 		}
 		if err := b.Step(int64(len(row))); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 	}
-	return nil, false, nil
+	return ws, nil
 }
 
 // same reports whether u and v are the same slice (memory and length).
@@ -129,12 +136,12 @@ func same(u, v []int) bool {
 }
 
 // product is the shortest counterexample of the product search.
-func (t *DFATeacher) product(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
+func (t *DFATeacher) product(b *budget.Budget, h *Hypothesis) ([][]int, error) {
 	d, err := automata.Compare(b, h.DFA, t.D, automata.SigmaPlus)
 	if err != nil || d == nil {
-		return nil, false, err
+		return nil, err
 	}
-	return d.Word, true, nil
+	return [][]int{d.Word}, nil
 }
 
 // nonEmpty returns d with a rejecting start: a DFA of the non-empty words d

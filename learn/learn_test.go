@@ -69,10 +69,10 @@ type recorder struct {
 	texts []string
 }
 
-func (r *recorder) Counterexample(b *budget.Budget, h *Hypothesis) ([]int, bool, error) {
+func (r *recorder) Counterexamples(b *budget.Budget, h *Hypothesis, most int) ([][]int, error) {
 	r.shown = append(r.shown, h.DFA)
 	r.texts = append(r.texts, automata.Format(h.DFA))
-	return r.DFATeacher.Counterexample(b, h)
+	return r.DFATeacher.Counterexamples(b, h, most)
 }
 
 // TestHypothesesStay: a hypothesis shares its rows with the learner, which
@@ -117,7 +117,7 @@ func TestLearnManyLetters(t *testing.T) {
 				m = &DFATeacher{D: d}
 			}
 			cache := NewCache(nil, m, names, &Stats{})
-			if cache.sparse == nil {
+			if cache.trie.sparse == nil {
 				t.Fatal("the cache holds rows of children over many letters")
 			}
 			teacher := &DFATeacher{D: d}
@@ -130,7 +130,7 @@ func TestLearnManyLetters(t *testing.T) {
 			}
 			// Every cached verdict is the target's, found by walking
 			// the trie.
-			if w := cache.Disagreement(d); w != nil {
+			if w := cache.Disagreements(d, 1); w != nil {
 				t.Fatalf("the cache disagrees with the target on %v", w)
 			}
 		}

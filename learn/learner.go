@@ -38,13 +38,13 @@ type Learner struct {
 	// and names: it has the first shown states; copied[q] == round when
 	// row q has been copied since (writable), accept holds the verdicts on
 	// the access words of the first shown states.
-	shown   int
-	round   int32
-	copied  []int32
-	accept  []bool
-	names   []string
-	scratch []int
-	stats   *Stats
+	shown  int
+	round  int32
+	copied []int32
+	accept []bool
+	names  []string
+	keyBuf []byte
+	stats  *Stats
 	// tail is how many random letters follow each test suffix in prefix
 	// mode (see the package doc); rng draws them.
 	tail int
@@ -143,8 +143,8 @@ func LearnWith(b *budget.Budget, cache *Cache, eq Equivalence, progress func(*St
 	return res, err
 }
 
-// run is the main loop: close the hypothesis, ask for a counterexample,
-// refine with it until it is no longer one, repeat.
+// run is the main loop: close the hypothesis, ask for counterexamples,
+// refine with them until none is one any more, repeat.
 func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 	l.root = &tnode{test: l.withTail(nil), children: map[string]*tnode{}, state: -1}
 	if _, err := l.addState(b, []int{}); err != nil {
@@ -153,7 +153,7 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 	if err := l.cache.Ask(b, [][]int{l.root.test}); err != nil {
 		return err
 	}
-	l.leaf[0] = &tnode{state: 0, depth: 1}
+	l.leaf[0] = &tnode{state: 0}
 	l.root.children[l.key(nil, l.root.test)] = l.leaf[0]
 	if err := l.siftAll(b, l.outgoing(0)); err != nil {
 		return err
@@ -165,7 +165,7 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 		l.stats.States = h.NumStates()
 		l.stats.EquivalenceRounds++
 		l.cache.testing = true
-		w, found, err := eq.Counterexample(b, l.hypothesis(h))
+		ws, err := eq.Counterexamples(b, l.hypothesis(h), 1+h.NumStates()/RoundShare)
 		l.cache.testing = false
 		if l.Progress != nil {
 			l.Progress(l.stats)
@@ -173,28 +173,41 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 		if err != nil {
 			return err
 		}
-		if !found {
+		if len(ws) == 0 {
 			res.Verdict = eq.Verdict()
 			return nil
 		}
-		if err := l.cache.Ask(b, [][]int{w}); err != nil {
+		if err := l.cache.Ask(b, ws); err != nil {
 			return err
 		}
-		if h.Accepts(w) == l.cache.Accepts(w) || len(w) == 0 {
-			return fmt.Errorf("round %d: the equivalence check gave %s, on which the hypothesis and the teacher agree", round, automata.ShowWord(l.alpha, w))
+		for _, w := range ws {
+			if len(w) == 0 || h.Accepts(w) == l.cache.Accepts(w) {
+				return fmt.Errorf("round %d: the equivalence check gave %s, on which the hypothesis and the teacher agree", round, automata.ShowWord(l.alpha, w))
+			}
+			l.stats.Counterexamples++
+			l.stats.CounterexampleLengths = append(l.stats.CounterexampleLengths, len(w))
 		}
-		l.stats.Counterexamples++
-		l.stats.CounterexampleLengths = append(l.stats.CounterexampleLengths, len(w))
-		for {
-			if err := l.refine(b, w); err != nil {
-				return err
-			}
-			if l.run1(w) == l.cache.Accepts(w) {
-				break
-			}
+		if err := l.refine(b, ws); err != nil {
+			return err
 		}
 	}
 }
+
+// RoundShare sets how many counterexamples the learner asks of the
+// equivalence oracle in one round: up to 1 + states/RoundShare for a
+// hypothesis with that many states. An exact teacher checks the whole
+// hypothesis in a round whatever it returns (O(states·letters)), and a
+// conformance test finds many words of one suite that disagree with it:
+// taking several makes a round's cost that of many new states, so that
+// rounds grow as the logarithm of the states, not as the states. Taking
+// them one at a time while the hypothesis is small keeps the words: a
+// counterexample taken from a hypothesis many states ago tends to split
+// a state that a later one would have found anyway.
+var RoundShare = 64
+
+// Together is the most counterexamples whose searches are asked in one
+// batch (see refine).
+var Together = 16
 
 // run1 runs the current hypothesis on w.
 func (l *Learner) run1(w []int) bool {
@@ -214,37 +227,84 @@ func (l *Learner) state(w []int) int {
 	return q
 }
 
-// refine processes a counterexample w the Rivest–Schapire way: with
-// α(i) the verdict on access(h(w[:i]))·w[i:], α(0) is the teacher's
-// verdict on w and α(|w|) the hypothesis's; a binary search finds i with
-// α(i) ≠ α(i+1), so access(h(w[:i]))·w[i] is a new state, told apart from
-// h(w[:i+1]) by the suffix w[i+1:]. It costs about log₂|w| queries.
-func (l *Learner) refine(b *budget.Budget, w []int) error {
-	alpha := func(i int) (bool, error) {
-		u := concat(l.access[l.state(w[:i])], w[i:])
-		if err := l.cache.Ask(b, [][]int{u}); err != nil {
-			return false, err
+// refine refines the hypothesis with the counterexamples ws (whose
+// verdicts the cache holds) until it agrees with all of them: each pass
+// takes up to Together of those it still gets wrong, finds a new state
+// in each (search, their queries asked together), and adds them (split).
+func (l *Learner) refine(b *budget.Budget, ws [][]int) error {
+	for {
+		var live [][]int
+		for _, w := range ws {
+			if l.run1(w) != l.cache.Accepts(w) {
+				live = append(live, w)
+			}
 		}
-		return l.cache.Accepts(u), nil
-	}
-	lo, hi := 0, len(w) // α(lo) = teacher's verdict ≠ α(hi)
-	vlo := l.cache.Accepts(w)
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		v, err := alpha(mid)
+		if len(live) == 0 {
+			return nil
+		}
+		cuts, err := l.search(b, live[:min(len(live), Together)])
 		if err != nil {
 			return err
 		}
-		if v == vlo {
-			lo = mid
-		} else {
-			hi = mid
+		if err := l.split(b, cuts); err != nil {
+			return err
 		}
 	}
-	p := l.state(w[:lo])
-	old := l.trans[p][w[lo]]
-	u := concat(l.access[p], w[lo:lo+1])
-	return l.split(b, old, u, l.withTail(w[lo+1:]))
+}
+
+// cut is what processing a counterexample finds: the word access(p)·a
+// reaches a state that the hypothesis merges with old = p·a, told apart
+// from it by the suffix v.
+type cut struct {
+	p, a, old int
+	v         []int
+}
+
+// search processes the counterexamples ws the Rivest–Schapire way, the
+// binary searches side by side, one batch per step: with α(i) the verdict
+// on access(h(w[:i]))·w[i:], α(0) is the teacher's verdict on w and α(|w|)
+// the hypothesis's; a binary search finds i with α(i) ≠ α(i+1), so
+// access(h(w[:i]))·w[i] is a new state, told apart from h(w[:i+1]) by the
+// suffix w[i+1:]. A counterexample costs about log₂|w| queries, the
+// batch as many steps as its longest one needs.
+func (l *Learner) search(b *budget.Budget, ws [][]int) ([]cut, error) {
+	lo, hi := make([]int, len(ws)), make([]int, len(ws))
+	for i, w := range ws {
+		hi[i] = len(w) // α(lo) = teacher's verdict ≠ α(hi)
+	}
+	alpha := func(w []int, i int) []int { return concat(l.access[l.state(w[:i])], w[i:]) }
+	for {
+		var batch [][]int
+		for i, w := range ws {
+			if hi[i]-lo[i] > 1 {
+				batch = append(batch, alpha(w, (lo[i]+hi[i])/2))
+			}
+		}
+		if len(batch) == 0 {
+			break
+		}
+		if err := l.cache.Ask(b, batch); err != nil {
+			return nil, err
+		}
+		j := 0
+		for i, w := range ws {
+			if hi[i]-lo[i] > 1 {
+				mid := (lo[i] + hi[i]) / 2
+				if l.cache.Accepts(batch[j]) == l.cache.Accepts(w) {
+					lo[i] = mid
+				} else {
+					hi[i] = mid
+				}
+				j++
+			}
+		}
+	}
+	cuts := make([]cut, len(ws))
+	for i, w := range ws {
+		p := l.state(w[:lo[i]])
+		cuts[i] = cut{p: p, a: w[lo[i]], old: l.trans[p][w[lo[i]]], v: w[lo[i]+1:]}
+	}
+	return cuts, nil
 }
 
 // Tail is the number of random letters appended to each test suffix when

@@ -22,13 +22,14 @@ type Membership interface {
 	PerPrefix() bool
 }
 
-// Equivalence looks for a counterexample to a hypothesis: a non-empty word
+// Equivalence looks for counterexamples to a hypothesis: non-empty words
 // on which the hypothesis and the target disagree. The learner checks every
 // word it is given against the membership oracle before it uses it.
 type Equivalence interface {
-	// Counterexample returns a word on which h and the target may
-	// disagree, or found = false when the check finds none.
-	Counterexample(b *budget.Budget, h *Hypothesis) (w []int, found bool, err error)
+	// Counterexamples returns up to max words on which h and the target
+	// may disagree, none when the check finds none. One is enough; more
+	// found by the same check let the learner add many states a round.
+	Counterexamples(b *budget.Budget, h *Hypothesis, max int) ([][]int, error)
 	// Verdict says what "no counterexample" established, for the last
 	// hypothesis checked: "equivalent to the target" for an exact
 	// teacher, the words tested for a conformance test.
