@@ -10,6 +10,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 )
@@ -62,10 +63,9 @@ func TestBatchExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(16, 1))
-	for name, p := range progs {
+	testkit.EachParallel(t, 16, progs, func(t *testing.T, rng *rand.Rand, name string, p *brasp.Program) {
 		if p.IsTransducer() {
-			continue
+			return
 		}
 		for _, o := range compile.Variants {
 			m, err := compile.Compile(nil, p, o)
@@ -78,7 +78,7 @@ func TestBatchExamples(t *testing.T) {
 			}
 			batchAgrees(t, name+" "+o.String(), m, maxLen, 30, rng)
 		}
-	}
+	})
 }
 
 func TestBatchRandomPrograms(t *testing.T) {

@@ -179,9 +179,10 @@ func checkSinusoidalJSON(t *testing.T, data []byte) {
 }
 
 func TestAC0Cases(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range ac0Cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rng := testkit.CaseRand(1, tc.name)
 			d := regextest.DFA(t, tc.alpha, tc.re)
 			c, err := automata.Classify(nil, d)
 			if err != nil {
@@ -223,9 +224,15 @@ func TestRefusesExactlyNotAC0(t *testing.T) {
 		d := regextest.DFA(t, tc.alpha, tc.re)
 		checkRefusal(t, tc.re, d)
 	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 200 {
-		checkRefusal(t, "random", randomDFA(rng, 2+rng.IntN(5), 2))
+	// 200 random DFAs, in four parallel chunks of 50.
+	for chunk := range 4 {
+		t.Run(fmt.Sprintf("random%d", chunk), func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(3, 4+uint64(chunk)))
+			for range 50 {
+				checkRefusal(t, "random", randomDFA(rng, 2+rng.IntN(5), 2))
+			}
+		})
 	}
 }
 

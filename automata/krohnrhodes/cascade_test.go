@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -490,43 +491,51 @@ func TestKrohnRhodesLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large DFAs")
 	}
-	rng := rand.New(rand.NewPCG(41, 42))
 	for _, n := range []int{20, 30} {
-		for _, d := range counterFreeOfSize(7, n, 4) {
-			c, err := Decompose(nil, d)
-			if err != nil {
-				t.Fatalf("n=%d: %v", n, err)
+		t.Run(strconv.Itoa(n)+"-states", func(t *testing.T) {
+			t.Parallel()
+			largeCascades(t, n, rand.New(rand.NewPCG(41, 42+uint64(n))))
+		})
+	}
+}
+
+// largeCascades decomposes the counter-free DFAs of n states of
+// TestKrohnRhodesLarge and checks their cascades and programs.
+func largeCascades(t *testing.T, n int, rng *rand.Rand) {
+	for _, d := range counterFreeOfSize(7, n, 4) {
+		c, err := Decompose(nil, d)
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if n == 30 {
+			var le *budget.Error
+			if _, err := c.Global(budget.New(context.Background(), budget.Settings{"cascade-bytes": 64 << 10})); !errors.As(err, &le) || le.Limit != CascadeBytes {
+				t.Errorf("n=30: expected more than 64 KiB of global states: %v", err)
 			}
-			if n == 30 {
-				var le *budget.Error
-				if _, err := c.Global(budget.New(context.Background(), budget.Settings{"cascade-bytes": 64 << 10})); !errors.As(err, &le) || le.Limit != CascadeBytes {
-					t.Errorf("n=30: expected more than 64 KiB of global states: %v", err)
-				}
-			}
-			p, err := CascadeToBRASP(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkProgram(t, d, p, 7, 200, rng)
-			for _, w := range testkit.Words(2, 0, 7) {
-				if len(w) == 7 || len(w) == 0 {
-					tuple, q := c.Start, d.Start
-					for _, a := range w {
-						tuple, q = c.StepLevels(tuple, a), d.Delta[q][a]
-						if x, ok := c.Map(tuple); !ok || x != q {
-							t.Fatalf("n=%d: the cascade maps %v to the wrong state", n, w)
-						}
+		}
+		p, err := CascadeToBRASP(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProgram(t, d, p, 7, 200, rng)
+		for _, w := range testkit.Words(2, 0, 7) {
+			if len(w) == 7 || len(w) == 0 {
+				tuple, q := c.Start, d.Start
+				for _, a := range w {
+					tuple, q = c.StepLevels(tuple, a), d.Delta[q][a]
+					if x, ok := c.Map(tuple); !ok || x != q {
+						t.Fatalf("n=%d: the cascade maps %v to the wrong state", n, w)
 					}
 				}
 			}
-			p2, _, err := DFAToBRASP(nil, d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(p2.Vectors) != len(p.Vectors) {
-				t.Errorf("DFAToBRASP of a minimal DFA: %d vectors, CascadeToBRASP %d", len(p2.Vectors), len(p.Vectors))
-			}
-			t.Logf("n=%d: %d levels, %d contexts, %d vectors", n, len(c.Levels), c.Contexts(), len(p.Vectors))
 		}
+		p2, _, err := DFAToBRASP(nil, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p2.Vectors) != len(p.Vectors) {
+			t.Errorf("DFAToBRASP of a minimal DFA: %d vectors, CascadeToBRASP %d", len(p2.Vectors), len(p.Vectors))
+		}
+		t.Logf("n=%d: %d levels, %d contexts, %d vectors", n, len(c.Levels), c.Contexts(), len(p.Vectors))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/examples"
+	"github.com/brasp-dev/brasp/internal/testkit"
 	"github.com/brasp-dev/brasp/transformer"
 )
 
@@ -72,8 +73,7 @@ func checkAgreement(t *testing.T, name string, p *brasp.Program, m *transformer.
 }
 
 func TestCompileExamples(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for name, p := range examplePrograms(t) {
+	testkit.EachParallel(t, 1, examplePrograms(t), func(t *testing.T, rng *rand.Rand, name string, p *brasp.Program) {
 		for _, o := range Variants {
 			m, err := Compile(nil, p, o)
 			if err != nil {
@@ -87,7 +87,7 @@ func TestCompileExamples(t *testing.T) {
 			}
 			checkAgreement(t, name+" "+o.String(), p, m, exhaustiveLen(len(p.Alphabet), 6, 1500), 25, rng)
 		}
-	}
+	})
 }
 
 func TestCompileRandomPrograms(t *testing.T) {
