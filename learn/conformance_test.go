@@ -171,3 +171,34 @@ func TestCheckSizes(t *testing.T) {
 		t.Errorf("the default suite: %v", err)
 	}
 }
+
+// TestRandomWordSizedFirst: a random word's length is drawn before its
+// letters, so a word whose answers could not fit in learn-bytes is refused
+// by that limit before it is built (a geometric middle of mean 2^40
+// letters here, where the word built letter by letter took the memory).
+func TestRandomWordSizedFirst(t *testing.T) {
+	alpha := alphabet.Alphabet{"a", "b"}
+	cache := NewCache(nil, &plainTeacher{d: automata.NewDFA(alpha, 1)}, alpha, &Stats{})
+	conf := NewConformance(cache, 0, 0, 1, 1<<40, 0)
+	conf.round = 1
+	pac := *conf
+	pac.Epsilon, pac.Delta, pac.PACMean = 0.5, 0.5, 1<<40
+	h := &Hypothesis{DFA: automata.NewDFA(alpha, 1), Access: [][]int{{}}, walk: func() [][][]int { return [][][]int{nil} }}
+	refused := 0
+	for range 20 {
+		for _, c := range []*Conformance{conf, &pac} {
+			_, err := c.random(nil, h, 1)
+			var le *budget.Error
+			switch {
+			case errors.As(err, &le) && le.Limit.Name == "learn-bytes":
+				refused++
+			case err != nil:
+				t.Fatalf("%v, want the limit learn-bytes", err)
+			}
+		}
+	}
+	// The PAC words and three in five guided draws have the long middle.
+	if refused < 20 {
+		t.Errorf("%d of 40 rounds refused a word, want the 20 PAC rounds at least", refused)
+	}
+}
