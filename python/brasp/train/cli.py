@@ -51,11 +51,12 @@ _HELP = {
     "relax": "hard: how the discrete choices get gradients: straight-through or gumbel",
     "tau_start": "hard: the surrogate's temperature at the first step",
     "tau_end": "hard: the surrogate's temperature at the last step",
+    "restarts": "hard: fresh models trained in turn (each up to --steps) until one reaches --stop-at; the best is kept",
 }
 
 # Flags whose default depends on --attention: softmax's default, then hard's.
-_PER_ATTENTION = {"mask": ("causal", "strict"), "position": ("sinusoidal", "none"), "lr": (1e-3, 0.05),
-                  "eval_every": (100, 25), "steps": (3000, 1000)}
+_PER_ATTENTION = {"mask": ("causal", "strict"), "position": ("sinusoidal", "none"), "lr": (1e-3, 0.1),
+                  "eval_every": (100, 25), "steps": (3000, 600)}
 
 
 def parser():

@@ -163,7 +163,7 @@ class Read(nn.Module):
             return hard, state
         w = torch.softmax(logits / enc.tau, 0)
         mix = torch.einsum("v,vbnc->bnc", w, torch.stack(vals[:n]))
-        if enc.soft:
+        if enc.soft and not enc.hard_reads:
             return mix, soft_state(mix)
         return hard + (mix - mix.detach()), state
 
@@ -200,6 +200,7 @@ class HardEncoder(nn.Module):
         self.tau = 1.0
         self.noise = False
         self.soft = False
+        self.hard_reads = False
         self.variables = [Variable("token", len(self.alphabet), "token", list(self.alphabet))]
         kinds = position_kinds(config.position)
         if "first" in kinds:
@@ -338,19 +339,23 @@ class HardEncoder(nn.Module):
                 states.append(s)
         return vals, states, valid
 
-    def forward(self, tokens, lengths):
+    def prefix_logits(self, tokens, lengths):
+        """Accept logits at every position [B, N]: with heads that only look
+        back (directions "future"), entry [b, i] is the verdict on word b's
+        prefix of i+1 letters."""
         vals, states, _ = self.run(tokens, lengths)
-        last = (lengths - 1).to(tokens.device)
         z, zs = self.out_read(self, vals, states)
-        idx = torch.arange(tokens.shape[0], device=tokens.device)
-        zst = zs[idx, last]
-        logit = self.out_table[zst]
+        logit = self.out_table[zs]
         if self.training:
-            zl = z[idx, last]
-            pz = torch.cat([zl, 1 - zl.sum(-1, keepdim=True)], -1)
-            soft = pz @ self.out_table
-            logit = mix(self, logit, soft)
+            pz = torch.cat([z, 1 - z.sum(-1, keepdim=True)], -1)
+            logit = mix(self, logit, pz @ self.out_table)
         return logit
+
+    def forward(self, tokens, lengths):
+        """Accept logits of whole words [B]: > 0 accepts."""
+        logit = self.prefix_logits(tokens, lengths)
+        last = (lengths - 1).to(tokens.device)
+        return logit[torch.arange(tokens.shape[0], device=tokens.device), last]
 
     def set_temperature(self, tau, noise, soft):
         self.tau, self.noise, self.soft = tau, noise, soft

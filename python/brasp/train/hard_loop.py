@@ -2,7 +2,15 @@
 gradient descent (the forward pass always the exported hard model, the
 gradients from an annealed surrogate), validated with its exact verdicts,
 exported as ``OUT/hard.safetensors`` and proved right or wrong at every
-length by ``brasp equiv``."""
+length by ``brasp equiv``.
+
+With heads that only look back (``--directions future``), position i's
+verdict is the verdict on the prefix of i letters, so every prefix of every
+training word is a labelled example (its label from the language's minimal
+DFA, ``brasp convert --to dfa``).  The step size shrinks with τ, so that a
+step moves the relaxation's logits (parameters / τ) by about as much at
+every temperature.  ``--restarts`` trains fresh models in turn until one
+reaches ``--stop-at`` on the validation words, keeping the best."""
 
 import dataclasses
 import json
@@ -25,6 +33,7 @@ ACCURACY_PNG = "accuracy.png"
 # Training made the attention hard when the soft model it fitted agrees with
 # the hard model on this share of the validation words.
 HARD_ENOUGH = 0.99
+SHARP_ENOUGH = 0.9
 
 
 def check_sides(path, words, lengths):
@@ -44,9 +53,38 @@ def hard_config(opt, alphabet):
         raise TrainError(str(e))
     if opt.relax not in RELAXES:
         raise TrainError("--relax %s: want one of %s" % (opt.relax, ", ".join(RELAXES)))
+    if opt.restarts < 1:
+        raise TrainError("--restarts %d: want at least 1" % opt.restarts)
     if not (opt.tau_start > 0 and opt.tau_end > 0):
         raise TrainError("--tau-start and --tau-end want positive temperatures")
     return cfg
+
+
+def prefix_labels(lang, ds):
+    """The language's verdict on every prefix of every word of ds [words, N]
+    (its minimal DFA from brasp convert --to dfa, run here)."""
+    text, _ = run(lang.binary, ["convert", lang.path, "--to", "dfa"], "brasp convert " + lang.path)
+    strip = lambda t: t[1:-1] if len(t) >= 2 and t[0] == t[-1] == '"' else t
+    start, accept, delta = None, set(), {}
+    for line in text.splitlines():
+        f = line.split()
+        if not f or f[0] == "alphabet" or f[0].startswith("#"):
+            continue
+        if f[0] == "start":
+            start = f[1]
+        elif f[0] == "accept":
+            accept.update(f[1:])
+        elif len(f) == 3:
+            delta[(f[0], strip(f[1]))] = f[2]
+    if start is None:
+        raise TrainError("brasp convert %s --to dfa: no start state in its output" % lang.path)
+    out = torch.zeros(ds.tokens.shape, dtype=torch.float32)
+    for k in range(len(ds)):
+        q = start
+        for i in range(int(ds.lengths[k])):
+            q = delta[(q, lang.alphabet[int(ds.tokens[k, i]) - 1])]
+            out[k, i] = float(q in accept)
+    return out
 
 
 @torch.no_grad()
@@ -125,48 +163,77 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     index = {a: k for k, a in enumerate(lang.alphabet)}
     train_ds, val_ds = WordDataset(words, index), WordDataset(val_words, index)
 
-    torch.manual_seed(opt.seed)
-    model = HardEncoder(cfg).to(device)
-    optim = torch.optim.Adam(model.parameters(), lr=opt.lr)
     os.makedirs(out, exist_ok=True)
-    gen = torch.Generator().manual_seed(opt.seed)
-    loader = torch.utils.data.DataLoader(train_ds, batch_size=opt.batch_size, shuffle=True, generator=gen)
+    # Heads that only look back make position i's verdict the verdict on
+    # the prefix of i letters: every prefix is a labelled example.
+    prefixes = cfg.directions == "future"
+    if prefixes:
+        labels = prefix_labels(lang, train_ds)
+        train_set = torch.utils.data.TensorDataset(train_ds.tokens, train_ds.lengths, labels)
+    else:
+        train_set = train_ds
     lossf = torch.nn.BCEWithLogitsLoss()
     noise = opt.relax == "gumbel"
     soft = opt.relax in ("anneal", "gumbel")
-    step, best, best_state, stale, streak = 0, None, None, 0, 0
+    step, best, best_state, restarts = 0, None, None, 0
     stopped = "step budget"
     start = time.time()
     cpu0 = time.process_time()
-    model.train()
-    while step < opt.steps and stopped == "step budget":
-        for tokens, lengths, labels in loader:
-            tau = opt.tau_start * (opt.tau_end / opt.tau_start) ** (step / max(opt.steps - 1, 1))
-            model.set_temperature(tau, noise, soft)
-            logits = model(trim(tokens, lengths).to(device), lengths.to(device))
-            loss = lossf(logits, labels.to(device))
-            optim.zero_grad(set_to_none=True)
-            loss.backward()
-            optim.step()
-            step += 1
-            if progress:
-                progress.step(float(loss))
-            if step % opt.eval_every == 0 or step == opt.steps:
-                acc = hard_accuracy(model, val_ds, device)
-                if best is None or acc > best:
-                    best, stale = acc, 0
-                    best_state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+    for restart in range(opt.restarts):
+        # Each restart is a fresh model on the same words; the best hard
+        # model over all of them is kept.
+        restarts = restart + 1
+        torch.manual_seed(opt.seed + 7919 * restart)
+        model = HardEncoder(cfg).to(device)
+        optim = torch.optim.Adam(model.parameters(), lr=opt.lr)
+        gen = torch.Generator().manual_seed(opt.seed + 7919 * restart)
+        loader = torch.utils.data.DataLoader(train_set, batch_size=opt.batch_size, shuffle=True, generator=gen)
+        local, stale, streak = 0, 0, 0
+        stopped = "step budget"
+        model.train()
+        while local < opt.steps and stopped == "step budget":
+            for tokens, lengths, labels in loader:
+                frac = local / max(opt.steps - 1, 1)
+                tau = opt.tau_start * (opt.tau_end / opt.tau_start) ** frac
+                model.set_temperature(tau, noise, soft)
+                # The step shrinks with τ, so that a step moves the logits
+                # (parameters / τ) by about as much at every temperature.
+                for group in optim.param_groups:
+                    group["lr"] = opt.lr * tau / opt.tau_start
+                tokens = trim(tokens, lengths).to(device)
+                if prefixes:
+                    logits = model.prefix_logits(tokens, lengths.to(device))
+                    valid = torch.arange(tokens.shape[1], device=device).unsqueeze(0) < lengths.to(device).unsqueeze(1)
+                    loss = lossf(logits[valid], labels[:, :tokens.shape[1]].to(device)[valid])
                 else:
-                    stale += 1
+                    loss = lossf(model(tokens, lengths.to(device)), labels.to(device))
+                optim.zero_grad(set_to_none=True)
+                loss.backward()
+                optim.step()
+                local += 1
+                step += 1
                 if progress:
-                    progress.note(step, "validation accuracy %.1f%% (hard), τ %.3g" % (100 * acc, tau))
-                streak = streak + 1 if acc >= opt.stop_at else 0
-                if streak >= opt.stop_streak:
-                    stopped = "validation accuracy ≥ %g at %d validations in a row" % (opt.stop_at, opt.stop_streak)
-                elif stale >= opt.patience:
-                    stopped = "no better validation accuracy in %d evaluations (--patience)" % opt.patience
-            if stopped != "step budget" or step >= opt.steps:
-                break
+                    progress.step(float(loss))
+                if local % opt.eval_every == 0 or local == opt.steps:
+                    acc = hard_accuracy(model, val_ds, device)
+                    if best is None or acc > best:
+                        best, stale = acc, 0
+                        best_state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+                    else:
+                        stale += 1
+                    if progress:
+                        progress.note(step, "restart %d: validation accuracy %.1f%% (hard), τ %.3g"
+                                      % (restarts, 100 * acc, tau))
+                    streak = streak + 1 if acc >= opt.stop_at else 0
+                    if streak >= opt.stop_streak:
+                        stopped = "validation accuracy ≥ %g at %d validations in a row" % (opt.stop_at, opt.stop_streak)
+                    elif stale >= opt.patience:
+                        stopped = "no better validation accuracy in %d evaluations (--patience)" % opt.patience
+                if stopped != "step budget" or local >= opt.steps:
+                    break
+        if stopped.startswith("validation accuracy"):
+            break
+    model.set_temperature(opt.tau_end, False, soft)
     seconds = time.time() - start
     cpu = time.process_time() - cpu0
     if best_state is not None:
@@ -175,18 +242,18 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     sharpness = read_sharpness(model, opt.tau_end)
     model.eval()
     path = os.path.join(out, HARD)
-    trained = {"language": opt.file, "train_lengths": list(train_l), "steps": step, "seed": opt.seed}
+    trained = {"language": opt.file, "train_lengths": list(train_l), "steps": step, "restarts": restarts, "seed": opt.seed}
     hard_export.write(model.cpu(), path, {"trained": json.dumps(trained)})
     model.to(device)
     with open(os.path.join(out, HARD_CONFIG), "w") as f:
         json.dump({"format": "brasp-train-hard/1", "config": dataclasses.asdict(cfg), "trained": trained,
                    "state": {k: v.tolist() for k, v in model.state_dict().items()}}, f)
         f.write("\n")
-    if agreement < HARD_ENOUGH or sharpness < HARD_ENOUGH:
+    if agreement < HARD_ENOUGH or sharpness < SHARP_ENOUGH:
         log("warning: the attention never became hard: at τ %.3g the soft model that training fitted gives the hard "
             "model's verdict on %.1f%% of the validation words and its heads and lookups put %.1f%% of their weight on "
-            "the variables the hard model reads (want ≥ %.0f%% of both); the best hard model is saved all the same "
-            "(lower --tau-end or train longer)" % (opt.tau_end, 100 * agreement, 100 * sharpness, 100 * HARD_ENOUGH))
+            "the variables the hard model reads (want ≥ %.0f%% and %.0f%%); the best hard model is saved all the same "
+            "(lower --tau-end or train longer)" % (opt.tau_end, 100 * agreement, 100 * sharpness, 100 * HARD_ENOUGH, 100 * SHARP_ENOUGH))
 
     test_words, test_lacking = lang.sample(test_l, opt.test_count, opt.seed + 2_000_003)
     rows = accuracy_by_length(model, test_words, device)
@@ -194,7 +261,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     v = verdict(lang.binary, opt.file, path)
     doc = {
         "language": opt.file, "attention": "hard", "train_lengths": list(train_l), "test_lengths": list(test_l),
-        "steps": step, "stopped": stopped, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
+        "steps": step, "restarts": restarts, "stopped": stopped, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
         "total_seconds": round(time.time() - t0, 2), "device": str(device),
         "best_validation": {"accuracy": best}, "soft_hard_agreement": agreement, "read_sharpness": sharpness,
         "options": dataclasses.asdict(opt), "config": dataclasses.asdict(cfg),

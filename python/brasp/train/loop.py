@@ -60,6 +60,7 @@ class Run:
     relax: str = "straight-through"
     tau_start: float = 1.0
     tau_end: float = 0.05
+    restarts: int = 4
 
 
 @dataclasses.dataclass
