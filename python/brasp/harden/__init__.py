@@ -15,8 +15,8 @@ balanced samples of each longer length up to ``--lengths``, how often the
 hardened model agrees with the softmax one, and each one's accuracy against
 the language's exact labels (``brasp sample``); and how concentrated the
 softmax attention is (the weight a query gives the one position it weighs
-most: its mean, and how often it is at least 0.9 and 0.99), the paper's §1
-remark that trained transformers often attend to very few positions put to
+most: its mean, and how often it is at least 0.9 and 0.99), the paper's
+remark (§2.2) that trained transformers often attend to very few positions put to
 a measurement.
 
 With ``-o FILE.json`` it also writes the hardened model in brasp's model
