@@ -3,6 +3,7 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -48,13 +49,35 @@ type Cache struct {
 	teacher timer
 	// round is the equivalence round, for messages.
 	round int
+	// maxLength, when positive, is the longest word sent to the teacher
+	// (see SetMaxLength).
+	maxLength int
+	// early holds the first words asked and sample a uniform sample of
+	// the later ones (reservoir sampling), for Resample; rng draws it.
+	early, sample [][]int
+	rng           *rand.Rand
 }
+
+// SetMaxLength keeps every word sent to the teacher within n letters, and
+// makes the language learned the teacher's words of length at most n: a
+// longer word counts as rejected without being asked. In prefix mode a
+// longer word is cut to its first n letters (the verdicts on its short
+// prefixes are asked, those beyond n are "rejected"); otherwise it is not
+// asked. Every word the learner and the conformance test build goes
+// through Ask, so this is the one place the bound is kept.
+func (c *Cache) SetMaxLength(n int) { c.maxLength = n }
+
+// MaxLength is the bound of SetMaxLength, 0 for none.
+func (c *Cache) MaxLength() int { return c.maxLength }
+
+// beyond reports whether w is longer than the bound.
+func (c *Cache) beyond(w []int) bool { return c.maxLength > 0 && len(w) > c.maxLength }
 
 // NewCache returns an empty cache in front of m for words over alpha.
 func NewCache(b *budget.Budget, m Membership, alpha alphabet.Alphabet, stats *Stats) *Cache {
 	k := len(alpha)
 	c := &Cache{m: m, alpha: alpha, k: k, trie: newTrie(k),
-		meter: b.Meter(maxCacheBytes, "the answers of the teacher"), stats: stats}
+		meter: b.Meter(maxCacheBytes, "the answers of the teacher"), stats: stats, rng: rand.New(rand.NewPCG(3, 4))}
 	c.trie.setOut(0, rejected)
 	return c
 }
@@ -81,6 +104,9 @@ func (c *Cache) node(w []int, create bool) (int32, error) {
 
 // Known returns the verdict on w and whether the cache has it.
 func (c *Cache) Known(w []int) (accept, ok bool) {
+	if c.beyond(w) {
+		return false, true
+	}
 	n, _ := c.node(w, false)
 	if n < 0 {
 		return false, false
@@ -100,6 +126,19 @@ func (c *Cache) Known(w []int) (accept, ok bool) {
 // It walks the trie once, where a verdict per word would walk it from the
 // root for each prefix.
 func (c *Cache) verdicts(u, t []int, every bool, dst []byte) ([]byte, bool) {
+	// Past the bound every verdict is "rejected" (see SetMaxLength).
+	rejectFrom := func(i int) []byte {
+		if !every {
+			return append(dst, '0')
+		}
+		for range len(t) + 1 - i {
+			dst = append(dst, '0')
+		}
+		return dst
+	}
+	if c.beyond(u) || (!every && c.maxLength > 0 && len(u)+len(t) > c.maxLength) {
+		return rejectFrom(0), true
+	}
 	n, _ := c.node(u, false)
 	if n < 0 {
 		return dst, false
@@ -118,7 +157,10 @@ func (c *Cache) verdicts(u, t []int, every bool, dst []byte) ([]byte, bool) {
 	if every && !add(n) {
 		return dst, false
 	}
-	for _, a := range t {
+	for i, a := range t {
+		if c.maxLength > 0 && len(u)+i+1 > c.maxLength {
+			return rejectFrom(i + 1), true
+		}
 		if n = c.trie.kid(n, a); n == 0 {
 			return dst, false
 		}
@@ -146,6 +188,12 @@ func (c *Cache) Accepts(w []int) bool {
 func (c *Cache) Ask(b *budget.Budget, words [][]int) error {
 	var ask [][]int
 	for _, w := range words {
+		if c.beyond(w) {
+			if !c.m.PerPrefix() {
+				continue
+			}
+			w = w[:c.maxLength]
+		}
 		n, err := c.node(w, true)
 		if err != nil {
 			return err
@@ -207,8 +255,48 @@ func (c *Cache) Ask(b *budget.Budget, words [][]int) error {
 		}
 		c.stats.Symbols += int64(len(w))
 		c.stats.Answers += int64(len(answers[i]))
+		c.stats.LongestWord = max(c.stats.LongestWord, len(w))
+		c.keep(w)
 	}
 	return nil
+}
+
+// sampleSize is how many of the first words asked, and how many of the
+// later ones, the cache keeps for Resample.
+const sampleSize = 128
+
+// keep offers w, the word just asked, to the words kept for Resample.
+func (c *Cache) keep(w []int) {
+	switch later := c.stats.MembershipQueries - sampleSize; {
+	case len(c.early) < sampleSize:
+		c.early = append(c.early, w)
+	case len(c.sample) < sampleSize:
+		c.sample = append(c.sample, w)
+	default:
+		if i := c.rng.IntN(later); i < sampleSize {
+			c.sample[i] = w
+		}
+	}
+}
+
+// Resample asks n words answered before again (see Recheck), half of them
+// among the first words asked and half drawn from all the later ones: a
+// teacher that answers at random is caught within a round or two, and one
+// that changes its answers at some point is caught by the first words,
+// asked before the change however late it comes, though without prefix
+// answers no word is ever asked twice otherwise.
+func (c *Cache) Resample(b *budget.Budget, n int) error {
+	var words [][]int
+	for i := range n {
+		from := c.early
+		if i%2 == 1 && len(c.sample) > 0 {
+			from = c.sample
+		}
+		if len(from) > 0 {
+			words = append(words, from[c.rng.IntN(len(from))])
+		}
+	}
+	return c.Recheck(b, words)
 }
 
 // record stores the verdicts on w (one per prefix in prefix mode) and
@@ -253,6 +341,9 @@ func (c *Cache) record(w []int, ans []bool) error {
 // unmark forgets the pending marks of a batch that failed.
 func (c *Cache) unmark(words [][]int) {
 	for _, w := range words {
+		if c.beyond(w) {
+			w = w[:c.maxLength]
+		}
 		if n, _ := c.node(w, false); n >= 0 && c.trie.out(n) == pending {
 			c.trie.setOut(n, unknown)
 		}
@@ -312,7 +403,7 @@ func (c *Cache) Disagreements(h *automata.DFA, most int) [][]int {
 func (c *Cache) Recheck(b *budget.Budget, words [][]int) error {
 	var ask [][]int
 	for _, w := range words {
-		if _, ok := c.Known(w); ok && len(w) > 0 {
+		if _, ok := c.Known(w); ok && len(w) > 0 && !c.beyond(w) {
 			ask = append(ask, w)
 		}
 	}

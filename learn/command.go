@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -21,8 +22,10 @@ import (
 var maxBatchSeconds = budget.Define("learn-batch-seconds", 60, "seconds",
 	"time a teacher command of brasp learn may take to answer one batch of words")
 
-// maxAnswerBytes bounds one answer line of a teacher command.
-const maxAnswerBytes = 1 << 20
+// maxAnswerBytes bounds one answer line of a teacher command (beyond the
+// letters of the longest word of the batch, which a prefix answer needs).
+var maxAnswerBytes = budget.Define("learn-answer-bytes", 1<<20, "bytes",
+	"one answer line of a teacher command of brasp learn, beyond a letter per letter of the longest word of the batch")
 
 // Command is a black-box teacher: a process started once that reads one
 // word per line on its standard input and writes one answer line per word
@@ -46,6 +49,9 @@ type Command struct {
 	mu       sync.Mutex
 	stderr   strings.Builder
 	waitErr  chan error
+	// lineCap is the longest answer line read (see maxAnswerBytes),
+	// set by Query before a batch is written.
+	lineCap atomic.Int64
 }
 
 type line struct {
@@ -53,12 +59,19 @@ type line struct {
 	err  error
 }
 
+// lineTooLong is the end of the teacher's stream at an answer line longer
+// than the cap.
+type lineTooLong struct{ cap int64 }
+
+func (e *lineTooLong) Error() string { return fmt.Sprintf("a line longer than %d bytes", e.cap) }
+
 // StartCommand starts the teacher argv.
 func StartCommand(argv []string, alpha alphabet.Alphabet, prefixes bool) (*Command, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("--command: empty command")
 	}
 	c := &Command{alpha: alpha, prefixes: prefixes, lines: make(chan line, 1024), waitErr: make(chan error, 1)}
+	c.lineCap.Store(maxAnswerBytes.Default)
 	c.cmd = exec.Command(argv[0], argv[1:]...)
 	var err error
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
@@ -89,18 +102,35 @@ func (w *limitedWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// readLines reads the teacher's standard output line by line into
+// c.lines, all the time (so that a line written when no word awaits an
+// answer is seen), until its end or a line longer than the cap.
 func (c *Command) readLines(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), maxAnswerBytes)
-	for sc.Scan() {
-		c.lines <- line{text: sc.Text()}
+	defer close(c.lines)
+	br := bufio.NewReaderSize(r, 1<<16)
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if limit := c.lineCap.Load(); int64(len(buf)) > limit+1 {
+			c.lines <- line{err: &lineTooLong{cap: limit}}
+			return
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err != nil && len(buf) == 0:
+			c.lines <- line{err: err}
+			return
+		}
+		c.lines <- line{text: strings.TrimSuffix(string(buf), "\n")}
+		buf = buf[:0]
+		if err != nil {
+			// A last line without its newline, then the end.
+			c.lines <- line{err: err}
+			return
+		}
 	}
-	err := sc.Err()
-	if err == nil {
-		err = io.EOF
-	}
-	c.lines <- line{err: err}
-	close(c.lines)
 }
 
 // PerPrefix reports whether the teacher answers per prefix.
@@ -178,6 +208,11 @@ func quoteAnswer(s string) string {
 
 // Query writes the batch and reads its answers.
 func (c *Command) Query(b *budget.Budget, words [][]int) ([][]bool, error) {
+	longest := 0
+	for _, w := range words {
+		longest = max(longest, len(w))
+	}
+	c.lineCap.Store(b.Max(maxAnswerBytes) + int64(longest))
 	werr := make(chan error, 1)
 	go func() {
 		bw := bufio.NewWriterSize(c.stdin, 1<<16)
@@ -197,6 +232,12 @@ func (c *Command) Query(b *budget.Budget, words [][]int) ([][]bool, error) {
 	out, err := ReadAnswers(c.alpha, words, c.prefixes, func(i int) (string, error) {
 		select {
 		case l, ok := <-c.lines:
+			var tooLong *lineTooLong
+			if ok && errors.As(l.err, &tooLong) {
+				c.Close()
+				return "", fmt.Errorf("the teacher's answer to %s is %v (the cap %s; --limit %s=N raises it)",
+					automata.ShowWord(c.alpha, words[i]), tooLong, maxAnswerBytes.Name, maxAnswerBytes.Name)
+			}
 			if !ok || l.err != nil {
 				return "", c.died(words[i])
 			}
@@ -285,4 +326,37 @@ func (c *Command) wait(d time.Duration) error {
 func (c *Command) Close() {
 	c.stdin.Close()
 	c.wait(time.Second)
+}
+
+// Finish ends a teacher whose answers are all in: its input is closed and
+// what it writes until it exits (within a second) is read. A line then is
+// an answer to no word: the teacher wrote more lines than words at some
+// point, which shifted the answers after it, however late the extra line
+// came. A teacher that stopped on its own is no error.
+func (c *Command) Finish() error {
+	c.stdin.Close()
+	deadline := time.After(time.Second)
+	extra, first := 0, ""
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if ok && l.err == nil {
+				if extra == 0 {
+					first = l.text
+				}
+				extra++
+				continue
+			}
+			if ok {
+				continue // the end of its output: the channel closes next
+			}
+		case <-deadline:
+		}
+		c.wait(time.Second)
+		if extra > 0 {
+			return fmt.Errorf("the teacher wrote %d more lines than there were words (the first %s): "+
+				"the protocol is one answer line per word, and an extra line shifts every answer after it", extra, quoteAnswer(first))
+		}
+		return nil
+	}
 }

@@ -1,9 +1,7 @@
 package learn
 
 import (
-	"bufio"
 	"bytes"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -69,16 +67,26 @@ func FuzzReadAnswers(f *testing.F) {
 		for i := range words {
 			words[i] = make([]int, i%4+1)
 		}
-		sc := bufio.NewScanner(bytes.NewReader(stream))
-		sc.Buffer(make([]byte, 64), maxAnswerBytes)
+		c := &Command{lines: make(chan line, 1024)}
+		c.lineCap.Store(4096)
+		go c.readLines(bytes.NewReader(stream))
 		var lines []string
 		out, err := ReadAnswers(alpha, words, prefixes, func(i int) (string, error) {
-			if !sc.Scan() {
-				return "", io.EOF
+			l, ok := <-c.lines
+			if !ok {
+				t.Fatal("the lines ended without an error")
 			}
-			lines = append(lines, sc.Text())
-			return sc.Text(), nil
+			if l.err != nil {
+				return "", l.err
+			}
+			if len(l.text) > 4096 || strings.Contains(l.text, "\n") {
+				t.Fatalf("a line of %d bytes read past the cap or a newline", len(l.text))
+			}
+			lines = append(lines, l.text)
+			return l.text, nil
 		})
+		for range c.lines {
+		}
 		if err != nil {
 			return
 		}

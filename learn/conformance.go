@@ -52,7 +52,9 @@ type Conformance struct {
 	// PACMean is the mean length of its words beyond the first letter.
 	Epsilon, Delta float64
 	PACMean        int
-	// MaxLength, when positive, keeps every word within that length.
+	// MaxLength, when positive, is the bound on the length of words the
+	// suite draws its words within and is sized for; the cache keeps it
+	// (Cache.SetMaxLength), whoever builds a word.
 	MaxLength int
 	rng       *rand.Rand
 	verdict   string
@@ -67,6 +69,8 @@ type Conformance struct {
 	// lacked; states the states of the last two hypotheses.
 	fresh  int
 	states [2]int
+	// thin: the last verdict's suite had no exhaustive part.
+	thin bool
 }
 
 // NewConformance returns the suite with its settings; rng seeds 1, 2.
@@ -98,16 +102,34 @@ func (c *Conformance) Counterexamples(b *budget.Budget, h *Hypothesis, most int)
 	if c.fresh >= h.NumStates() {
 		c.fresh = 0
 	}
+	if !c.Cache.PerPrefix() {
+		// Each word is asked once and brings one bit: a teacher that
+		// contradicts itself would go unnoticed (with prefix answers
+		// the overlapping prefixes catch it).
+		if err := c.Cache.Resample(b, Resample); err != nil {
+			return nil, err
+		}
+	}
 	if ws := c.Cache.Disagreements(h.DFA, most); ws != nil {
 		return ws, nil
+	}
+	bound := c.Cache.MaxLength()
+	if bound > 0 {
+		w, err := acceptsLonger(b, h.DFA, bound)
+		if err != nil {
+			return nil, err
+		}
+		if w != nil {
+			return [][]int{w}, nil
+		}
 	}
 	c.cover, c.next = nil, 0
 	// Every word up to Length, shortest first, asked in batches built as
 	// they go (the count is checked first), then the transitions and
 	// their tests.
 	length := c.Length
-	if c.MaxLength > 0 {
-		length = min(length, c.MaxLength)
+	if bound > 0 {
+		length = min(length, bound)
 	}
 	k := len(h.Alphabet)
 	all := WordsUpTo(k, length)
@@ -152,17 +174,21 @@ func (c *Conformance) Counterexamples(b *budget.Budget, h *Hypothesis, most int)
 	if random.asked > 0 {
 		parts = append(parts, random.what)
 	}
-	c.verdict = fmt.Sprintf("agrees with the black box on all %d words it answered, among them %s",
-		c.Cache.stats.MembershipQueries, strings.Join(parts, ", "))
-	if c.MaxLength > 0 {
-		c.verdict += fmt.Sprintf(", all within length %d", c.MaxLength)
+	s := c.Cache.stats
+	c.verdict = fmt.Sprintf("agrees with the black box on all %d words it answered (the longest of %d letters), among them %s",
+		s.MembershipQueries, s.LongestWord, strings.Join(parts, ", "))
+	c.thin = length == 0 && c.Extra == 0
+	if c.thin {
+		c.verdict = fmt.Sprintf("a thin test: no length was tested word by word (not even the %d single letters), so a difference on short words "+
+			"can go unseen; it %s", k, c.verdict)
 	}
 	return nil, nil
 }
 
 // Recheck is how many words the last round of a conformance test asks
-// again (see Cache.Recheck).
-var Recheck = 64
+// again (see Cache.Recheck); Resample how many words answered before every
+// round asks again without prefix answers (see Cache.Resample).
+var Recheck, Resample = 64, 8
 
 // recheck asks again up to Recheck words among the access words of h
 // followed by their tests, drawn at random.
@@ -422,3 +448,8 @@ func (c *Conformance) disagreement(h *Hypothesis, w []int) []int {
 
 // Verdict says what the last suite that found no counterexample tested.
 func (c *Conformance) Verdict() string { return c.verdict }
+
+// Thin reports whether the last suite that found no counterexample tested
+// no length word by word (over many letters the default suite has no
+// exhaustive part): its verdict says so first.
+func (c *Conformance) Thin() bool { return c.thin }

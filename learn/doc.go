@@ -83,13 +83,27 @@
 // a bounded Dyck language that uniform words never reach), optionally the
 // HSI suite for extra states and Angluin's PAC test. The cache makes a
 // suite asked again in the next round cost only its new words. Before it
-// accepts a hypothesis, it asks some words again, so that a teacher that
-// changes its answers is caught without prefix answers too. Every stage is
+// accepts a hypothesis, it asks some words again, and without prefix
+// answers a few words drawn from all those answered before every round, so
+// that a teacher that changes its answers, or answers at random, is caught
+// without prefix answers too. Every stage is
 // counted before it is built (Conformance.Check for the settings, then
 // each round), the exhaustive words are built in batches as they are
 // asked, and a random word's length is drawn before its letters, so a
 // suite too large for learn-queries or learn-bytes is refused by that
 // limit, never by running out of memory.
+//
+// With a bound n on the length of words (Cache.SetMaxLength: a model with
+// learned positions reads no longer word), the cache is the one place that
+// keeps it: no word longer than n is sent, whoever built it (tails, random
+// middles, counterexample processing, the suite); a longer word is cut (in
+// prefix mode) or not asked, and counts as rejected. The language learned
+// is then the teacher's words up to n, a finite language the suite can
+// check word by word (a hypothesis that accepts a longer word gets one as
+// a counterexample, found without a query), and the result is its minimal
+// cover automaton (automata.MinimalCover): the smallest DFA agreeing with
+// the answers on every word up to n, never more states than those words
+// plus one.
 //
 // Without prefix answers a word brings one bit, and learning n states over
 // k letters needs about n·k·log₂ n of them (the discrimination tree);

@@ -133,6 +133,9 @@ func LearnWith(b *budget.Budget, cache *Cache, eq Equivalence, progress func(*St
 	l := NewLearner(cache)
 	l.Progress = progress
 	err := l.run(b, eq, res)
+	if err == nil && cache.maxLength > 0 {
+		err = cover(b, res, cache.maxLength, cache.stats)
+	}
 	res.Stats = *cache.stats
 	res.Stats.Seconds = time.Since(start).Seconds()
 	res.Stats.TeacherSeconds = cache.teacher.d.Seconds()
@@ -141,6 +144,23 @@ func LearnWith(b *budget.Budget, cache *Cache, eq Equivalence, progress func(*St
 		res.Stats.States = res.DFA.NumStates()
 	}
 	return res, err
+}
+
+// cover replaces the learned DFA of the teacher's words up to length n by
+// its minimal cover automaton: the smallest DFA that agrees with it on
+// every word up to n (see automata.MinimalCover), which is what the
+// answers determine; the verdict says both.
+func cover(b *budget.Budget, res *Result, n int, stats *Stats) error {
+	c, err := automata.MinimalCover(b, res.DFA, n)
+	if err != nil {
+		return fmt.Errorf("the minimal DFA agreeing with the learned one up to length %d: %w", n, err)
+	}
+	stats.StatesUpToBound = res.DFA.NumStates()
+	res.Verdict = fmt.Sprintf("the minimal DFA that agrees up to length %d with the DFA learned of the black box's words up to that length "+
+		"(%d states, rejecting every longer word), which %s; beyond length %d nothing is known of the black box (not an equivalence)",
+		n, res.DFA.NumStates(), res.Verdict, n)
+	res.DFA = c
+	return nil
 }
 
 // run is the main loop: close the hypothesis, ask for counterexamples,

@@ -40,6 +40,10 @@ type Equivalence interface {
 type Stats struct {
 	// States of the last hypothesis.
 	States int `json:"states"`
+	// StatesUpToBound: with a bound on the length of words, the states
+	// of the DFA learned of the words up to it, before its minimal cover
+	// automaton (States) was taken.
+	StatesUpToBound int `json:"states_up_to_bound,omitempty"`
 	// MembershipQueries: distinct words sent to the membership oracle
 	// (learning and testing together); LearningWords and TestWords split
 	// them by phase.
@@ -48,6 +52,8 @@ type Stats struct {
 	TestWords         int `json:"test_words"`
 	// Symbols: letters sent, summed over the words.
 	Symbols int64 `json:"symbols"`
+	// LongestWord: the length of the longest word sent.
+	LongestWord int `json:"longest_word"`
 	// Batches: calls of Membership.Query (one round trip each).
 	Batches int `json:"batches"`
 	// Answers: verdicts received (more than the words in prefix mode).

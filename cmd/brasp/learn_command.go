@@ -77,10 +77,16 @@ func (bb *blackBox) settle(b *budget.Budget, fs *flag.FlagSet, alpha string, len
 		return &exitError{code: 2, msg: "learn: --delta and --pac-mean apply only with --epsilon (the PAC test)"}
 	}
 	if length < 0 {
-		// The default: the longest length with at most 30 words.
+		// The default: the longest length with at most 30 words; with a
+		// bound on the length of words, the bound itself when the words
+		// up to it are few enough to ask them all (the learned DFA is
+		// then checked on every word the black box is known on).
 		length = 0
 		for length < 8 && learn.WordsUpTo(len(bb.alpha), length+1) <= 30 {
 			length++
+		}
+		if maxLength > 0 && learn.WordsUpTo(len(bb.alpha), maxLength) <= exhaustiveWords {
+			length = maxLength
 		}
 	}
 	if maxLength > 0 {
@@ -98,6 +104,10 @@ func (bb *blackBox) settle(b *budget.Budget, fs *flag.FlagSet, alpha string, len
 	return nil
 }
 
+// exhaustiveWords is the most words up to --max-length N for which the
+// default test asks them all.
+const exhaustiveWords = 1 << 14
+
 func (bb *blackBox) learn(e *env, b *budget.Budget, outs *learnOutputs, kind artifact.Kind) error {
 	alpha := bb.alpha
 	teacher, err := learn.StartCommand(strings.Fields(bb.command), alpha, bb.prefixes)
@@ -109,6 +119,7 @@ func (bb *blackBox) learn(e *env, b *budget.Budget, outs *learnOutputs, kind art
 		teacher.Format = func(w []int) string { return learn.FormatTrace(alpha, w) }
 	}
 	cache := learn.NewCache(b, teacher, alpha, &learn.Stats{})
+	cache.SetMaxLength(bb.maxLength)
 	conf := bb.conf
 	conf.Cache = cache
 	started, last := time.Now(), time.Now()
@@ -119,11 +130,19 @@ func (bb *blackBox) learn(e *env, b *budget.Budget, outs *learnOutputs, kind art
 		}
 	}
 	res, lerr := learn.LearnWith(b, cache, conf, progress)
+	if lerr == nil {
+		lerr = teacher.Finish()
+	}
 	if lerr != nil {
 		lerr = fmt.Errorf("learn: %w", lerr)
-	}
-	if lerr == nil && bb.maxLength > 0 {
-		res.Verdict = fmt.Sprintf("the minimal DFA that %s (not an equivalence: the black box is known only up to length %d)", res.Verdict, bb.maxLength)
+	} else {
+		if conf.Thin() {
+			fmt.Fprintf(e.stderr, "brasp: learn: warning: a thin test: no length was tested word by word over %d letters "+
+				"(--test-length 1 asks every letter, --test-length 2 every word of two letters)\n", len(alpha))
+		}
+		if w := learn.GrowthWarning(res); w != "" && bb.maxLength == 0 {
+			fmt.Fprintf(e.stderr, "brasp: learn: warning: %s\n", w)
+		}
 	}
 	return finishLearn(e, b, res, lerr, outs, kind, bb.props)
 }
