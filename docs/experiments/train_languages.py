@@ -118,8 +118,10 @@ def learn_back(out_dir, results, max_length):
         entry = {"command": " ".join(shlex.quote(c) for c in cmd[1:]), "seconds": round(time.time() - t0, 1),
                  "exit": p.returncode, "stderr": p.stderr.strip()[-2000:], "stdout": p.stdout.strip()[-2000:]}
         if p.returncode == 0 and os.path.exists(learned):
-            e = subprocess.run([brasp, "equiv", os.path.join(REPO, r["file"]), learned], capture_output=True, text=True)
-            c = subprocess.run([brasp, "classify", learned], capture_output=True, text=True)
+            # Files named relative to the checkout, as the page shows them.
+            rel = os.path.relpath(learned, REPO)
+            e = subprocess.run([brasp, "equiv", r["file"], rel], capture_output=True, text=True, cwd=REPO)
+            c = subprocess.run([brasp, "classify", rel], capture_output=True, text=True, cwd=REPO)
             entry.update(equiv=(e.stdout + e.stderr).strip(), equal=e.returncode == 0, classify=c.stdout.strip(),
                          classify_error=c.stderr.strip())
         r["learned"] = entry
