@@ -196,14 +196,26 @@ def plot(results, path):
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4), dpi=100)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), dpi=90)
     for r in results:
         rows = r["fidelity"]["per_length"]
         style = "-" if r["set"] == "training" else "--"
-        axes[0].plot([x["length"] for x in rows], [x["agree"] / x["words"] for x in rows], style, linewidth=1,
-                     label=r["model"])
+        # Agreement over lengths in bins of 10 (a sampled length has few words).
+        bins = {}
+        for x in rows:
+            b = bins.setdefault((x["length"] - 1) // 10, [0, 0])
+            b[0] += x["agree"]
+            b[1] += x["words"]
+        keys = sorted(bins)
+        axes[0].plot([10 * k + 5.5 for k in keys], [bins[k][0] / bins[k][1] for k in keys], style, linewidth=1,
+                     marker="o", markersize=2, label=r["model"])
         axes[1].plot([x["length"] for x in rows], [x["attention_max_weight"] for x in rows], style, linewidth=1)
-    axes[0].set_xlabel("word length")
+    longest = max(x["length"] for r in results for x in r["fidelity"]["per_length"])
+    ns = list(range(1, longest + 1))
+    harmonic = [sum(1 / i for i in range(1, n + 1)) / n for n in ns]
+    axes[1].plot(ns, harmonic, ":", color="black", linewidth=1.5, label="uniform over j ≤ i (causal): H_n/n")
+    axes[1].legend(fontsize=7)
+    axes[0].set_xlabel("word length (bins of 10)")
     axes[0].set_ylabel("hard verdict = softmax verdict (share of words)")
     axes[1].set_xlabel("word length")
     axes[1].set_ylabel("softmax: mean weight of the most-weighted position")
@@ -407,7 +419,12 @@ def write_page(results, exported, drew):
         "",
     ]
     if drew:
-        text += ["![agreement of the hardened and softmax verdicts, and softmax concentration, by length](programs/hardening.png)", ""]
+        text += ["![agreement of the hardened and softmax verdicts, and softmax concentration, by length](programs/hardening.png)",
+                 "",
+                 "Left: the share of words on which the hardened model agrees with the softmax model, by length (bins "
+                 "of 10; solid: docs/training.md's models, dashed: the exportable set). Right: the mean weight softmax "
+                 "puts on its most-weighted position, by length, against attention spread evenly over a causal "
+                 "prefix (dotted).", ""]
     text += ["Commands (each model): " + "; ".join("`%s`" % r["command"] for r in results[:1]) + ", and likewise for every model "
              "(docs/programs/hardening.json has each command and every figure by length).", ""]
     with open(os.path.join(OUT, "hardening.md"), "w") as f:
