@@ -304,11 +304,18 @@ func quineMcCluskey(on, off [][]bool, sel []int) [][]lit {
 		}
 		cur = next
 	}
+	// Widest primes first, then by mask and value: a total order, so that
+	// the cover chosen (and the program printed) does not depend on the
+	// order in which the map above was walked.
 	sort.Slice(primes, func(a, b int) bool {
-		if primes[a].mask != primes[b].mask {
-			return bits.OnesCount8(primes[a].mask) > bits.OnesCount8(primes[b].mask)
+		x, y := primes[a], primes[b]
+		if nx, ny := bits.OnesCount8(x.mask), bits.OnesCount8(y.mask); nx != ny {
+			return nx > ny
 		}
-		return primes[a].val < primes[b].val
+		if x.mask != y.mask {
+			return x.mask < y.mask
+		}
+		return x.val < y.val
 	})
 	covered := make([]bool, len(onM))
 	var chosen []qmCube

@@ -1,6 +1,7 @@
 package decompile
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -144,4 +145,41 @@ func TestMergeIdentical(t *testing.T) {
 		t.Errorf("want one attention operation, got %d:\n%s", att, brasp.Format(p))
 	}
 	agree(t, "two identical heads", m, p, 6, 0, nil)
+}
+
+// TestSynthesizeDeterministic: the same partial function gives the same
+// formula every time, however Go walks the maps of the prime search, so
+// that decompiling a model prints the same program on every run.
+func TestSynthesizeDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for k := range 100 {
+		nv := 3 + k%4
+		var points [][]bool
+		var out []bool
+		for m := range 1 << nv {
+			if rng.IntN(4) == 0 {
+				continue // a don't-care
+			}
+			p := make([]bool, nv)
+			for b := range nv {
+				p[b] = m>>b&1 == 1
+			}
+			points = append(points, p)
+			out = append(out, rng.IntN(2) == 0)
+		}
+		if len(points) == 0 {
+			continue
+		}
+		first, ok := synthesize(points, out)
+		if !ok {
+			t.Fatalf("case %d: synthesis failed", k)
+		}
+		want := fmt.Sprint(first)
+		for range 20 {
+			s, _ := synthesize(points, out)
+			if got := fmt.Sprint(s); got != want {
+				t.Fatalf("case %d: formula %s, then %s", k, want, got)
+			}
+		}
+	}
 }
