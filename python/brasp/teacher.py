@@ -38,7 +38,9 @@ At the end of input the server writes a line of counts to standard error
 as JSON.  A word with a symbol outside the alphabet ends the server with a
 message naming the line and the symbol and exit status 2; so does a line
 that is not UTF-8 or is longer than a gigabyte (brasp run's word-bytes),
-after the lines before it are answered.
+or a word longer than the model reads (a brasp.train model with learned
+positions reads at most ``n_positions`` letters: learn it with ``brasp learn
+--max-length n_positions``), after the lines before it are answered.
 """
 
 import argparse
@@ -132,8 +134,12 @@ def membership_functions(model, device=None):
 class Server:
     """Answers protocol lines in batches (see the module doc)."""
 
-    def __init__(self, fn, alphabet, prefixes=False, prefix_fn=None, batch_size=1024, max_tokens=1 << 18):
+    def __init__(self, fn, alphabet, prefixes=False, prefix_fn=None, batch_size=1024, max_tokens=1 << 18,
+                 max_length=None):
         self.fn, self.prefix_fn = fn, prefix_fn
+        # The longest word the model reads (None: any): a model with learned
+        # positions has none past its last one.
+        self.max_length = max_length
         self.alphabet = list(alphabet)
         if not self.alphabet:
             raise TeacherError("the alphabet is empty")
@@ -141,6 +147,7 @@ class Server:
         self.separated = any(len(a) != 1 for a in self.alphabet)
         if any(" " in a or a == "" for a in self.alphabet):
             raise TeacherError("a symbol of the protocol holds no blank and is not empty: %r" % self.alphabet)
+        self.max_length_reason = "%s letters" % max_length
         self.prefixes = prefixes
         self.batch_size, self.max_tokens = max(1, batch_size), max(1, max_tokens)
         self.stats = Stats()
@@ -185,6 +192,10 @@ class Server:
             self.lineno += 1
             try:
                 w = parse_word(line, self.alphabet, self.index, self.separated, self.lineno)
+                if self.max_length is not None and len(w) > self.max_length:
+                    raise TeacherError("line %d: a word of %d letters is longer than the model reads (%s); "
+                                       "learn within it: brasp learn --max-length %d"
+                                       % (self.lineno, len(w), self.max_length_reason, self.max_length))
             except TeacherError as e:
                 err = e
                 break
@@ -280,6 +291,18 @@ def serve_membership(fn, alphabet, prefixes=False, prefix_fn=None, batch_size=10
     return s.stats
 
 
+def longest_word(model):
+    """(n, why): the longest word a model reads and why, or (None, None)
+    when it reads words of any length.  A brasp.train model with learned
+    positions reads at most its n_positions letters."""
+    config = getattr(model, "config", None)
+    kinds = getattr(model, "kinds", None) or {}
+    if config is not None and "learned" in kinds:
+        n = int(config.n_positions)
+        return n, "its %d learned positions" % n
+    return None, None
+
+
 def load_teacher_model(path, device):
     """A model file or brasp.train directory, loaded for serving."""
     if os.path.isdir(path) or path.endswith("model.json") or _is_trained(path):
@@ -335,7 +358,11 @@ def main(argv=None):
         if not alphabet:
             raise TeacherError("the model names no alphabet: give --alphabet")
         fn, prefix_fn = membership_functions(model)
-        server = Server(fn, alphabet, prefixes=a.prefixes, prefix_fn=prefix_fn, batch_size=a.batch_size)
+        longest, why = longest_word(model)
+        server = Server(fn, alphabet, prefixes=a.prefixes, prefix_fn=prefix_fn, batch_size=a.batch_size,
+                        max_length=longest)
+        if why:
+            server.max_length_reason = why
         stats = None
         if a.stats:
             try:  # opened before the first word, so that the counts have a place

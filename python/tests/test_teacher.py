@@ -170,6 +170,24 @@ class TestCommand(unittest.TestCase):
             for i, c in enumerate(line):  # each prefix's answer is that word's own answer
                 self.assertEqual(c == "1", verdict[w[:i + 1]] == "accept", (w, i))
 
+    def test_word_past_learned_positions(self):
+        # A model with learned positions reads no word past its last one:
+        # such a word is named with the bound brasp learn should keep, after
+        # the words before it are answered, never a traceback.
+        torch.manual_seed(5)
+        from brasp.train import Config, Encoder, save_model
+        m = Encoder(Config(alphabet=["a", "b"], layers=1, heads=1, width=8, ff=8, mask="causal",
+                           position="learned", n_positions=4)).eval()
+        d = tempfile.mkdtemp(dir=tmpdir())
+        save_model(m, d)
+        for args in ([], ["--prefixes"]):
+            p = self.run_server(["--model", d] + args, "abab\nababa\nab\n")
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertEqual(len(p.stdout.splitlines()), 1, p.stdout)
+            self.assertIn("brasp.teacher: line 2: a word of 5 letters is longer than the model reads "
+                          "(its 4 learned positions); learn within it: brasp learn --max-length 4", p.stderr)
+            self.assertNotIn("Traceback", p.stderr)
+
     def test_bad_input(self):
         model = convert(os.path.join(EXAMPLES, "dyck1_depth2.brasp"), os.path.join(tmpdir(), "teacher_dyck2.json"))
         p = self.run_server(["--model", model], "lr\nlx\n")
