@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,10 +25,13 @@ const equivUsage = "equiv [--from KIND | --from A_KIND,B_KIND] [--limit NAME=N].
 // --from names the kinds of inputs whose extension does not (one kind for
 // both, or one each). With --up-to N it runs both inputs on every word up to length N instead:
 // a bounded check, labelled as such, for inputs that are not regular (Mid).
+// With --json it writes the verdict as one JSON object (equivJSON), with the
+// same exit codes.
 func equivCmd(e *env, args []string) error {
 	fs := newFlags(e, "equiv", equivUsage)
 	lim := addLimitFlag(fs)
 	from := fs.String("from", "", "input kind, overriding the file extension: `KIND` for both inputs, or A_KIND,B_KIND (an empty one: by its extension)")
+	asJSON := fs.Bool("json", false, `the verdict as one JSON object: {"equivalent": bool, "word": [symbols], "accepted_by": A, ...}`)
 	upTo := fs.Int("up-to", 0, "a bounded check: compare on every word up to length `N` by running both inputs (not a proof; for inputs that are not regular, such as programs with Mid)")
 	pos, err := parseFlags(e, fs, equivUsage, args)
 	if err != nil {
@@ -59,6 +63,9 @@ func equivCmd(e *env, args []string) error {
 		if err != nil {
 			return trouble(fmt.Errorf("equiv: %v", err))
 		}
+		if *asJSON {
+			return writeEquivJSON(e, r, pos, *upTo)
+		}
 		if r.Equal {
 			fmt.Fprintf(e.stdout, "equivalent on every word up to length %d (a bounded check, not a proof)\n", *upTo)
 			return nil
@@ -75,11 +82,60 @@ func equivCmd(e *env, args []string) error {
 	if err != nil {
 		return trouble(fmt.Errorf("equiv: %v", err))
 	}
+	if *asJSON {
+		return writeEquivJSON(e, r, pos, 0)
+	}
 	if r.Equal {
 		fmt.Fprintln(e.stdout, "equivalent")
 		return nil
 	}
 	return notEquivalent(e, r, pos)
+}
+
+// equivJSON is `brasp equiv --json`: the verdict, and when the inputs
+// differ a shortest word that tells them apart (as symbols, and as brasp
+// run reads it) with which input accepts it, or for transducers the first
+// position where their outputs differ.
+type equivJSON struct {
+	Equivalent bool `json:"equivalent"`
+	// UpTo is the bound of a bounded check (--up-to), 0 for a proof.
+	UpTo       int      `json:"up_to,omitempty"`
+	Word       []string `json:"word,omitempty"`
+	Text       string   `json:"text,omitempty"`
+	AcceptedBy string   `json:"accepted_by,omitempty"`
+	RejectedBy string   `json:"rejected_by,omitempty"`
+	// Position (1-based) and the outputs there, for transducers.
+	Position      int      `json:"position,omitempty"`
+	FirstOutputs  []string `json:"first_outputs,omitempty"`
+	SecondOutputs []string `json:"second_outputs,omitempty"`
+}
+
+// writeEquivJSON writes r as equivJSON and exits as equiv does: 0 when
+// equivalent, 1 when not.
+func writeEquivJSON(e *env, r *artifact.EquivResult, pos []string, upTo int) error {
+	j := equivJSON{Equivalent: r.Equal, UpTo: upTo}
+	if !r.Equal {
+		j.Text = r.Trace
+		if j.Text == "" {
+			j.Word = symbols(r.Alphabet, r.Word)
+			j.Text = r.Alphabet.FormatWord(r.Word)
+		}
+		if r.Transducers {
+			j.Position, j.FirstOutputs, j.SecondOutputs = r.Position, r.FirstOutputs, r.SecondOutputs
+		} else if r.FirstAccepts {
+			j.AcceptedBy, j.RejectedBy = pos[0], pos[1]
+		} else {
+			j.AcceptedBy, j.RejectedBy = pos[1], pos[0]
+		}
+	}
+	enc := json.NewEncoder(e.stdout)
+	if err := enc.Encode(j); err != nil {
+		return err
+	}
+	if !r.Equal {
+		return &exitError{code: 1}
+	}
+	return nil
 }
 
 // notEquivalent prints the counterexample of r and exits with 1.
