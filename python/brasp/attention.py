@@ -34,6 +34,8 @@ class Head(nn.Module):
         self.register_buffer("value", tensor(h.value, dtype))
         self.hook_attended = HookPoint()
         self.hook_out = HookPoint()
+        # A softmax head's weights [B, n, n] (brasp.plot draws them).
+        self.hook_weights = HookPoint()
         self.checker = Checker()
         self.method = "auto"
         # (scale λ, position bias b, sink logit s) for a softmax head (see
@@ -76,7 +78,7 @@ class Head(nn.Module):
         allowed = MASKS[self.mask](pos.view(n, 1), pos.view(1, n)).unsqueeze(0) & valid.unsqueeze(1)
         logits = torch.where(allowed, logits, torch.tensor(float("-inf"), dtype=x.dtype, device=x.device))
         sink_logit = torch.full((B, n, 1), lam * sink, dtype=x.dtype, device=x.device)
-        w = torch.softmax(torch.cat([logits, sink_logit], -1), -1)[..., :n]
+        w = self.hook_weights(torch.softmax(torch.cat([logits, sink_logit], -1), -1)[..., :n])
         out = w @ (x @ self.value.t())
         attended = torch.where(allowed.any(-1), w.argmax(-1), torch.full((), -1, device=x.device))
         attended = self.hook_attended(attended)

@@ -83,28 +83,15 @@ def write_json(path, doc):
 
 def plot(path, rows, train_lengths, title):
     """Draws accuracy against length, the training lengths shaded, chance
-    (50% on balanced samples) dashed.  Returns "matplotlib" or "plain"."""
+    (50% on balanced samples) dashed (brasp.plot.accuracy).  Returns
+    "matplotlib" or "plain"."""
+    from .. import plot as plots
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+        fig = plots.accuracy({"per_length": rows, "train_lengths": list(train_lengths)}, title=title)
+    except plots.PlotError:
         plain_plot(path, rows, train_lengths)
         return "plain"
-    fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
-    ax.axvspan(train_lengths[0] - 0.5, train_lengths[1] + 0.5, color="tab:green", alpha=0.15, label="training lengths")
-    ax.axhline(0.5, color="gray", linestyle="--", linewidth=0.8, label="chance")
-    ax.plot([r["length"] for r in rows], [r["accuracy"] for r in rows], marker="o", markersize=2.5, linestyle="none", color="tab:blue", label="accuracy (one dot per length)")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_xlim(0, max(r["length"] for r in rows) + 1)
-    ax.set_xlabel("word length")
-    ax.set_ylabel("accuracy")
-    ax.set_title(title, fontsize=9)
-    ax.legend(loc="lower left", fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
     fig.savefig(path)
-    plt.close(fig)
     return "matplotlib"
 
 
