@@ -136,12 +136,18 @@ class Head(nn.Module):
         q = self.checker.matmul(uniq, self.score, "score")
         table = self.checker.matmul(q, uniq.t(), "score")                   # [K, K]
         pos = torch.arange(n, device=dev).view(1, n, 1)
-        occ = (cls.unsqueeze(-1) == torch.arange(K, device=dev).view(1, 1, K)) & valid.unsqueeze(-1)
+        occ = cls.unsqueeze(-1) == torch.arange(K, device=dev).view(1, 1, K)
+        if not bool(valid.all()):
+            occ &= valid.unsqueeze(-1)
         none = torch.full((), -1, dtype=torch.long, device=dev)
         big = torch.full((), n, dtype=torch.long, device=dev)
-        first = torch.where(occ, pos, big).min(1, keepdim=True).values      # [B, 1, K]
-        last = torch.where(occ, pos, none).max(1, keepdim=True).values
         mask, left = self.mask, self.tiebreak == "leftmost"
+        # The first and last occurrence of each class [B, 1, K], each
+        # computed only where the mask and tie-break read it.
+        if left and mask in ("none", "future", "future-or-self"):
+            first = torch.where(occ, pos, big).min(1, keepdim=True).values
+        if not left and mask in ("none", "past", "past-or-self"):
+            last = torch.where(occ, pos, none).max(1, keepdim=True).values
         if mask == "none":
             c = first if left else last
             cand = torch.where(c < n, c, none).expand(B, n, K)
