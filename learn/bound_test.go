@@ -1,9 +1,11 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/brasp-dev/brasp/alphabet"
@@ -215,8 +217,11 @@ func TestGrowthWarning(t *testing.T) {
 	for _, name := range []string{"anbn"} {
 		for _, prefix := range []bool{false, true} {
 			cache := NewCache(nil, &funcTeacher{accept: nonRegular[name], prefix: prefix}, alpha, &Stats{})
+			// It ends learned, or at learn-growth-rounds (the suite finds
+			// the next member of the family every round).
 			res, err := LearnWith(nil, cache, NewConformance(cache, 4, 0, -1, 50, 0), nil)
-			if err != nil {
+			var be *budget.Error
+			if err != nil && (!errors.As(err, &be) || be.Limit != maxGrowthRounds) {
 				t.Fatal(err)
 			}
 			if GrowthWarning(res) == "" {
@@ -234,5 +239,35 @@ func TestGrowthWarning(t *testing.T) {
 				t.Errorf("a random %d-state DFA over %d letters (prefix %v): %s", d.NumStates(), k, prefix, w)
 			}
 		}
+	}
+}
+
+// TestGrowthLimit: a^n b^n under a conformance test with the HSI suite
+// (which finds the next member of the family every round) ends with
+// learn-growth-rounds named and the last hypothesis kept, where it grew a
+// state a round past any time bound; bounded Dyck-1 of depth 64, a
+// regular language with a chain as long, is learned exactly within the
+// default, in plain and prefix mode.
+func TestGrowthLimit(t *testing.T) {
+	alpha := alphabet.Alphabet{"a", "b"}
+	for _, prefix := range []bool{false, true} {
+		cache := NewCache(nil, &funcTeacher{accept: nonRegular["anbn"], prefix: prefix}, alpha, &Stats{})
+		res, err := LearnWith(nil, cache, NewConformance(cache, 4, 1, -1, 50, 0), nil)
+		var be *budget.Error
+		if !errors.As(err, &be) || be.Limit != maxGrowthRounds || !strings.Contains(err.Error(), "may not be regular") {
+			t.Fatalf("a^n b^n (prefix %v): %v, %d states", prefix, err, res.Stats.States)
+		}
+		if res.DFA == nil {
+			t.Errorf("a^n b^n (prefix %v): the last hypothesis is lost", prefix)
+		}
+		t.Logf("a^n b^n (prefix %v): %d states, %d rounds: %v", prefix, res.Stats.States, res.Stats.EquivalenceRounds, err)
+	}
+	d := dyck(64)
+	for _, prefix := range []bool{false, true} {
+		res, _ := learnBlackBox(t, d, prefix)
+		if !automata.Equivalent(res.DFA, d, automata.SigmaPlus) {
+			t.Errorf("Dyck-1 of depth 64 (prefix %v): learned %d states, not the target", prefix, res.DFA.NumStates())
+		}
+		t.Logf("Dyck-1 of depth 64 (prefix %v): %d rounds, %d along one family", prefix, res.Stats.EquivalenceRounds, res.Stats.GrowthRounds)
 	}
 }

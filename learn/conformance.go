@@ -18,7 +18,11 @@ import (
 //  1. every word the black box has answered so far (free: the cache);
 //  2. every non-empty word up to length Length, and access(q)·a·t for every
 //     state q, letter a and test t of the state the hypothesis reaches;
-//  3. Random words (Conformance.guided): access(q)·a·x·t with q·a each
+//  3. the last counterexample with every run of one letter lengthened
+//     by 1, 2 and 3 letters (Conformance.pumped): the next members of
+//     the family a counter grows along (a⁴b⁴ → a⁵b⁵), which random words
+//     almost never hit;
+//  4. Random words (Conformance.guided): access(q)·a·x·t with q·a each
 //     transition in turn, x of geometric length with mean RandomMean and
 //     uniform letters, t a uniform test of the state reached (or none,
 //     half of the time); or short loops around the states found last.
@@ -27,13 +31,13 @@ import (
 //     Random words in all (when negative: RandomBase + RandomPerState/2
 //     per state, RandomPlain times that without prefix answers, at least
 //     RandomHardest times what the hardest counterexample so far took);
-//  4. the HSI suite for Extra extra states: access(q)·x·t for every
+//  5. the HSI suite for Extra extra states: access(q)·x·t for every
 //     state q, every x of length at most Extra+1 and every test t of the
 //     state the hypothesis reaches on access(q)·x (harmonised state
 //     identifiers: complete against every black box with at most Extra
 //     more states than a hypothesis that passes it).
 //
-// With Epsilon > 0 stage 3 is Angluin's PAC test instead: round i asks
+// With Epsilon > 0 stage 4 is Angluin's PAC test instead: round i asks
 // ⌈(ln(1/δ) + i·ln 2)/ε⌉ words drawn from one fixed distribution (length
 // 1 + a geometric number with mean PACMean, letters uniform), so that with
 // probability at least 1−δ a hypothesis that passes a round differs from
@@ -71,6 +75,8 @@ type Conformance struct {
 	states [2]int
 	// thin: the last verdict's suite had no exhaustive part.
 	thin bool
+	// last is the longest counterexample of the last round that had one.
+	last []int
 }
 
 // NewConformance returns the suite with its settings; rng seeds 1, 2.
@@ -97,6 +103,45 @@ func PACWords(epsilon, delta float64, i int) int64 {
 
 // Counterexample runs the suite on h.
 func (c *Conformance) Counterexamples(b *budget.Budget, h *Hypothesis, most int) ([][]int, error) {
+	ws, err := c.counterexamples(b, h, most)
+	for _, w := range ws {
+		if len(w) >= len(c.last) {
+			c.last = w
+		}
+	}
+	return ws, err
+}
+
+// pumpedMost is how many letters pumped adds to each run of the last
+// counterexample.
+const pumpedMost = 3
+
+// pumped returns the last counterexample with every run of one letter
+// lengthened by 1 to pumpedMost letters (a⁴b⁴: a⁵b⁵, a⁶b⁶, a⁷b⁷): at
+// most pumpedMost+1 times its letters each.
+func (c *Conformance) pumped() [][]int {
+	if len(c.last) < 2 {
+		return nil
+	}
+	var out [][]int
+	for j := 1; j <= pumpedMost; j++ {
+		var w []int
+		for i, a := range c.last {
+			w = append(w, a)
+			if i+1 == len(c.last) || c.last[i+1] != a {
+				for range j {
+					w = append(w, a)
+				}
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// counterexamples is Counterexamples without the bookkeeping of the last
+// counterexample.
+func (c *Conformance) counterexamples(b *budget.Budget, h *Hypothesis, most int) ([][]int, error) {
 	c.round++
 	c.fresh, c.states[0], c.states[1] = c.states[0], c.states[1], h.NumStates()
 	if c.fresh >= h.NumStates() {
@@ -143,6 +188,9 @@ func (c *Conformance) Counterexamples(b *budget.Budget, h *Hypothesis, most int)
 	if ws, err := c.exhaustive(b, h, length, hsi0, most); ws != nil || err != nil {
 		return ws, err
 	}
+	if ws, err := c.test(b, h, c.pumped(), most); ws != nil || err != nil {
+		return ws, err
+	}
 	random, err := c.random(b, h, most)
 	if random.ws != nil || err != nil {
 		return random.ws, err
@@ -170,6 +218,9 @@ func (c *Conformance) Counterexamples(b *budget.Budget, h *Hypothesis, most int)
 		parts = append(parts, fmt.Sprintf("the HSI suite for %d extra states (%d words)", c.Extra, len(hsi)))
 	} else {
 		parts = append(parts, "every transition of the hypothesis followed by its target's tests")
+	}
+	if len(c.last) >= 2 {
+		parts = append(parts, "the last counterexample with each run of a letter lengthened by 1 to 3")
 	}
 	if random.asked > 0 {
 		parts = append(parts, random.what)

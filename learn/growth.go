@@ -3,6 +3,9 @@ package learn
 import (
 	"fmt"
 	"strings"
+
+	"github.com/brasp-dev/brasp/automata"
+	"github.com/brasp-dev/brasp/budget"
 )
 
 // GrowthWarning says, for a run checked by a test rather than an exact
@@ -19,23 +22,13 @@ import (
 // bounded Dyck language) does it too. The DFA is then right only as far as
 // the test went.
 func GrowthWarning(res *Result) string {
-	l := res.Stats.CounterexampleLengths
-	m := len(l)
-	if m < growthRounds || res.DFA == nil {
+	if res.DFA == nil {
 		return ""
 	}
-	up := 0
-	for i := 1; i < m; i++ {
-		if l[i] >= l[i-1] {
-			up++
-		}
-	}
-	n := res.DFA.NumStates()
-	depth := 0
-	for _, w := range res.DFA.ShortestWordTo() {
-		depth = max(depth, len(w))
-	}
-	if 10*up < 7*(m-1) || 5*depth < 2*n || depth < 6 {
+	l := res.Stats.CounterexampleLengths
+	m, n := len(l), res.DFA.NumStates()
+	depth, ok := chainGrowth(l, res.DFA)
+	if !ok {
 		return ""
 	}
 	shown := l[max(0, m-12):]
@@ -52,6 +45,48 @@ func GrowthWarning(res *Result) string {
 		"the language may not be regular (a counter), or has states further along that chain than the test went; "+
 		"the DFA is right only as far as the test went (--max-length N learns exactly the words up to N)",
 		m, more, strings.Join(parts, ", "), n, depth)
+}
+
+// chainGrowth reports whether counterexamples of lengths l and the
+// hypothesis d show the growth along one family that GrowthWarning
+// describes, and the longest of d's shortest access words.
+func chainGrowth(l []int, d *automata.DFA) (int, bool) {
+	m := len(l)
+	if m < growthRounds {
+		return 0, false
+	}
+	up := 0
+	for i := 1; i < m; i++ {
+		if l[i] >= l[i-1] {
+			up++
+		}
+	}
+	n := d.NumStates()
+	depth := 0
+	for _, w := range d.ShortestWordTo() {
+		depth = max(depth, len(w))
+	}
+	return depth, 10*up >= 7*(m-1) && 5*depth >= 2*n && depth >= 6
+}
+
+// maxGrowthRounds bounds the rounds a conformance-tested run goes on
+// after its hypotheses started to grow as a chain along one family
+// (chainGrowth): a language that is not regular grows them a state or two
+// a round until the suite stops finding the next member of the family or
+// the run's time runs out. Bounded Dyck-1 of depth 64 learned from one
+// verdict per word takes far fewer.
+var maxGrowthRounds = budget.Define("learn-growth-rounds", 64, "rounds",
+	"equivalence rounds of brasp learn after the hypotheses began to grow as a chain along one family of words (a language that may not be regular)")
+
+// growthLimit is what ends a run whose hypotheses kept growing along one
+// family for more than learn-growth-rounds rounds.
+func growthLimit(b *budget.Budget, rounds int, h *automata.DFA) error {
+	if int64(rounds) <= b.Max(maxGrowthRounds) {
+		return nil
+	}
+	err := b.Check(maxGrowthRounds, int64(rounds), "the rounds along one family of words")
+	return fmt.Errorf("the hypotheses grew along one family of words for %d rounds, to %d states in a chain: the language may not be regular "+
+		"(--max-length N learns exactly the words up to N); the last hypothesis is kept: %w", rounds, h.NumStates(), err)
 }
 
 // growthRounds is the fewest counterexamples GrowthWarning reads as a

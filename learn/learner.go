@@ -178,6 +178,8 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 	if err := l.siftAll(b, l.outgoing(0)); err != nil {
 		return err
 	}
+	_, tested := eq.(*Conformance)
+	family := 0 // rounds since the hypotheses began to grow as a chain
 	for round := 1; ; round++ {
 		l.cache.round = round
 		h := l.Hypothesis()
@@ -196,6 +198,15 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 		if len(ws) == 0 {
 			res.Verdict = eq.Verdict()
 			return nil
+		}
+		if _, chain := chainGrowth(l.stats.CounterexampleLengths, h); tested && l.cache.maxLength == 0 && chain {
+			family++
+			l.stats.GrowthRounds = max(l.stats.GrowthRounds, family)
+			if err := growthLimit(b, family, h); err != nil {
+				return err
+			}
+		} else {
+			family = 0
 		}
 		if err := l.cache.Ask(b, ws); err != nil {
 			return err

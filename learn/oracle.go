@@ -61,6 +61,9 @@ type Stats struct {
 	// Rechecked: words asked again to catch a teacher that answers
 	// inconsistently (not new words).
 	Rechecked int `json:"rechecked"`
+	// GrowthRounds: the most rounds in a row in which the hypotheses grew
+	// as a chain along one family of words (see learn-growth-rounds).
+	GrowthRounds int `json:"growth_rounds,omitempty"`
 	// EquivalenceRounds: hypotheses submitted to the equivalence oracle.
 	EquivalenceRounds int `json:"equivalence_rounds"`
 	// Counterexamples found, and the length of each.

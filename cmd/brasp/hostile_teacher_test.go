@@ -35,7 +35,9 @@ import (
 // By default one run of each behaviour from a fixed seed; BRASP_TEACHERS=N
 // makes N runs (the behaviours in turn) from a random seed (logged),
 // BRASP_TEACHERS_SEED=S replays one, and BRASP_TEACHERS_DIR=D keeps each
-// run's files in D (with its output, NAME.stdout and NAME.stderr).
+// run's files in D (with its output, NAME.stdout and NAME.stderr);
+// BRASP_TEACHERS_ONLY=t027,t126 runs only the named runs of the search
+// (the others are drawn all the same, so each keeps its options).
 
 // teacherArg, as the first argument of this test binary, makes it a
 // teacher speaking brasp learn's line protocol (see runTeacher).
@@ -488,12 +490,21 @@ func TestHostileTeachers(t *testing.T) {
 			}
 		}()
 	}
+	only := map[string]bool{}
+	for _, name := range strings.FieldsFunc(os.Getenv("BRASP_TEACHERS_ONLY"), func(r rune) bool { return r == ',' || r == ' ' }) {
+		only[name] = true
+	}
+	ran := 0
 	for _, r := range all {
+		if len(only) > 0 && !only[r.name] {
+			continue
+		}
+		ran++
 		work <- r
 	}
 	close(work)
 	wg.Wait()
-	t.Logf("%d runs: %v", len(all), outcomes)
+	t.Logf("%d runs: %v", ran, outcomes)
 	t.Logf("slowest: %v, %d MB: %s", slowest.elapsed.Round(time.Millisecond), slowest.maxRSS>>10, slowestRun)
 	t.Logf("largest: %d MB, %v: %s", largest.maxRSS>>10, largest.elapsed.Round(time.Millisecond), largestRun)
 }

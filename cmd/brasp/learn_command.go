@@ -77,17 +77,18 @@ func (bb *blackBox) settle(b *budget.Budget, fs *flag.FlagSet, alpha string, len
 		return &exitError{code: 2, msg: "learn: --delta and --pac-mean apply only with --epsilon (the PAC test)"}
 	}
 	if length < 0 {
-		// The default: the longest length with at most 30 words; with a
-		// bound on the length of words, the bound itself when the words
-		// up to it are few enough to ask them all (the learned DFA is
-		// then checked on every word the black box is known on).
+		// The default: the longest length with at most 30 words.
 		length = 0
 		for length < 8 && learn.WordsUpTo(len(bb.alpha), length+1) <= 30 {
 			length++
 		}
-		if maxLength > 0 && learn.WordsUpTo(len(bb.alpha), maxLength) <= exhaustiveWords {
-			length = maxLength
-		}
+	}
+	if maxLength > 0 && learn.WordsUpTo(len(bb.alpha), maxLength) <= exhaustiveWords {
+		// With a bound on the length of words whose words are few
+		// enough, every one of them is asked, whatever --test-length
+		// says: the result is the minimal DFA agreeing with the answers
+		// up to the bound, which only the answers to all of them fix.
+		length = max(length, maxLength)
 	}
 	if maxLength > 0 {
 		length = min(length, maxLength)
