@@ -93,6 +93,15 @@
 // suite too large for learn-queries or learn-bytes is refused by that
 // limit, never by running out of memory.
 //
+// A language that is not regular (a counter: aⁿbⁿ) makes the
+// hypotheses grow a state or two a round along one family of words; the
+// suite asks the last counterexample with its runs of letters lengthened
+// (a⁴b⁴ → a⁵b⁵), so that the next member is found, and after
+// learn-growth-rounds rounds of such growth the run stops with that limit,
+// saying the language may not be regular (GrowthWarning words a run that
+// ended sooner). Bounded Dyck-1 of depth 64 takes 55 such rounds from one
+// verdict per word.
+//
 // With a bound n on the length of words (Cache.SetMaxLength: a model with
 // learned positions reads no longer word), the cache is the one place that
 // keeps it: no word longer than n is sent, whoever built it (tails, random
