@@ -18,7 +18,7 @@ import (
 //  1. every word the black box has answered so far (free: the cache);
 //  2. every non-empty word up to length Length, and access(q)·a·t for every
 //     state q, letter a and test t of the state the hypothesis reaches;
-//  3. the last counterexample with every run of one letter lengthened
+//  3. the newest counterexamples with every run of one letter lengthened
 //     by 1, 2 and 3 letters (Conformance.pumped): the next members of
 //     the family a counter grows along (a⁴b⁴ → a⁵b⁵), which random words
 //     almost never hit;
@@ -75,8 +75,9 @@ type Conformance struct {
 	states [2]int
 	// thin: the last verdict's suite had no exhaustive part.
 	thin bool
-	// last is the longest counterexample of the last round that had one.
-	last []int
+	// last is the newest pumpedRecent counterexamples (a family's newest
+	// members are among them).
+	last [][]int
 }
 
 // NewConformance returns the suite with its settings; rng seeds 1, 2.
@@ -104,37 +105,37 @@ func PACWords(epsilon, delta float64, i int) int64 {
 // Counterexample runs the suite on h.
 func (c *Conformance) Counterexamples(b *budget.Budget, h *Hypothesis, most int) ([][]int, error) {
 	ws, err := c.counterexamples(b, h, most)
-	for _, w := range ws {
-		if len(w) >= len(c.last) {
-			c.last = w
-		}
-	}
+	c.last = append(c.last, ws...)
+	c.last = c.last[max(0, len(c.last)-pumpedRecent):]
 	return ws, err
 }
 
-// pumpedMost is how many letters pumped adds to each run of the last
-// counterexample.
-const pumpedMost = 3
+// pumpedMost is how many letters pumped adds to each run of a
+// counterexample, pumpedRecent how many of the newest counterexamples it
+// pumps.
+const pumpedMost, pumpedRecent = 3, 8
 
-// pumped returns the last counterexample with every run of one letter
+// pumped returns the newest counterexamples with every run of one letter
 // lengthened by 1 to pumpedMost letters (a⁴b⁴: a⁵b⁵, a⁶b⁶, a⁷b⁷): at
-// most pumpedMost+1 times its letters each.
+// most pumpedMost+1 times their letters each.
 func (c *Conformance) pumped() [][]int {
-	if len(c.last) < 2 {
-		return nil
-	}
 	var out [][]int
-	for j := 1; j <= pumpedMost; j++ {
-		var w []int
-		for i, a := range c.last {
-			w = append(w, a)
-			if i+1 == len(c.last) || c.last[i+1] != a {
-				for range j {
-					w = append(w, a)
+	for _, last := range c.last {
+		if len(last) < 2 {
+			continue
+		}
+		for j := 1; j <= pumpedMost; j++ {
+			var w []int
+			for i, a := range last {
+				w = append(w, a)
+				if i+1 == len(last) || last[i+1] != a {
+					for range j {
+						w = append(w, a)
+					}
 				}
 			}
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return out
 }
@@ -219,8 +220,8 @@ func (c *Conformance) counterexamples(b *budget.Budget, h *Hypothesis, most int)
 	} else {
 		parts = append(parts, "every transition of the hypothesis followed by its target's tests")
 	}
-	if len(c.last) >= 2 {
-		parts = append(parts, "the last counterexample with each run of a letter lengthened by 1 to 3")
+	if len(c.last) > 0 {
+		parts = append(parts, fmt.Sprintf("the last %d counterexamples with each run of a letter lengthened by 1 to 3", len(c.last)))
 	}
 	if random.asked > 0 {
 		parts = append(parts, random.what)

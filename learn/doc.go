@@ -95,7 +95,7 @@
 //
 // A language that is not regular (a counter: aⁿbⁿ) makes the
 // hypotheses grow a state or two a round along one family of words; the
-// suite asks the last counterexample with its runs of letters lengthened
+// suite asks the newest counterexamples with their runs of letters lengthened
 // (a⁴b⁴ → a⁵b⁵), so that the next member is found, and after
 // learn-growth-rounds rounds of such growth the run stops with that limit,
 // saying the language may not be regular (GrowthWarning words a run that
