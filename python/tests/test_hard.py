@@ -20,6 +20,7 @@ import torch  # noqa: E402
 import brasp as braspmod  # noqa: E402
 from brasp.train import hard_export  # noqa: E402
 from brasp.train.data import Language, WordDataset, trim  # noqa: E402
+from brasp.train import hard as hard_mod  # noqa: E402
 from brasp.train.hard import HardConfig, HardEncoder  # noqa: E402
 
 AB_PLUS = os.path.join(EXAMPLES, "ab_plus.re")
@@ -93,6 +94,33 @@ class ForwardAgreement(unittest.TestCase):
         """Equal table entries stay equal (ties) and 0 stays 0 in the export."""
         self.assertEqual(hard_export._ranks([0.5, -0.25, 0.5, 0.0]), [1, -1, 1, 0])
         self.assertEqual(hard_export._ranks([3.0, 2.0]), [2, 1])
+
+
+class SoftLimit(unittest.TestCase):
+    """The relaxation training fits chooses what the hard pass chooses: a
+    head's soft choice follows its score table however small the gap
+    between two scores, the tie-break deciding only exactly equal ones."""
+
+    def test_small_score_gap(self):
+        m = HardEncoder(HardConfig(alphabet=["a", "b"], layers=1, heads=1, lookups=0, classes=2))
+        tau = 0.05
+        with torch.no_grad():
+            h = m.blocks[0]["heads"][0]
+            for r in (h.q, h.k, h.v):
+                r.logits.copy_(torch.tensor([1.0]))
+            # A letter prefers an earlier copy of itself, by a gap of τ.
+            h.score.copy_(tau * torch.eye(2))
+        tokens, lengths = m.encode(words_up_to(["a", "b"], 6))
+        valid = torch.arange(tokens.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)
+        with torch.no_grad():
+            m.eval()
+            _, hard, _ = m.run(tokens, lengths)
+            m.train()
+            m.set_temperature(tau, False, True)
+            soft, _, _ = m.run(tokens, lengths)
+        same = (hard_mod.soft_state(soft[1]) == hard[1])[valid]
+        self.assertTrue(bool(same.all()), "the soft pass at τ %g attends elsewhere than the hard pass at %d of %d positions"
+                        % (tau, int((~same).sum()), same.numel()))
 
 
 def hand_built_ab_plus():

@@ -36,10 +36,11 @@ that is exported.  Training fits a relaxation at temperature τ, annealed
 geometrically from tau_start to tau_end: each variable choice a softmax
 over the candidate variables, each head a softmax over the key values
 present (each value standing for the position the hard pass would attend if
-it won; a tie in score goes to the preferred position by TIE_BONUS logits
-per position it beats), each lookup its table rows' softmax weighted by its
-inputs' values.  ``anneal`` trains that soft model; ``gumbel`` adds Gumbel
-noise to its logits (Gumbel-softmax); ``straight-through`` runs the hard
+it won; among values of exactly equal score the preferred position gains
+TIE_BONUS logits per position it beats, as the hard pass breaks ties),
+each lookup its table rows' softmax weighted by its inputs' values.
+``anneal`` trains that soft model; ``gumbel`` adds Gumbel noise to its
+logits (Gumbel-softmax); ``straight-through`` runs the hard
 pass forward and takes the soft model's gradients (``hard + (soft −
 soft.detach())``).  The loop checks at the end that the soft model agrees
 with the hard one (the attention has become hard).
@@ -57,8 +58,9 @@ TIEBREAKS = ("nearest", "leftmost", "rightmost")
 DIRECTIONS = ("future", "both")
 RELAXES = ("anneal", "gumbel", "straight-through")
 # The surrogate's preference, in logits, for a key value per present value
-# whose position the tie-break prefers to its own: ties in score go to the
-# preferred position, as in the hard pass, while any score gap wins as τ → 0.
+# of exactly its score whose position the tie-break prefers to its own: ties
+# in score go to the preferred position, as in the hard pass, and every
+# score gap decides as it does in the hard pass.
 TIE_BONUS = 4.0
 
 
@@ -293,8 +295,13 @@ class HardEncoder(nn.Module):
             kk = kk * present.unsqueeze(-1).to(k.dtype)
             s = torch.einsum("bic,cd,bied->bie", q, head.score, kk)
             # Ties go to the preferred position: each present value gains
-            # TIE_BONUS per present value whose position it beats.
-            order = (present.unsqueeze(-1) & (best.unsqueeze(-1) > best.unsqueeze(-2))).sum(-1)
+            # TIE_BONUS per present value of exactly its score (the hard
+            # pass's tie) whose position it beats.  A bonus over unequal
+            # scores would overrule every gap below TIE_BONUS·τ, so the
+            # soft pass would attend where the hard pass does not.
+            tie = s_hard.unsqueeze(-1) == s_hard.unsqueeze(-2)
+            beats = best.unsqueeze(-1) > best.unsqueeze(-2)
+            order = (present.unsqueeze(-2) & tie & beats).sum(-1)
             logits = s / self.tau + TIE_BONUS * order.to(s.dtype)
             if noisy is not None:
                 logits = logits + noisy
