@@ -51,7 +51,7 @@ import dataclasses
 import torch
 from torch import nn
 
-from .model import position_kinds
+from .model import encode_words, position_kinds
 
 MASKS = ("strict", "non-strict", "causal")
 TIEBREAKS = ("nearest", "leftmost", "rightmost")
@@ -369,22 +369,7 @@ class HardEncoder(nn.Module):
 
     def encode(self, words):
         """Words as (tokens [B, N], lengths [B]): symbol alphabet[k] is token k+1, 0 pads."""
-        seqs = []
-        for w in words:
-            if isinstance(w, str):
-                w = w.split() if (" " in w or any(len(a) > 1 for a in self.alphabet)) else list(w)
-            try:
-                seqs.append([self.index[a] + 1 for a in w])
-            except KeyError as e:
-                raise ValueError("symbol %s is not in the alphabet %s" % (e, " ".join(self.alphabet)))
-            if not seqs[-1]:
-                raise ValueError("the empty word has no verdict (words are non-empty)")
-        dev = self.out_table.device
-        n = max((len(s) for s in seqs), default=1)
-        tokens = torch.zeros(len(seqs), n, dtype=torch.long)
-        for k, s in enumerate(seqs):
-            tokens[k, :len(s)] = torch.tensor(s)
-        return tokens.to(dev), torch.tensor([len(s) for s in seqs], dtype=torch.long).to(dev)
+        return encode_words(words, self.alphabet, self.index, self.out_table.device)
 
     @torch.no_grad()
     def accepts(self, words, max_cells=1 << 22):

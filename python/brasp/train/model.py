@@ -71,6 +71,28 @@ class Config(Shape):
         return self.mask == "strict"
 
 
+def encode_words(words, alphabet, index, device):
+    """Words (strings of one-character symbols, space-separated symbols
+    when a symbol is longer, or lists of symbols) as (tokens [B, N],
+    lengths [B]) on device: symbol alphabet[k] is token k+1, 0 pads.  The
+    one tokenizer of every model brasp.train trains."""
+    seqs = []
+    for w in words:
+        if isinstance(w, str):
+            w = w.split() if (" " in w or any(len(a) > 1 for a in alphabet)) else list(w)
+        try:
+            seqs.append([index[a] + 1 for a in w])
+        except KeyError as e:
+            raise ValueError("symbol %s is not in the alphabet %s" % (e, " ".join(alphabet)))
+        if not seqs[-1]:
+            raise ValueError("the empty word has no verdict (words are non-empty)")
+    n = max((len(s) for s in seqs), default=1)
+    tokens = torch.zeros(len(seqs), n, dtype=torch.long)
+    for k, s in enumerate(seqs):
+        tokens[k, :len(s)] = torch.tensor(s)
+    return tokens.to(device), torch.tensor([len(s) for s in seqs], dtype=torch.long).to(device)
+
+
 def position_kinds(text):
     """Parses a --position value into {kind: parameter}."""
     kinds = {}
@@ -201,22 +223,7 @@ class Encoder(nn.Module):
         """Words (strings of one-character symbols, space-separated symbols
         when a symbol is longer, or lists of symbols) as (tokens [B, N],
         lengths [B]) on the model's device."""
-        seqs = []
-        for w in words:
-            if isinstance(w, str):
-                w = w.split() if (" " in w or any(len(a) > 1 for a in self.alphabet)) else list(w)
-            try:
-                seqs.append([self.index[a] + 1 for a in w])
-            except KeyError as e:
-                raise ValueError("symbol %s is not in the alphabet %s" % (e, " ".join(self.alphabet)))
-            if not seqs[-1]:
-                raise ValueError("the empty word has no verdict (words are non-empty)")
-        dev = self.head.weight.device
-        n = max((len(s) for s in seqs), default=1)
-        tokens = torch.zeros(len(seqs), n, dtype=torch.long)
-        for k, s in enumerate(seqs):
-            tokens[k, :len(s)] = torch.tensor(s)
-        return tokens.to(dev), torch.tensor([len(s) for s in seqs], dtype=torch.long).to(dev)
+        return encode_words(words, self.alphabet, self.index, self.head.weight.device)
 
     @torch.no_grad()
     def accepts(self, words):
