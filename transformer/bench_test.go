@@ -2,6 +2,7 @@ package transformer_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -150,49 +151,80 @@ func BenchmarkDyckRunBytes(b *testing.B) {
 	}
 }
 
+// randomDyckWord returns a word of L_{1,2} of length n (n even) drawn by
+// a random walk on the depths 0, 1, 2 from a fixed seed.
+func randomDyckWord(p *brasp.Program, n int) []int {
+	l, r := p.Alphabet.Index("l"), p.Alphabet.Index("r")
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := make([]int, 0, n)
+	depth := 0
+	for len(w) < n {
+		open := depth == 0 || depth == 1 && len(w)+depth < n && rng.IntN(2) == 0
+		if open {
+			w, depth = append(w, l), depth+1
+		} else {
+			w, depth = append(w, r), depth-1
+		}
+	}
+	return w
+}
+
 // BenchmarkLongWord compares, on one word of n = 10^7 symbols stored a
 // byte each, the per-symbol cost of the Dyck-1 depth-2 program (the fast
 // B-RASP interpreter, brasp.Runner.RunBytes) with that of its compiled
-// transformers (sequential and multi-head, Runner.RunBytes). It reports
-// wall-clock and thread-CPU nanoseconds per symbol (read the CPU figure on
-// a loaded machine) and the bytes allocated per symbol.
+// transformers (sequential and multi-head, Runner.RunBytes), on a
+// periodic word (llrr…) and on a random one. It reports wall-clock and
+// thread-CPU nanoseconds per symbol (read the CPU figure on a loaded
+// machine) and the bytes allocated per symbol.
 //
 //	go test ./transformer -run '^$' -bench LongWord -benchtime 3x
 func BenchmarkLongWord(b *testing.B) {
 	const n = 10_000_000
 	_, p := dyckBenchModel(b)
-	ints := dyckWord(p, n)
-	w := make([]byte, n)
-	for i, s := range ints {
-		w[i] = byte(s)
-	}
-	b.Run("program", func(b *testing.B) {
-		r := brasp.NewRunner(p)
-		tr := r.RunBytes(nil, w)
-		perSymbol(b, n, func() {
-			tr = r.RunBytes(tr, w)
-		})
-	})
+	var models []*transformer.Model
 	for _, multi := range []bool{false, true} {
 		m, err := compile.Compile(nil, p, compile.Options{MultiHead: multi})
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := transformer.NewRunner(m)
-		if err != nil {
-			b.Fatal(err)
+		models = append(models, m)
+	}
+	for _, kind := range []string{"periodic", "random"} {
+		ints := dyckWord(p, n)
+		if kind == "random" {
+			ints = randomDyckWord(p, n)
 		}
-		b.Run(fmt.Sprintf("compiled/multihead=%v", multi), func(b *testing.B) {
+		w := make([]byte, n)
+		for i, s := range ints {
+			w[i] = byte(s)
+		}
+		b.Run(kind+"/program", func(b *testing.B) {
+			r := brasp.NewRunner(p)
+			tr := r.RunBytes(nil, w)
+			if !tr.Accept() {
+				b.Fatal("the program rejects the word")
+			}
 			perSymbol(b, n, func() {
-				a, err := r.RunBytes(w)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if ok, err := m.Verdict(a); err != nil || !ok {
-					b.Fatalf("verdict = %v, %v", ok, err)
-				}
+				tr = r.RunBytes(tr, w)
 			})
 		})
+		for k, m := range models {
+			r, err := transformer.NewRunner(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/compiled/multihead=%v", kind, k == 1), func(b *testing.B) {
+				perSymbol(b, n, func() {
+					a, err := r.RunBytes(w)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if ok, err := m.Verdict(a); err != nil || !ok {
+						b.Fatalf("verdict = %v, %v", ok, err)
+					}
+				})
+			})
+		}
 	}
 }
 

@@ -25,3 +25,11 @@ func SetScanLimits(table, states int) (restore func()) {
 	maxScanTable, maxScanStates = table, states
 	return func() { maxScanTable, maxScanStates = t, s }
 }
+
+// SetScanTableFloor sets what a scan's tables may hold whatever the word's
+// length and returns a function restoring it.
+func SetScanTableFloor(entries int) (restore func()) {
+	f := scanTableFloor
+	scanTableFloor = entries
+	return func() { scanTableFloor = f }
+}

@@ -1,6 +1,8 @@
 package transformer
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/brasp-dev/brasp/budget"
@@ -117,15 +119,15 @@ func (r *Runner) embedSymbols(b *budget.Budget, w word, k classKernel) (classIDs
 	seen := make([]bool, max(A, 256))
 	if w.bytes != nil && cls.u8 != nil {
 		copy(cls.u8, w.bytes)
-		for _, s := range w.bytes {
-			seen[s] = true
+		if i := firstByteAtLeast(w.bytes, A); i >= 0 {
+			return cls, nil, r.badSymbol(i, int(w.bytes[i]))
 		}
-		for s := A; s < 256; s++ {
-			if seen[s] {
-				for i, t := range w.bytes {
-					if int(t) == s {
-						return cls, nil, r.badSymbol(i, s)
-					}
+		found := 0
+		for _, s := range w.bytes {
+			if !seen[s] {
+				seen[s] = true
+				if found++; found == A {
+					break
 				}
 			}
 		}
@@ -154,6 +156,30 @@ func (r *Runner) embedSymbols(b *budget.Budget, w word, k classKernel) (classIDs
 		}
 	}
 	return cls, pending, nil
+}
+
+// firstByteAtLeast returns the index of the first byte of w that is at
+// least A, or −1: eight bytes at a time when A ≤ 128 (a byte b < 128 has
+// b + 128 − A ≥ 128 exactly when b ≥ A, and no sum carries into the next
+// byte).
+func firstByteAtLeast(w []byte, A int) int {
+	i := 0
+	if A <= 128 {
+		const ones, highs = 0x0101010101010101, 0x8080808080808080
+		add := uint64(128-A) * ones
+		for ; i+8 <= len(w); i += 8 {
+			x := binary.LittleEndian.Uint64(w[i : i+8])
+			if (x|(x+add))&highs != 0 {
+				break
+			}
+		}
+	}
+	for ; i < len(w); i++ {
+		if int(w[i]) >= A {
+			return i
+		}
+	}
+	return -1
 }
 
 // embedPositions stores the layer-0 class of every position of a model
@@ -277,18 +303,31 @@ func (s *headScan) bestOfWord(first, last []int) {
 }
 
 // occurrences returns the first and the last position of each of the K
-// classes of the ids of cls (ids distinct ids, read through classOf; each
-// class occurs):
-// one pass of stores, with no chain of look-ups.
+// classes of the ids of cls (ids distinct ids, read through classOf, −1
+// for an id never stored; every class occurs). With ids a byte each and
+// few of them, each stored id is searched for from either end
+// (byteOccurrences), so that the search reads the word only as far as
+// the id's first and last positions, at the speed of bytes.IndexByte;
+// otherwise by one pass from each end that stops when it has found every
+// stored id.
 func occurrences(b *budget.Budget, cls *classIDs, ids int, classOf func(int32) int32, K int) (first, last []int, err error) {
+	stored := make([]bool, ids)
+	count := 0
+	for id := range ids {
+		if stored[id] = classOf(int32(id)) >= 0; stored[id] {
+			count++
+		}
+	}
 	var f, l []int
 	switch {
+	case cls.u8 != nil && ids <= maxByteSearches:
+		f, l = byteOccurrences(cls.u8, stored)
 	case cls.u8 != nil:
-		f, l = idOccurrences(cls.u8, ids)
+		f, l = idOccurrences(cls.u8, ids, count)
 	case cls.u16 != nil:
-		f, l = idOccurrences(cls.u16, ids)
+		f, l = idOccurrences(cls.u16, ids, count)
 	default:
-		f, l = idOccurrences(cls.u32, ids)
+		f, l = idOccurrences(cls.u32, ids, count)
 	}
 	if err := b.Step(int64(cls.len())); err != nil {
 		return nil, nil, err
@@ -310,18 +349,61 @@ func occurrences(b *budget.Budget, cls *classIDs, ids int, classOf func(int32) i
 	return first, last, nil
 }
 
+// maxByteSearches bounds the ids byteOccurrences searches for one by one:
+// past it one pass from each end costs less than a search per id.
+const maxByteSearches = 16
+
+// byteOccurrences returns the first and the last position of every id
+// marked stored (−1 for the others and for those absent), searching for
+// each from the front (bytes.IndexByte) and from the back (lastByte).
+func byteOccurrences(ids []uint8, stored []bool) (first, last []int) {
+	first, last = make([]int, len(stored)), make([]int, len(stored))
+	for id, ok := range stored {
+		first[id], last[id] = -1, -1
+		if ok {
+			if first[id] = bytes.IndexByte(ids, byte(id)); first[id] >= 0 {
+				last[id] = lastByte(ids, byte(id))
+			}
+		}
+	}
+	return first, last
+}
+
+// lastByte returns the index of the last c in w, or −1: block after block
+// from the end, each tested for c by bytes.IndexByte before it is searched
+// byte by byte.
+func lastByte(w []byte, c byte) int {
+	const block = 1 << 12
+	for end := len(w); end > 0; end -= block {
+		start := max(0, end-block)
+		if bytes.IndexByte(w[start:end], c) >= 0 {
+			return start + bytes.LastIndexByte(w[start:end], c)
+		}
+	}
+	return -1
+}
+
 // idOccurrences returns the first and the last position of every id below
-// k (−1 for those absent).
-func idOccurrences[T uint8 | uint16 | uint32](ids []T, k int) (first, last []int) {
+// k (−1 for those absent), where stored ids occur: each search stops once
+// it has found that many.
+func idOccurrences[T uint8 | uint16 | uint32](ids []T, k, stored int) (first, last []int) {
 	first, last = make([]int, k), make([]int, k)
 	for id := range first {
-		first[id] = -1
+		first[id], last[id] = -1, -1
 	}
-	for i, id := range ids {
-		last[id] = i
+	found := 0
+	for i := 0; i < len(ids) && found < stored; i++ {
+		if id := ids[i]; first[id] < 0 {
+			first[id] = i
+			found++
+		}
 	}
-	for i := len(ids) - 1; i >= 0; i-- {
-		first[ids[i]] = i
+	found = 0
+	for i := len(ids) - 1; i >= 0 && found < stored; i-- {
+		if id := ids[i]; last[id] < 0 {
+			last[id] = i
+			found++
+		}
 	}
 	return first, last
 }
@@ -410,7 +492,7 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls *classIDs
 		f.apart = newTupleIndex(K+1, len(backward))
 		tokens := &pairIndex{index: map[[2]int32]int32{}}
 		t := make([]int32, len(backward))
-		scan := newScanTable(ids, cls.len(), backward, func(id int32) (int32, error) {
+		scan := newScanTable(ids, cls.len(), cls.u8 != nil, backward, func(id int32) (int32, error) {
 			c := classOf(id)
 			for j, s := range backward {
 				t[j] = s.visit(c)
@@ -424,7 +506,7 @@ func (r *Runner) fastLayer(b *budget.Budget, l int, k classKernel, cls *classIDs
 		ids = len(tokens.pairs)
 		decode = func(id int32) (int32, int32) { p := tokens.pairs[id]; return p[0], p[1] }
 	}
-	scan := newScanTable(ids, cls.len(), f.inline, func(id int32) (int32, error) {
+	scan := newScanTable(ids, cls.len(), cls.u8 != nil, f.inline, func(id int32) (int32, error) {
 		return f.class(decode(id))
 	})
 	if err := scan.run(b, cls, reverse); err != nil {

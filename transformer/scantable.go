@@ -2,6 +2,7 @@ package transformer
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/brasp-dev/brasp/budget"
 )
@@ -14,7 +15,7 @@ import (
 // tabulates the moves as they are made, so that once warm a position costs
 // one look-up in a table of ids × states entries, whatever the number of
 // heads and query classes. A second table, of ids^s × states entries,
-// tabulates the moves on s = 4 positions at once (for at most 6 ids) or 2,
+// tabulates the moves on s = 4 positions at once (for at most 16 ids) or 2,
 // so that the chain of dependent look-ups along the word (what bounds a
 // scan's speed) is s times shorter. The tables are bounded (maxScanTable,
 // and an entry per 8 positions of the word); past the bound the group
@@ -43,20 +44,26 @@ type scanTable struct {
 	off          bool // every move is computed (the heads hold the scan's state)
 }
 
-// maxScanTable bounds each table of a scanTable (in entries of 8 bytes).
-// A variable so that tests can make it small.
-var maxScanTable = 1 << 18
+// maxScanTable bounds each table of a scanTable (in entries of 8 bytes),
+// and scanTableFloor is what a table may hold whatever the word's length.
+// Variables so that tests can make the first small and the second large.
+var maxScanTable, scanTableFloor = 1 << 18, 1 << 12
 
 // newScanTable returns the table of a scan over k distinct ids by heads
 // (in their start states), whose moves slow computes, for a word of n
-// positions (its tables hold at most an entry per 8 positions past 4096
-// entries: a byte per position).
-func newScanTable(k, n int, heads []*headScan, slow func(id int32) (int32, error)) *scanTable {
+// positions whose ids are stored a byte each if byteIDs (its tables hold
+// at most an entry per 8 positions past 4096 entries: a byte per
+// position). Moves on four positions are tabulated for ids stored a byte
+// each (their four outputs fill an entry), up to 16 ids when a table holds
+// the rows of four states (at 16 ids, 512 KB a row: on long words the
+// four-position moves repay the cache misses of the larger table; Dyck-1's
+// multi-head model scans 14 ids).
+func newScanTable(k, n int, byteIDs bool, heads []*headScan, slow func(id int32) (int32, error)) *scanTable {
 	t := &scanTable{k: k, heads: heads, slow: slow, index: map[string]int32{}, key: make([]byte, 4*len(heads)),
-		limit: min(maxScanTable, max(1<<12, n/8))}
+		limit: min(maxScanTable, max(scanTableFloor, n/8))}
 	switch {
 	case n < 1<<10: // a short word: groups would not repay their table
-	case k <= 6 && k*k*k*k <= t.limit/8: // a state's row within 10 KB
+	case byteIDs && k <= 16 && k*k*k*k <= t.limit/4:
 		t.groups, t.stride, t.size = []int64{}, 4, k*k*k*k
 	case k*k <= t.limit/8:
 		t.groups, t.stride, t.size = []int64{}, 2, k*k
@@ -217,6 +224,15 @@ func scanTableIDs[T uint8 | uint16 | uint32](b *budget.Budget, t *scanTable, ids
 			row := t.row / k * size
 			S := t.stride
 			for ; p+S <= end; p, i = p+S, i+S*step {
+				if b, ok := any(ids).([]uint8); ok {
+					p, row = groupHitsU8(groups, b, k, S, row, p, end, reverse)
+					if i = p; reverse {
+						i = n - 1 - p
+					}
+					if p+S > end {
+						break
+					}
+				}
 				var x int
 				if S == 4 {
 					x = ((int(ids[i])*k+int(ids[i+step]))*k+int(ids[i+2*step]))*k + int(ids[i+3*step])
@@ -300,4 +316,62 @@ func groupMoves[T uint8 | uint16 | uint32](t *scanTable, ids []T, i, step int, l
 		outs = outs<<bits | int64(o)
 	}
 	return t.stride, 0, outs, nil
+}
+
+// groupHitsU8 makes the tabulated moves of a scan over ids stored a byte
+// each, stride positions a look-up from scan index p on (row the state's
+// row in groups), reading and writing the stride ids of a look-up in one
+// load and one store; it stops before end or at the first group not yet
+// tabulated, and returns the scan index reached and the state's row.
+func groupHitsU8(groups []int64, ids []uint8, k, stride, row, p, end int, reverse bool) (int, int) {
+	n := len(ids)
+	switch {
+	case stride == 4 && !reverse:
+		for ; p+4 <= end; p += 4 {
+			w := binary.LittleEndian.Uint32(ids[p : p+4])
+			x := ((int(w&0xff)*k+int(w>>8&0xff))*k+int(w>>16&0xff))*k + int(w>>24)
+			v := groups[row+x]
+			if v < 0 {
+				break
+			}
+			row = int(v >> 32)
+			binary.LittleEndian.PutUint32(ids[p:p+4], bits.ReverseBytes32(uint32(v)))
+		}
+	case stride == 4:
+		for ; p+4 <= end; p += 4 {
+			i := n - 4 - p
+			w := binary.LittleEndian.Uint32(ids[i : i+4])
+			x := ((int(w>>24)*k+int(w>>16&0xff))*k+int(w>>8&0xff))*k + int(w&0xff)
+			v := groups[row+x]
+			if v < 0 {
+				break
+			}
+			row = int(v >> 32)
+			binary.LittleEndian.PutUint32(ids[i:i+4], uint32(v))
+		}
+	case stride == 2 && !reverse:
+		for ; p+2 <= end; p += 2 {
+			w := binary.LittleEndian.Uint16(ids[p : p+2])
+			x := int(w&0xff)*k + int(w>>8)
+			v := groups[row+x]
+			if v < 0 {
+				break
+			}
+			row = int(v >> 32)
+			binary.LittleEndian.PutUint16(ids[p:p+2], uint16(v)<<8|uint16(v>>16)&0xff)
+		}
+	case stride == 2:
+		for ; p+2 <= end; p += 2 {
+			i := n - 2 - p
+			w := binary.LittleEndian.Uint16(ids[i : i+2])
+			x := int(w>>8)*k + int(w&0xff)
+			v := groups[row+x]
+			if v < 0 {
+				break
+			}
+			row = int(v >> 32)
+			binary.LittleEndian.PutUint16(ids[i:i+2], uint16(v)&0xff|uint16(v>>16)<<8)
+		}
+	}
+	return p, row
 }

@@ -19,8 +19,9 @@ import (
 // to a length and on random long words, and on the long words the
 // activations at every position are those of the pass with the tables
 // switched off (every move computed), with tables so small that they give
-// up in the middle of a scan, and with a move table that drops only the
-// table of pairs.
+// up in the middle of a scan, with a move table that drops only the
+// table of pairs, and with tables as large as on a word of millions of
+// symbols (moves on four positions tabulated for up to 16 ids).
 func TestScanTablesAgree(t *testing.T) {
 	progs, err := examples.Programs()
 	if err != nil {
@@ -37,9 +38,9 @@ func TestScanTablesAgree(t *testing.T) {
 		progs[name] = p
 		names = append(names, name)
 	}
-	long := []int{1500, 20000}
+	long := []int{1501, 20003} // not multiples of a scan's stride
 	if testing.Short() {
-		long = []int{1500}
+		long = []int{1501}
 	}
 	for _, name := range names {
 		p := progs[name]
@@ -109,16 +110,18 @@ func checkScanWord(t *testing.T, label string, p *brasp.Program, r *transformer.
 	if !tables {
 		return
 	}
-	for _, limits := range [][2]int{{0, 0}, {40, 3}, {300, 1 << 12}} {
+	for _, limits := range [][3]int{{0, 0, 1 << 12}, {40, 3, 1 << 12}, {300, 1 << 12, 1 << 12}, {1 << 18, 1 << 12, 1 << 20}} {
 		restore := transformer.SetScanLimits(limits[0], limits[1])
+		restoreFloor := transformer.SetScanTableFloor(limits[2])
 		b, err := r.RunBytes(bs)
 		restore()
+		restoreFloor()
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range w {
 			if !a.SameAt(i, b, i) {
-				t.Fatalf("%s: on a word of length %d the activations at position %d differ with scan tables of %d entries", label, len(w), i+1, limits[0])
+				t.Fatalf("%s: on a word of length %d the activations at position %d differ with scan tables of %d entries (floor %d)", label, len(w), i+1, limits[0], limits[2])
 			}
 		}
 	}
