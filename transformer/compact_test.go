@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/brasp-dev/brasp/alphabet"
 	"github.com/brasp-dev/brasp/brasp"
 	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/budget"
@@ -58,7 +59,8 @@ func programOutcome(p *brasp.Program, w []int) string {
 // against the dense pass, activation by activation, on every word up to
 // maxLen and on random words up to denseLen, and, when p is not nil,
 // their verdicts or output words against p's on random words up to
-// longLen.
+// longLen. RunBytes must leave the word as it was, and its activations
+// must not read it (the word is overwritten before they are compared).
 func compactAgree(t *testing.T, name string, m *transformer.Model, p *brasp.Program, maxLen, denseLen, longLen int, rng *rand.Rand) {
 	t.Helper()
 	r, err := transformer.NewRunner(m)
@@ -74,6 +76,12 @@ func compactAgree(t *testing.T, name string, m *transformer.Model, p *brasp.Prog
 		a, err := r.RunBytes(bw)
 		if err != nil {
 			return nil, nil, err
+		}
+		for i, s := range w {
+			if int(bw[i]) != s {
+				t.Fatalf("%s: RunBytes changed the word at position %d (%d → %d)", name, i+1, s, bw[i])
+			}
+			bw[i] = byte((s + 1) % len(m.Alphabet)) // the activations must not read the word
 		}
 		b, err := r.RunWide(ww)
 		return a, b, err
@@ -229,5 +237,51 @@ func TestCompactRunManyClasses(t *testing.T) {
 	}
 	if a.NumClasses() <= 256 {
 		t.Fatalf("%d classes at the last layer, want more than 256 (the test must widen the class ids)", a.NumClasses())
+	}
+}
+
+// TestCompactRunWidensFirstScan checks, against the dense pass, models
+// over 200 symbols whose first scan meets more than 256 classes, so that
+// it widens the ids from a byte to two in the middle of the scan: a head
+// attending to the previous position (left to right) or to the next one
+// (right to left) adds that position's symbol to the own one.
+func TestCompactRunWidensFirstScan(t *testing.T) {
+	const A = 200
+	one := func() *big.Rat { return big.NewRat(1, 1) }
+	matrix := func(r, c int) transformer.Matrix {
+		m := transformer.Matrix{transformer.Zeros(3), transformer.Zeros(3), transformer.Zeros(3)}
+		m[r][c] = one()
+		return m
+	}
+	var names alphabet.Alphabet
+	for s := range A {
+		names = append(names, fmt.Sprintf("s%d", s))
+	}
+	for _, mask := range []position.Mask{position.MaskFuture, position.MaskPast} {
+		m := &transformer.Model{
+			Alphabet: names, Width: 3, Labels: []string{"s", "one", "near"},
+			Layers: []transformer.Layer{{Heads: []transformer.Head{
+				{Mask: mask, Tiebreak: position.Rightmost, Score: matrix(1, 1), Value: matrix(2, 0)},
+			}}},
+			Output: transformer.Output{Weight: transformer.Vec{one(), big.NewRat(0, 1), big.NewRat(-1, 1)}, Bias: big.NewRat(0, 1)},
+		}
+		if mask == position.MaskPast {
+			m.Layers[0].Heads[0].Tiebreak = position.Leftmost
+		}
+		for s := range A {
+			m.Embedding = append(m.Embedding, transformer.Vec{big.NewRat(int64(s), 1), one(), big.NewRat(0, 1)})
+		}
+		if err := m.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		compactAgree(t, fmt.Sprintf("200 symbols, mask %v", mask), m, nil, 1, 3000, 0, rand.New(rand.NewPCG(2, uint64(mask))))
+		w := brasptest.RandomWord(rand.New(rand.NewPCG(3, 3)), A, 2000)
+		a, err := m.Forward(nil, w, transformer.FastOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.NumClasses() <= 256 {
+			t.Fatalf("%d classes at the last layer, want more than 256 (the test must widen the class ids)", a.NumClasses())
+		}
 	}
 }
