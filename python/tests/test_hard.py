@@ -6,6 +6,8 @@ random words up to length 200 (brasp run against HardEncoder); brasp.load
 reads the export; brasp convert decompiles it; and the command's bad inputs
 get a message, never a traceback."""
 
+import contextlib
+import io
 import json
 import os
 import random
@@ -18,6 +20,7 @@ from common import EXAMPLES, brasp, brasp_bin, go_run, python_env, tmpdir
 import torch  # noqa: E402
 
 import brasp as braspmod  # noqa: E402
+from brasp.train import cli as train_cli  # noqa: E402
 from brasp.train import hard_export  # noqa: E402
 from brasp.train.data import Language, WordDataset, trim  # noqa: E402
 from brasp.train import hard as hard_mod  # noqa: E402
@@ -178,6 +181,25 @@ def train_cmd(*args):
     return p.returncode, p.stdout, p.stderr
 
 
+def train_main(*args):
+    """The command's main in this process (a process each would import
+    PyTorch again, seconds a case): (exit code, stdout, stderr); an
+    exception it lets out fails the test as a traceback would."""
+    saved = dict(os.environ)
+    os.environ["BRASP"] = brasp_bin()
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = train_cli.main([str(a) for a in args])
+            except SystemExit as e:
+                code = e.code
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return code, out.getvalue(), err.getvalue()
+
+
 class Command(unittest.TestCase):
     def test_run_writes_model_and_verdict(self):
         out = os.path.join(tmpdir(), "ab")
@@ -218,7 +240,7 @@ class Command(unittest.TestCase):
             a = list(args)
             if "--attention" not in a:
                 a += ["--attention", "hard"]
-            code, stdout, stderr = train_cmd(*(a + ["--out", os.path.join(tmpdir(), "bad"), "--steps", "1"]))
+            code, stdout, stderr = train_main(*(a + ["--out", os.path.join(tmpdir(), "bad"), "--steps", "1"]))
             self.assertEqual(code, 1, (args, stdout, stderr))
             self.assertIn(want, stderr, args)
             self.assertNotIn("Traceback", stderr)
