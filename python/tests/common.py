@@ -1,6 +1,8 @@
 """Shared helpers of the Python tests: the brasp binary, model conversion,
 Go verdicts and traces, words."""
 
+import contextlib
+import io
 import itertools
 import json
 import os
@@ -86,6 +88,26 @@ def convert(src, out, *flags):
             brasp("convert", src, "--to", "transformer", *flags, "-o", out)
             return out
         raise
+
+
+def run_main(main, *args, **env):
+    """A Python command's main(argv) in this process, with env added to the
+    environment (a process per call would import PyTorch again, seconds
+    each): (exit code, stdout, stderr). An exception main lets out fails
+    the calling test, as a traceback of the command would."""
+    saved = dict(os.environ)
+    os.environ.update(env)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as e:
+                code = e.code
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return code, out.getvalue(), err.getvalue()
 
 
 def fmt(word):

@@ -6,8 +6,6 @@ random words up to length 200 (brasp run against HardEncoder); brasp.load
 reads the export; brasp convert decompiles it; and the command's bad inputs
 get a message, never a traceback."""
 
-import contextlib
-import io
 import json
 import os
 import random
@@ -15,7 +13,7 @@ import subprocess
 import sys
 import unittest
 
-from common import EXAMPLES, brasp, brasp_bin, go_run, python_env, tmpdir
+from common import EXAMPLES, brasp, brasp_bin, go_run, python_env, run_main, tmpdir
 
 import torch  # noqa: E402
 
@@ -181,25 +179,6 @@ def train_cmd(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-def train_main(*args):
-    """The command's main in this process (a process each would import
-    PyTorch again, seconds a case): (exit code, stdout, stderr); an
-    exception it lets out fails the test as a traceback would."""
-    saved = dict(os.environ)
-    os.environ["BRASP"] = brasp_bin()
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = train_cli.main([str(a) for a in args])
-            except SystemExit as e:
-                code = e.code
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return code, out.getvalue(), err.getvalue()
-
-
 class Command(unittest.TestCase):
     def test_run_writes_model_and_verdict(self):
         out = os.path.join(tmpdir(), "ab")
@@ -240,7 +219,8 @@ class Command(unittest.TestCase):
             a = list(args)
             if "--attention" not in a:
                 a += ["--attention", "hard"]
-            code, stdout, stderr = train_main(*(a + ["--out", os.path.join(tmpdir(), "bad"), "--steps", "1"]))
+            code, stdout, stderr = run_main(train_cli.main, *(a + ["--out", os.path.join(tmpdir(), "bad"), "--steps", "1"]),
+                                            BRASP=brasp_bin())
             self.assertEqual(code, 1, (args, stdout, stderr))
             self.assertIn(want, stderr, args)
             self.assertNotIn("Traceback", stderr)

@@ -14,9 +14,10 @@ import unittest
 
 import torch
 
-from common import EXAMPLES, INSTALLED, PYTHON, brasp_bin, go_run, python_env, test_words
+from common import EXAMPLES, INSTALLED, PYTHON, brasp_bin, go_run, python_env, run_main, test_words
 
 from brasp.harden import HardEncoder, export, params, passes
+from brasp.harden import cli as harden_cli
 from brasp.train import Config, Encoder, save_model
 
 AB_PLUS = os.path.join(EXAMPLES, "ab_plus.re")
@@ -307,7 +308,8 @@ class Command(unittest.TestCase):
         self.assertEqual(go_run(out, ["abab"]), ["accept" if hard[words.index("abab")] else "reject"])
 
     def assertRefused(self, args, *texts):
-        rc, so, se = harden_cmd(*args)
+        # In process: the command's one run above is harden_cmd's.
+        rc, so, se = run_main(harden_cli.main, *args, BRASP_BIN=brasp_bin())
         self.assertEqual(rc, 1, (args, so, se))
         self.assertTrue(se.startswith("brasp.harden: "), se)
         self.assertNotIn("Traceback", se)
