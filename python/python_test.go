@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -114,18 +115,44 @@ func runUnittest(t *testing.T, target string, env ...string) {
 	t.Logf("%s (%.1f s)\n%s", target, time.Since(start).Seconds(), out)
 }
 
-// buildBrasp builds the brasp program into the test's temporary directory.
+// TestMain removes the brasp program the tests built (buildBrasp).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// built is the brasp program, built once for all the tests of the package.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildBrasp builds the brasp program on its first call and returns it.
 func buildBrasp(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "brasp")
-	goCmd := "go"
-	if root := os.Getenv("GOROOT"); root != "" {
-		goCmd = filepath.Join(root, "bin", "go")
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "brasp-python-test-"); built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "brasp")
+		goCmd := "go"
+		if root := os.Getenv("GOROOT"); root != "" {
+			goCmd = filepath.Join(root, "bin", "go")
+		}
+		if out, err := exec.Command(goCmd, "build", "-o", bin, "../cmd/brasp").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build ../cmd/brasp: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	if out, err := exec.Command(goCmd, "build", "-o", bin, "../cmd/brasp").CombinedOutput(); err != nil {
-		t.Fatalf("go build ../cmd/brasp: %v\n%s", err, out)
-	}
-	return bin
+	return built.bin
 }
 
 // writeRandomPrograms writes randomPrograms random programs to dir: every
