@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = os.path.dirname(HERE)
@@ -108,6 +109,21 @@ def run_main(main, *args, **env):
         os.environ.clear()
         os.environ.update(saved)
     return code, out.getvalue(), err.getvalue()
+
+
+def assert_exact(test, t, rows, what):
+    """The float tensor t [n, d] equals brasp's exact rows (JSON numbers or
+    "p/q" strings) entry by entry: a float equals a number or a Fraction
+    only when their values are the same, so the rows compare whole, and
+    entry by entry only to say where they differ."""
+    test.assertEqual(list(t.shape), [len(rows), len(rows[0])], what)
+    got = t.tolist()
+    if got == [[Fraction(v) if isinstance(v, str) else v for v in row] for row in rows]:
+        return
+    for i, row in enumerate(rows):
+        for k, v in enumerate(row):
+            test.assertEqual(Fraction(got[i][k]), Fraction(v), "%s: position %d coordinate %d" % (what, i + 1, k))
+    test.fail("%s: the rows differ" % what)
 
 
 def fmt(word):

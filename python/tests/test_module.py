@@ -33,23 +33,17 @@ class TestActivations(unittest.TestCase):
             for k, (w, tr) in enumerate(zip(words, traces)):
                 _, cache = m.run_with_cache([w])
                 self.assertEqual(len(tr["trace"]["layers"]), len(m.blocks))
-                self._same(cache["hook_embed"][0], tr["trace"]["embed"], "%s embed on %r" % (src, w))
+                common.assert_exact(self, cache["hook_embed"][0], tr["trace"]["embed"], "%s embed on %r" % (src, w))
                 for l, lt in enumerate(tr["trace"]["layers"]):
                     for h, att in enumerate(lt["attended"]):
                         got = cache["blocks.%d.heads.%d.hook_attended" % (l, h)][0].tolist()
                         self.assertEqual(got, att, "%s layer %d head %d on %r" % (src, l, h, w))
-                    self._same(cache["blocks.%d.hook_resid_mid" % l][0], lt["mid"], "%s layer %d mid on %r" % (src, l, w))
-                    self._same(cache["blocks.%d.hook_resid_post" % l][0], lt["post"], "%s layer %d post on %r" % (src, l, w))
+                    common.assert_exact(self, cache["blocks.%d.hook_resid_mid" % l][0], lt["mid"], "%s layer %d mid on %r" % (src, l, w))
+                    common.assert_exact(self, cache["blocks.%d.hook_resid_post" % l][0], lt["post"], "%s layer %d post on %r" % (src, l, w))
                 # The exact reference agrees too (slow: on a few words).
                 if k < 3:
                     xs, pattern = exact.trace(m.spec, m.word(w))
                     self.assertEqual(pattern, [lt["attended"] for lt in tr["trace"]["layers"]])
-
-    def _same(self, t, rows, what):
-        self.assertEqual(list(t.shape), [len(rows), len(rows[0])], what)
-        for i, row in enumerate(rows):
-            for k, v in enumerate(row):
-                self.assertEqual(Fraction(float(t[i, k])), Fraction(v), "%s: position %d coordinate %d" % (what, i, k))
 
     def test_labels(self):
         out = common.convert(os.path.join(common.EXAMPLES, "dyck1_depth2.brasp"),

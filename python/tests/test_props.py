@@ -66,15 +66,6 @@ def test_traces(props, seed):
     return all_traces(props, 4 if len(props) <= 2 else 3) + random_traces(props, 4, 20, 100, seed)
 
 
-def same(test, t, rows, what):
-    """The float tensor t [n, d] equals brasp's exact rows (JSON numbers or
-    "p/q" strings) entry by entry."""
-    test.assertEqual(list(t.shape), [len(rows), len(rows[0])], what)
-    for i, row in enumerate(rows):
-        for k, v in enumerate(row):
-            test.assertEqual(Fraction(float(t[i, k])), Fraction(v), "%s: position %d coordinate %d" % (what, i + 1, k))
-
-
 def verdicts(bools):
     return ["accept" if v else "reject" for v in bools]
 
@@ -202,14 +193,14 @@ class TestTraces(unittest.TestCase):
                 what = "%s on %r" % (common.name(flags), t)
                 self.assertEqual(tr["input"], ["{%s}" % ",".join(m.propositions[p] for p in s) for s in m.trace(t)], what)
                 _, cache = m.run_with_cache([t])
-                same(self, cache["hook_embed"][0], tr["trace"]["embed"], what + " embed")
+                common.assert_exact(self, cache["hook_embed"][0], tr["trace"]["embed"], what + " embed")
                 self.assertEqual(len(tr["trace"]["layers"]), len(m.blocks), what)
                 for l, lt in enumerate(tr["trace"]["layers"]):
                     for h, att in enumerate(lt["attended"]):
                         self.assertEqual(cache["blocks.%d.heads.%d.hook_attended" % (l, h)][0].tolist(), att,
                                          "%s layer %d head %d" % (what, l, h))
-                    same(self, cache["blocks.%d.hook_resid_mid" % l][0], lt["mid"], "%s layer %d mid" % (what, l))
-                    same(self, cache["blocks.%d.hook_resid_post" % l][0], lt["post"], "%s layer %d post" % (what, l))
+                    common.assert_exact(self, cache["blocks.%d.hook_resid_mid" % l][0], lt["mid"], "%s layer %d mid" % (what, l))
+                    common.assert_exact(self, cache["blocks.%d.hook_resid_post" % l][0], lt["post"], "%s layer %d post" % (what, l))
                 self.assertEqual(tr["accept"], m.accepts([t])[0], what)
                 if len(m.trace(t)) <= 5:
                     xs, pattern = exact.trace(m.spec, m.trace(t))
