@@ -32,16 +32,17 @@ func checkAgreement(t *testing.T, name string, p *brasp.Program, m *transformer.
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	rp := brasp.NewRunner(p) // Program.Accepts's runner, built once
 	check := func(w []int, dense bool) {
 		if p.IsTransducer() {
-			want, errP := p.Transduce(w)
+			want, errP := rp.Run(w).Transduce()
 			got, errM := r.Transduce(w)
 			if (errP != nil) != (errM != nil) || fmt.Sprint(want) != fmt.Sprint(got) {
 				t.Fatalf("%s: on %q the program outputs %v (%v), the model %v (%v)", name, p.Alphabet.FormatWord(w), want, errP, got, errM)
 			}
 			return
 		}
-		want := p.Accepts(w)
+		want := rp.Run(w).Accept()
 		a, err := r.Forward(w, transformer.FastOptions{})
 		if err != nil {
 			t.Fatalf("%s: fast forward on %s: %v", name, p.Alphabet.FormatWord(w), err)
