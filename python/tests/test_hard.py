@@ -91,26 +91,31 @@ class ForwardAgreement(unittest.TestCase):
             loaded = braspmod.load(out)
             self.assertEqual(loaded.accepts(small[:300]), py[:300])
 
-    def test_scores_are_ranks(self):
-        """Equal table entries stay equal (ties) and 0 stays 0 in the export."""
-        self.assertEqual(hard_export._ranks([0.5, -0.25, 0.5, 0.0]), [1, -1, 1, 0])
-        self.assertEqual(hard_export._ranks([3.0, 2.0]), [2, 1])
+    def test_scores_are_predicates(self):
+        """A head's exported score matrix is its predicate, 0/1 (so every
+        tie of the hard pass is an exact tie of the export)."""
+        lang = Language(AB_PLUS, brasp_bin())
+        m = brief_training(HardConfig(alphabet=lang.alphabet), lang, 5, 3, "anneal")
+        spec = hard_export.to_spec(m)
+        for layer in spec["layers"]:
+            for h in layer["attention"]:
+                self.assertTrue({x for row in h["score"] for x in row} <= {0, 1})
 
 
 class SoftLimit(unittest.TestCase):
-    """The relaxation training fits chooses what the hard pass chooses: a
-    head's soft choice follows its score table however small the gap
-    between two scores, the tie-break deciding only exactly equal ones."""
+    """The relaxation training fits tends to the hard pass as τ falls: a
+    head's soft output at a low τ is the value the hard pass attends."""
 
-    def test_small_score_gap(self):
+    def test_low_temperature(self):
         m = HardEncoder(HardConfig(alphabet=["a", "b"], layers=1, heads=1, lookups=0, classes=2))
         tau = 0.05
         with torch.no_grad():
             h = m.blocks[0]["heads"][0]
             for r in (h.q, h.k, h.v):
                 r.logits.copy_(torch.tensor([1.0]))
-            # A letter prefers an earlier copy of itself, by a gap of τ.
-            h.score.copy_(tau * torch.eye(2))
+            # A letter attends the nearest earlier copy of itself (and
+            # with none, the nearest letter).
+            h.score.copy_(2 * torch.eye(2) - 1)
         tokens, lengths = m.encode(words_up_to(["a", "b"], 6))
         valid = torch.arange(tokens.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)
         with torch.no_grad():
@@ -156,9 +161,9 @@ def hand_built_ab_plus():
         for b in (0, 1, 3):
             T[1, b, 0] = 10
         lk.table.copy_(T)
-        pick(m.out_read, 4)
-        m.out_table.fill_(-1)
-        m.out_table[0] = 1
+        m.out_table.zero_()
+        m.out_table[4].fill_(-1)
+        m.out_table[4, 0] = 1
     m.eval()
     return m
 

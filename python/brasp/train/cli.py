@@ -22,8 +22,10 @@ _HELP = {
     "warmup": "steps of linear learning-rate warm-up",
     "clip": "gradient norm clip (0: none)",
     "eval_every": "steps between validations (and checkpoints)",
-    "patience": "stop after this many validations without a better score",
-    "stop_at": "stop once validation accuracy reaches this (1.0: 100%%) --stop-streak times in a row",
+    "patience": "stop after this many validations without a better score (softmax; a hard run's restarts run their "
+                "whole temperature schedule)",
+    "stop_at": "stop once validation accuracy reaches this (1.0: 100%%) --stop-streak times in a row (hard: a model "
+               "reaching it goes to brasp equiv, and training stops when it is proven equivalent)",
     "stop_streak": "validations in a row at --stop-at accuracy that stop training",
     "seed": "random seed of the data and the model",
     "device": "auto (CUDA when present), cpu, cuda or cuda:N",
@@ -51,7 +53,8 @@ _HELP = {
     "relax": "hard: how the discrete choices get gradients: straight-through or gumbel",
     "tau_start": "hard: the surrogate's temperature at the first step",
     "tau_end": "hard: the surrogate's temperature at the last step",
-    "restarts": "hard: fresh models trained in turn (each up to --steps) until one reaches --stop-at; the best is kept",
+    "restarts": "hard: fresh models trained in turn (each through its --steps schedule) until brasp equiv proves one "
+                "equivalent to FILE; the best is kept",
 }
 
 # Flags whose default depends on --attention: softmax's default, then hard's.

@@ -10,16 +10,17 @@ positions, ``first`` (first / later) and ``mod:M`` (i mod M); every head and
 every lookup writes a new variable.
 
 Heads.  A head reads one variable for its query, one for its key and one
-for its value (each chosen among the variables before it) and holds a score
-table S[a][b] over the query's and the key's values (a none query or key
-scores 0).  Position i attends to the unmasked position j whose key scores
-highest against its query, ties broken leftmost or rightmost, and writes
-the value variable's value there (none when no position is unmasked).
-Because the score depends only on the values, the attended position is the
-nearest (or farthest) unmasked position holding the best-scoring key value
-present: the forward pass computes, per key value, that position, then picks
-the value.  Exported, S becomes integer ranks (equal entries stay equal, 0
-stays 0), which keeps every argmax and every tie.
+for its value (each chosen among the variables before it) and holds a
+predicate table P[a][b] over the query's and the key's values (a none query
+or key never satisfies it): B-RASP's attention ``rightmost [j<i, P(q_i,
+k_j)] v_j``.  Position i attends to the preferred unmasked position (nearest
+or farthest, by the tie-break) whose key satisfies the predicate, and when
+none does, to the preferred unmasked position of all; it writes the value
+variable's value there (none when no position is unmasked).  As a
+transformer head the predicate is a 0/1 score matrix, so every tie is
+exact and the export keeps it as it is.  Because the score depends only on
+the values, the forward pass computes, per key value, the preferred
+position holding it, then picks the value.
 
 Lookups.  A lookup (a categorical MLP) reads two variables x and y and
 writes T[x][y], a table over their C+1 values each (none included) into C
@@ -27,23 +28,26 @@ classes.  Exported, it is an exact integer ReLU network with one hidden unit
 per pair of values: ReLU(x_a + y_b − 1), ReLU(y_b − Σx) for a none x,
 ReLU(x_a − Σy) for a none y, ReLU(1 − Σx − Σy) for both none.
 
-Verdict.  The output reads one variable at the last position and a table of
-C+1 logits: accept iff the logit of its value is > 0 (exported as ±1 per
-value, weight·x + bias ≥ 0).
+Verdict.  The output is linear in the residual at the last position, as in
+brasp's model format: a table of C+1 logits per variable (none included)
+and a bias, summed over the variables' values.  The hard pass rounds each
+logit to a multiple of 1/OUT_SCALE, so the verdict (accept iff the sum is
+> 0) is exact integer arithmetic, exported as integer weights.
 
 Training (``relax``).  Evaluation is always the hard pass, the function
 that is exported.  Training fits a relaxation at temperature τ, annealed
 geometrically from tau_start to tau_end: each variable choice a softmax
-over the candidate variables, each head a softmax over the key values
-present (each value standing for the position the hard pass would attend if
-it won; among values of exactly equal score the preferred position gains
-TIE_BONUS logits per position it beats, as the hard pass breaks ties),
-each lookup its table rows' softmax weighted by its inputs' values.
-``anneal`` trains that soft model; ``gumbel`` adds Gumbel noise to its
-logits (Gumbel-softmax); ``straight-through`` runs the hard
-pass forward and takes the soft model's gradients (``hard + (soft −
-soft.detach())``).  The loop checks at the end that the soft model agrees
-with the hard one (the attention has become hard).
+over the candidate variables; each predicate entry true with probability
+σ(score/τ), independently, and the head's output the value it attends in
+expectation (the present key values in order of preference, each winning
+when it satisfies the predicate and no preferred one does); each lookup its
+table rows' softmax weighted by its inputs' values; the verdict the
+expected sum of its tables.  ``anneal`` trains that soft model (the
+default: measured best); ``gumbel`` adds Gumbel (for predicates logistic)
+noise to its logits; ``straight-through`` runs the hard pass forward and
+takes the soft model's gradients (``hard + (soft − soft.detach())``).  The
+loop checks at the end that the soft model agrees with the hard one (the
+attention has become hard).
 """
 
 import dataclasses
@@ -57,11 +61,8 @@ MASKS = ("strict", "non-strict", "causal")
 TIEBREAKS = ("nearest", "leftmost", "rightmost")
 DIRECTIONS = ("future", "both")
 RELAXES = ("anneal", "gumbel", "straight-through")
-# The surrogate's preference, in logits, for a key value per present value
-# of exactly its score whose position the tie-break prefers to its own: ties
-# in score go to the preferred position, as in the hard pass, and every
-# score gap decides as it does in the hard pass.
-TIE_BONUS = 4.0
+# The hard verdict's logits are multiples of 1/OUT_SCALE.
+OUT_SCALE = 8
 
 
 @dataclasses.dataclass
@@ -138,6 +139,12 @@ def mix(enc, hard, soft):
     return soft if enc.soft else hard + (soft - soft.detach())
 
 
+def logistic_like(x):
+    """Logistic noise (the difference of two Gumbels): a binary Gumbel-softmax's."""
+    u = torch.rand_like(x, dtype=torch.float32).clamp_(1e-9, 1 - 1e-9)
+    return torch.log(u) - torch.log1p(-u)
+
+
 def gumbel_like(x):
     u = torch.rand_like(x).clamp_(1e-9, 1 - 1e-9)
     return -torch.log(-torch.log(u))
@@ -177,6 +184,11 @@ class Head(nn.Module):
         self.score = nn.Parameter(torch.randn(C, C))
         self.direction = direction  # "future": looks back (j < i); "past": looks ahead
         self.tiebreak = tiebreak    # "leftmost" or "rightmost"
+
+    def predicate(self):
+        """The hard predicate table [C, C] of booleans: the query's value a
+        and the key's value b match when score[a][b] > 0."""
+        return self.score.detach() > 0
 
 
 class Lookup(nn.Module):
@@ -226,8 +238,8 @@ class HardEncoder(nn.Module):
             for f in range(config.lookups):
                 self.variables.append(Variable("ffn%d_%d" % (layer + 1, f + 1), C, "lookup", None))
             self.blocks.append(nn.ModuleDict({"heads": heads, "lookups": lookups}))
-        self.out_read = Read(len(self.variables))
-        self.out_table = nn.Parameter(torch.randn(C + 1) * 0.1)
+        self.out_table = nn.Parameter(torch.zeros(len(self.variables), C + 1))
+        self.out_bias = nn.Parameter(torch.zeros(()))
 
     # ----- the forward pass -----
 
@@ -273,17 +285,19 @@ class HardEncoder(nn.Module):
             wheres.append(m.indices)
         best, where = torch.stack(bests, -1), torch.stack(wheres, -1)  # [B, i, C+1]
         present = best > 0
-        S = nn.functional.pad(head.score, (0, 1, 0, 1))  # none rows and columns score 0
-        s_hard = S.detach()[qs]  # [B, i, C+1]: exact table entries
-        neg = torch.tensor(float("-inf"), device=dev)
-        noisy = None
+        any_present = present.any(-1)
+        # The hard pass: the predicate's table (none queries and keys never
+        # satisfy it); among the present key values that satisfy it the
+        # preferred position wins, and with none, the preferred of all.
+        logits = head.score / self.tau
         if self.training and self.noise:
-            noisy = gumbel_like(s_hard)
-        key = torch.where(present, s_hard if noisy is None else s_hard / self.tau + noisy, neg)
+            logits = logits + logistic_like(logits)
+        P = nn.functional.pad((logits.detach() > 0).to(best.dtype), (0, 1, 0, 1))
+        sat_hard = P[qs]  # [B, i, C+1]
+        key = torch.where(present, sat_hard, torch.full_like(sat_hard, -1))
         top = key.max(dim=-1, keepdim=True).values
         tied = present & (key == top)
         pick = torch.where(tied, best, torch.zeros_like(best)).argmax(dim=-1)  # [B, i]
-        any_present = present.any(-1)
         jstar = where.gather(-1, pick.unsqueeze(-1)).squeeze(-1)  # [B, i]
         gathered = v.gather(1, jstar.unsqueeze(-1).expand(B, N, C))
         out = gathered * any_present.unsqueeze(-1).to(v.dtype)
@@ -291,22 +305,21 @@ class HardEncoder(nn.Module):
         if self.training and self.soft:
             state = None
         if self.training:
+            # The relaxation: each entry of the predicate holds with
+            # probability σ(score/τ), independently; the soft output is the
+            # expected value attended.  Present key values in order of
+            # preference: value e wins when it holds and no preferred one
+            # does; when none holds, the preferred of all wins.
             kk = k.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
             kk = kk * present.unsqueeze(-1).to(k.dtype)
-            s = torch.einsum("bic,cd,bied->bie", q, head.score, kk)
-            # Ties go to the preferred position: each present value gains
-            # TIE_BONUS per present value of exactly its score (the hard
-            # pass's tie) whose position it beats.  A bonus over unequal
-            # scores would overrule every gap below TIE_BONUS·τ, so the
-            # soft pass would attend where the hard pass does not.
-            tie = s_hard.unsqueeze(-1) == s_hard.unsqueeze(-2)
-            beats = best.unsqueeze(-1) > best.unsqueeze(-2)
-            order = (present.unsqueeze(-2) & tie & beats).sum(-1)
-            logits = s / self.tau + TIE_BONUS * order.to(s.dtype)
-            if noisy is not None:
-                logits = logits + noisy
-            p = torch.softmax(torch.where(present, logits, neg), dim=-1)
-            p = torch.nan_to_num(p) * any_present.unsqueeze(-1).to(p.dtype)
+            sat = torch.einsum("bic,cd,bied->bie", q, torch.sigmoid(logits), kk).clamp(0, 1)
+            order = best.argsort(dim=-1, descending=True)
+            sat_o = sat.gather(-1, order)
+            left = torch.cumprod(1 - sat_o, dim=-1)
+            before = torch.cat([torch.ones_like(left[..., :1]), left[..., :-1]], -1)
+            p_o = sat_o * before
+            p_o = torch.cat([p_o[..., :1] + left[..., -1:], p_o[..., 1:]], -1)
+            p = torch.zeros_like(p_o).scatter(-1, order, p_o) * any_present.unsqueeze(-1).to(p_o.dtype)
             vv = v.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
             soft = torch.einsum("bie,biec->bic", p, vv)
             out = mix(self, out, soft)
@@ -351,12 +364,23 @@ class HardEncoder(nn.Module):
         back (directions "future"), entry [b, i] is the verdict on word b's
         prefix of i+1 letters."""
         vals, states, _ = self.run(tokens, lengths)
-        z, zs = self.out_read(self, vals, states)
-        logit = self.out_table[zs]
+        Q, qb = self.out_weights()
+        logit = qb.to(torch.float32) / OUT_SCALE
+        for v, st in enumerate(states):
+            logit = logit + Q[v][st].to(torch.float32) / OUT_SCALE
         if self.training:
-            pz = torch.cat([z, 1 - z.sum(-1, keepdim=True)], -1)
-            logit = mix(self, logit, pz @ self.out_table)
+            soft = self.out_bias
+            for v, x in enumerate(vals):
+                px = torch.cat([x, 1 - x.sum(-1, keepdim=True)], -1)
+                soft = soft + px @ self.out_table[v]
+            logit = mix(self, logit, soft)
         return logit
+
+    def out_weights(self):
+        """The hard verdict's integer tables [variables, C+1] and bias: the
+        logit is their sum over the values at the position, / OUT_SCALE."""
+        return (torch.round(self.out_table.detach() * OUT_SCALE).long(),
+                torch.round(self.out_bias.detach() * OUT_SCALE).long())
 
     def forward(self, tokens, lengths):
         """Accept logits of whole words [B]: > 0 accepts."""

@@ -5,11 +5,11 @@ the exported model the same function as the HardEncoder's forward pass.
 Layout: one block of coordinates per variable, in the HardEncoder's order,
 holding its values one-hot (a head's block as many values as the variable
 it copies, a lookup's C).  Position variables are position terms (first,
-mod).  A head's score matrix holds the ranks of its table row by row (the
-order of each row's entries and 0, the score of a none key, with 0 kept at
-0), its value matrix the identity from the value variable's block to the
+mod).  A head's score matrix holds its predicate (1 where the query's and the key's
+values match, else 0; a none key scores 0), its value matrix the identity from the value variable's block to the
 head's.  A layer's lookups are one FFN, an exact integer ReLU network (see
-brasp.train.hard).  The output holds ±1 per value of the variable read."""
+brasp.train.hard).  The output holds the verdict's integer tables, a none value's entry folded
+into the bias."""
 
 import json
 
@@ -19,13 +19,6 @@ from .hard import HardEncoder
 from .storage import write_safetensors
 
 FORMAT = "brasp-transformer/1"
-
-
-def _ranks(row):
-    """Integer ranks of the floats of row together with 0, 0 ranking 0."""
-    values = sorted(set(row) | {0.0})
-    zero = values.index(0.0)
-    return [values.index(x) - zero for x in row]
 
 
 class Layout:
@@ -93,12 +86,11 @@ def to_spec(model):
         heads = []
         for h in block["heads"]:
             qv, kv, vv = h.q.choice(), h.k.choice(), h.v.choice()
-            S = h.score.detach().double().tolist()
+            P = h.predicate().tolist()
             score = _zeros(d, d)
             for a in range(lay.sizes[qv]):
-                ranks = _ranks([S[a][b] for b in range(lay.sizes[kv])])
-                for b, r in enumerate(ranks):
-                    score[lay.coord(qv, a)][lay.coord(kv, b)] = r
+                for b in range(lay.sizes[kv]):
+                    score[lay.coord(qv, a)][lay.coord(kv, b)] = int(P[a][b])
             value = _zeros(d, d)
             for c in range(lay.sizes[vv]):
                 value[lay.coord(var, c)][lay.coord(vv, c)] = 1
@@ -146,15 +138,18 @@ def to_spec(model):
                 w2[c][u] = 1
             ffn = {"w1": w1, "b1": b1, "w2": w2, "b2": [0] * d}
         layers.append({"attention": heads, "ffn": ffn, "layernorm": None})
-    zv = model.out_read.choice()
-    table = model.out_table.detach().tolist()
-    sign = [1 if table[c] > 0 else -1 for c in range(lay.sizes[zv])]
-    none = 1 if table[C] > 0 else -1
+    # The verdict: accept iff Σ_v Q[v][value of v] + qb > 0, the integer
+    # sums of the hard pass; a none value's entry is folded into the bias.
+    Q, qb = model.out_weights()
+    Q = Q.tolist()
     weight = [0] * d
-    for c, s in enumerate(sign):
-        weight[lay.coord(zv, c)] = s - none
+    bias = int(qb) - 1
+    for vi in range(len(model.variables)):
+        bias += Q[vi][C]
+        for c in range(lay.sizes[vi]):
+            weight[lay.coord(vi, c)] = Q[vi][c] - Q[vi][C]
     return {"format": FORMAT, "alphabet": alphabet, "width": d, "labels": lay.labels, "embedding": emb,
-            "position": position or None, "layers": layers, "output": {"weight": weight, "bias": none}}
+            "position": position or None, "layers": layers, "output": {"weight": weight, "bias": bias}}
 
 
 def write_json(model, path):

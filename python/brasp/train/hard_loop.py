@@ -175,23 +175,42 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     lossf = torch.nn.BCEWithLogitsLoss()
     noise = opt.relax == "gumbel"
     soft = opt.relax in ("anneal", "gumbel")
-    step, best, best_state, restarts = 0, None, None, 0
-    stopped = "step budget"
+    path = os.path.join(out, HARD)
+    step, restarts = 0, 0
+    # The best model so far: (proven, validation accuracy), its state and verdict.
+    best, best_state, best_verdict = None, None, None
+    stopped = "every restart ran its whole schedule; none was proven equivalent"
     start = time.time()
     cpu0 = time.process_time()
+
+    def prove(model, acc):
+        """Exports the model and asks brasp equiv; keeps it when it beats the best."""
+        nonlocal best, best_state, best_verdict
+        model.eval()
+        hard_export.write(model.cpu(), path)
+        model.to(device)
+        model.train()
+        v = verdict(lang.binary, opt.file, path)
+        key = (v["equivalent"] is True, acc)
+        if best is None or key > best:
+            best, best_verdict = key, v
+            best_state = {k: t.detach().cpu().clone() for k, t in model.state_dict().items()}
+        return v["equivalent"] is True
+
+    proven = False
     for restart in range(opt.restarts):
-        # Each restart is a fresh model on the same words; the best hard
-        # model over all of them is kept.
+        # Each restart is a fresh model on the same words, trained through
+        # the whole temperature schedule; it ends early when brasp equiv
+        # proves it equivalent.  The best model over all of them is kept.
         restarts = restart + 1
         torch.manual_seed(opt.seed + 7919 * restart)
         model = HardEncoder(cfg).to(device)
         optim = torch.optim.Adam(model.parameters(), lr=opt.lr)
         gen = torch.Generator().manual_seed(opt.seed + 7919 * restart)
         loader = torch.utils.data.DataLoader(train_set, batch_size=opt.batch_size, shuffle=True, generator=gen)
-        local, stale, streak = 0, 0, 0
-        stopped = "step budget"
+        local, tau = 0, opt.tau_start
         model.train()
-        while local < opt.steps and stopped == "step budget":
+        while local < opt.steps and not proven:
             for tokens, lengths, labels in loader:
                 frac = local / max(opt.steps - 1, 1)
                 tau = opt.tau_start * (opt.tau_end / opt.tau_start) ** frac
@@ -216,22 +235,18 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
                     progress.step(float(loss))
                 if local % opt.eval_every == 0 or local == opt.steps:
                     acc = hard_accuracy(model, val_ds, device)
-                    if best is None or acc > best:
-                        best, stale = acc, 0
-                        best_state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
-                    else:
-                        stale += 1
                     if progress:
                         progress.note(step, "restart %d: validation accuracy %.1f%% (hard), τ %.3g"
                                       % (restarts, 100 * acc, tau))
-                    streak = streak + 1 if acc >= opt.stop_at else 0
-                    if streak >= opt.stop_streak:
-                        stopped = "validation accuracy ≥ %g at %d validations in a row" % (opt.stop_at, opt.stop_streak)
-                    elif stale >= opt.patience:
-                        stopped = "no better validation accuracy in %d evaluations (--patience)" % opt.patience
-                if stopped != "step budget" or local >= opt.steps:
+                    # A model right on every validation word, or the last
+                    # of the schedule, goes to brasp equiv.
+                    if acc >= opt.stop_at or local == opt.steps:
+                        proven = prove(model, acc)
+                        if proven:
+                            stopped = "brasp equiv proved restart %d equivalent at step %d" % (restarts, local)
+                if proven or local >= opt.steps:
                     break
-        if stopped.startswith("validation accuracy"):
+        if proven:
             break
     model.set_temperature(opt.tau_end, False, soft)
     seconds = time.time() - start
@@ -241,7 +256,6 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     agreement = soft_agreement(model, val_ds, device, opt.tau_end)
     sharpness = read_sharpness(model, opt.tau_end)
     model.eval()
-    path = os.path.join(out, HARD)
     trained = {"language": opt.file, "train_lengths": list(train_l), "steps": step, "restarts": restarts, "seed": opt.seed}
     hard_export.write(model.cpu(), path, {"trained": json.dumps(trained)})
     model.to(device)
@@ -258,12 +272,12 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     test_words, test_lacking = lang.sample(test_l, opt.test_count, opt.seed + 2_000_003)
     rows = accuracy_by_length(model, test_words, device)
     ex = exhaustive(model, lang, opt.exhaustive, device) if opt.exhaustive > 0 else None
-    v = verdict(lang.binary, opt.file, path)
+    v = best_verdict if best_verdict is not None else verdict(lang.binary, opt.file, path)
     doc = {
         "language": opt.file, "attention": "hard", "train_lengths": list(train_l), "test_lengths": list(test_l),
         "steps": step, "restarts": restarts, "stopped": stopped, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
         "total_seconds": round(time.time() - t0, 2), "device": str(device),
-        "best_validation": {"accuracy": best}, "soft_hard_agreement": agreement, "read_sharpness": sharpness,
+        "best_validation": {"accuracy": best[1] if best else None}, "soft_hard_agreement": agreement, "read_sharpness": sharpness,
         "options": dataclasses.asdict(opt), "config": dataclasses.asdict(cfg),
         "lacking": test_lacking, "per_length": rows, "exhaustive": ex, "verdict": v,
     }
