@@ -27,17 +27,21 @@ sys.path.insert(0, os.path.join(REPO, "python"))
 
 from brasp.train import find_brasp  # noqa: E402
 
+# (name, file, title, kind, layers): each model has as many layers as the
+# target's attention depth in the fragment of future-masked rightmost heads
+# (`brasp depth`: 2 for (ab)+ and STAIR_2, 3 for Dyck-1 of depth 2 and
+# STAIR_3); the targets that are not star-free get 2.
 LANGUAGES = [
-    ("ab_plus", "examples/ab_plus.re", "(ab)+", "star-free"),
-    ("dyck1_depth2", "examples/dyck1_depth2.brasp", "Dyck-1 of depth 2", "star-free"),
-    ("stair2", "examples/stair2.brasp", "STAIR_2", "star-free, depth 2"),
-    ("stair3", "examples/stair3.ltl", "STAIR_3", "star-free, depth 3"),
-    ("aa_plus", "examples/aa_star.re", "(aa)+", "not star-free (in AC0)"),
-    ("parity", "examples/parity.dfa", "PARITY", "not star-free, not in AC0"),
+    ("ab_plus", "examples/ab_plus.re", "(ab)+", "star-free", 2),
+    ("dyck1_depth2", "examples/dyck1_depth2.brasp", "Dyck-1 of depth 2", "star-free", 3),
+    ("stair2", "examples/stair2.brasp", "STAIR_2", "star-free, depth 2", 2),
+    ("stair3", "examples/stair3.ltl", "STAIR_3", "star-free, depth 3", 3),
+    ("aa_plus", "examples/aa_star.re", "(aa)+", "not star-free (in AC0)", 2),
+    ("parity", "examples/parity.dfa", "PARITY", "not star-free, not in AC0", 2),
 ]
 SEEDS = [1, 2, 3]
-FLAGS = ["--attention", "hard", "--train-lengths", "1:40", "--test-lengths", "1:160", "--layers", "2", "--heads", "2",
-         "--lookups", "1", "--classes", "3", "--steps", "400", "--restarts", "2", "--exhaustive", "20000",
+FLAGS = ["--attention", "hard", "--train-lengths", "1:40", "--test-lengths", "1:160", "--heads", "2",
+         "--lookups", "1", "--classes", "3", "--steps", "400", "--restarts", "4", "--exhaustive", "20000",
          "--threads", "1", "--device", "cpu", "--progress", "none"]
 OUT = os.path.join(REPO, "docs", "programs")
 
@@ -50,11 +54,11 @@ def timed(args):
     return p.returncode, p.stdout, p.stderr[:m.start()] if m else p.stderr, cpu, rss
 
 
-def run_one(brasp, name, file, title, what, seed):
+def run_one(brasp, name, file, title, what, layers, seed):
     out = os.path.join(OUT, "models", "%s-s%d" % (name, seed))
     env = dict(os.environ, BRASP=brasp, PYTHONPATH=os.path.join(REPO, "python"))
     p = subprocess.run(["/usr/bin/time", "-f", "TIME %U %S %M", sys.executable, "-m", "brasp.train", file,
-                        "--seed", str(seed), "--out", out] + FLAGS, capture_output=True, text=True, cwd=REPO, env=env)
+                        "--seed", str(seed), "--out", out, "--layers", str(layers)] + FLAGS, capture_output=True, text=True, cwd=REPO, env=env)
     m = re.search(r"TIME ([\d.]+) ([\d.]+) (\d+)\s*$", p.stderr)
     cpu = float(m.group(1)) + float(m.group(2)) if m else None
     if p.returncode != 0:
@@ -68,7 +72,7 @@ def run_one(brasp, name, file, title, what, seed):
         f.write(prog)
     vectors = sum(1 for line in prog.splitlines() if line.strip() and not line.startswith("#"))
     _, cls, _, _, _ = timed([brasp, "classify", model])
-    r = {"name": name, "title": title, "what": what, "file": file, "seed": seed, "steps": doc["steps"],
+    r = {"name": name, "title": title, "what": what, "file": file, "seed": seed, "layers": layers, "steps": doc["steps"],
          "restarts": doc.get("restarts"), "cpu_seconds": cpu, "per_length": doc["per_length"],
          "exhaustive": doc["exhaustive"], "verdict": doc["verdict"], "vectors": vectors if code == 0 else None,
          "decompile_error": err.strip() if code else None, "decompile_cpu": dcpu, "decompile_rss_mb": drss,
@@ -80,14 +84,25 @@ def run_one(brasp, name, file, title, what, seed):
 
 
 def run_all(brasp, jobs):
-    """Every run, jobs at a time (each one process; its CPU time is its own)."""
+    """Every run, jobs at a time (each one process; its CPU time is its own).
+    results.json is rewritten after every run, in the order of the runs, so
+    that --page can show the runs done so far."""
     from concurrent.futures import ThreadPoolExecutor
-    runs = [(name, file, title, what, seed) for name, file, title, what in LANGUAGES for seed in SEEDS]
+    import threading
+    runs = [lang + (seed,) for lang in LANGUAGES for seed in SEEDS]
+    done, lock = {}, threading.Lock()
+
+    def one(k):
+        r = run_one(brasp, *runs[k])
+        with lock:
+            done[k] = r
+            with open(os.path.join(OUT, "results.json"), "w") as f:
+                json.dump([done[i] for i in sorted(done) if done[i] is not None], f, indent=1, ensure_ascii=False)
+                f.write("\n")
+        return r
+
     with ThreadPoolExecutor(jobs) as pool:
-        results = [r for r in pool.map(lambda a: run_one(brasp, *a), runs) if r is not None]
-    with open(os.path.join(OUT, "results.json"), "w") as f:
-        json.dump(results, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+        results = [r for r in pool.map(one, range(len(runs))) if r is not None]
     return results
 
 
@@ -119,16 +134,22 @@ def page(results):
     lines = ["# Gradient descent to proven programs", "",
              "Generated by `docs/experiments/train_programs.py` (fixed seeds); every figure below is one it printed.", "",
              "`python3 -m brasp.train LANG --attention hard` trains the paper's model, a masked unique-hard-attention",
-             "transformer (strict future masks, no position embedding, the verdict read at the last position), over a",
-             "residual of categorical variables: each head reads a variable for its query, key and value with a learned",
-             "score table, each lookup (a categorical FFN) reads two variables and writes a third. Training fits an",
-             "annealed relaxation (`--relax anneal`) on the verdicts of every prefix; evaluation is the hard pass. The",
-             "export, `hard.safetensors`, has integer weights and is the same function as the PyTorch hard pass",
-             "(python/tests/test_hard.py), so Thm 4.2's decompiler gives its B-RASP program and `brasp equiv` decides",
-             "it against the target at every length.", "",
+             "transformer (strict future masks, no position embedding, the verdict at the last position), over a",
+             "residual of categorical variables. Each head reads a variable for its query, key and value and holds a",
+             "learned predicate of their values: B-RASP's `rightmost [j<i, P(q_i, k_j)] v_j`, with the nearest",
+             "position of all when no key satisfies P (as a transformer head, a 0/1 score matrix). Each lookup (a",
+             "categorical FFN) reads two variables and writes a third; the verdict is linear in every variable.",
+             "Training fits an annealed relaxation (`--relax anneal`: predicates true with probability σ(score/τ),",
+             "every choice a softmax at temperature τ) on the verdicts of every prefix; evaluation is the hard pass.",
+             "Each restart ends with `brasp equiv` on its export, and training stops at the first restart proven",
+             "equivalent. The export, `hard.safetensors`, has integer weights and is the same function as the",
+             "PyTorch hard pass (python/tests/test_hard.py), so Thm 4.2's decompiler gives its B-RASP program and",
+             "`brasp equiv` decides it against the target at every length.", "",
+             "Layers: the target's attention depth in the fragment of future-masked rightmost heads (`brasp depth`):",
+             ", ".join("%s %d" % (t, n) for _, _, t, _, n in LANGUAGES) + ".", "",
              "Flags of every run: `%s`, seeds %s." % (" ".join(FLAGS), ", ".join(map(str, SEEDS))), "",
-             "| language | seed | steps | CPU s | acc. 1–40 | acc. 41–160 | all words up to n | program (vectors) | decompile CPU s / MB | brasp equiv | classify |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| language | seed | restarts | steps | CPU s | acc. 1–40 | acc. 41–160 | all words up to n | program (vectors) | decompile CPU s / MB | brasp equiv | classify |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         ex = r["exhaustive"]
         exs = "%.2f%% (n=%d)" % (100 * ex["accuracy"], ex["up_to"]) if ex else "-"
@@ -136,8 +157,8 @@ def page(results):
         vs = "**equivalent**" if v.get("equivalent") else ("wrong on %s (target %s, model %s)" % (v["word"], v["language"], v["model"])
                                                           if v.get("equivalent") is False else v["text"])
         cls = r["classify"].splitlines()[0] if r["classify"] else ""
-        lines.append("| %s | %d | %d | %.0f | %.1f%% | %.1f%% | %s | %s | %s / %s | %s | %s |" % (
-            r["title"], r["seed"], r["steps"], r["cpu_seconds"], accuracy(r["per_length"], 1, 40),
+        lines.append("| %s | %d | %s | %d | %.0f | %.1f%% | %.1f%% | %s | %s | %s / %s | %s | %s |" % (
+            r["title"], r["seed"], r.get("restarts", "-"), r["steps"], r["cpu_seconds"], accuracy(r["per_length"], 1, 40),
             accuracy(r["per_length"], 41, 160), exs, r["vectors"] if r["vectors"] is not None else r["decompile_error"],
             "%.2f" % r["decompile_cpu"] if r["decompile_cpu"] is not None else "-",
             "%.0f" % r["decompile_rss_mb"] if r["decompile_rss_mb"] is not None else "-", vs, cls))
@@ -149,11 +170,7 @@ def page(results):
         "%s %d of %d" % (t, sum(v), len(v)) for t, v in recovered.items()) + ".")
     lines.append("")
     if not any(any(v) for v in recovered.values()):
-        lines += ["No run recovered its target exactly. The relaxation reaches low training loss with soft choices that",
-                  "do not survive discretisation (the best hard models sit near the majority answer of balanced",
-                  "samples), so the decompiled programs are small but wrong; `brasp equiv` names the shortest word",
-                  "where each is wrong. Every figure of the pipeline after training holds: the export is the PyTorch",
-                  "hard pass, and decompiling, classifying and checking each model takes at most the CPU time shown.", ""]
+        lines += ["No run recovered its target exactly; `brasp equiv` names the shortest word where each is wrong.", ""]
     warned = [r for r in results if r["warnings"]]
     if warned:
         lines.append("Runs whose attention never became hard (the command's warning): " +

@@ -50,7 +50,10 @@ _HELP = {
     "classes": "hard: values of each head's and lookup's variable",
     "directions": "hard: future (every head looks back) or both (odd heads look ahead)",
     "tiebreak": "hard: nearest (rightmost looking back, leftmost ahead), leftmost or rightmost",
-    "relax": "hard: how the discrete choices get gradients: straight-through or gumbel",
+    "relax": "hard: how the discrete choices get gradients: anneal (train the relaxation itself, annealing τ), gumbel "
+             "(with Gumbel noise) or straight-through (the hard pass forward, the relaxation's gradients)",
+    "head_relax": "hard: a head's relaxation: positions (every position's key gets a gradient), values (over the key "
+                  "values present) or alternate (positions on odd restarts, values on even ones)",
     "tau_start": "hard: the surrogate's temperature at the first step",
     "tau_end": "hard: the surrogate's temperature at the last step",
     "restarts": "hard: fresh models trained in turn (each through its --steps schedule) until brasp equiv proves one "

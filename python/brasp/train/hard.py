@@ -61,6 +61,10 @@ MASKS = ("strict", "non-strict", "causal")
 TIEBREAKS = ("nearest", "leftmost", "rightmost")
 DIRECTIONS = ("future", "both")
 RELAXES = ("anneal", "gumbel", "straight-through")
+# How a head is relaxed: over positions (every position's key gets a
+# gradient) or over the key values present (the positions the hard keys
+# single out); "alternate" switches by restart.
+HEAD_RELAXES = ("positions", "values", "alternate")
 # The hard verdict's logits are multiples of 1/OUT_SCALE.
 OUT_SCALE = 8
 
@@ -215,6 +219,7 @@ class HardEncoder(nn.Module):
         self.noise = False
         self.soft = False
         self.hard_reads = False
+        self.head_relax = "positions"
         self.variables = [Variable("token", len(self.alphabet), "token", list(self.alphabet))]
         kinds = position_kinds(config.position)
         if "first" in kinds:
@@ -276,14 +281,7 @@ class HardEncoder(nn.Module):
         allowed = self._allowed(head, N, dev).unsqueeze(0) & valid.unsqueeze(1)  # [B, i, j]
         j = torch.arange(N, device=dev, dtype=torch.int32)
         pref = ((j + 1) if head.tiebreak == "rightmost" else (N - j)).view(1, 1, N)
-        zero = torch.zeros((), dtype=torch.int32, device=dev)
-        bests, wheres = [], []
-        for b in range(C + 1):  # the preferred unmasked position holding key value b
-            rank = torch.where(allowed & (ks == b).unsqueeze(1), pref, zero)  # [B, i, j]
-            m = rank.max(dim=2)
-            bests.append(m.values)
-            wheres.append(m.indices)
-        best, where = torch.stack(bests, -1), torch.stack(wheres, -1)  # [B, i, C+1]
+        best, where = self._positions(ks, allowed, pref)
         present = best > 0
         any_present = present.any(-1)
         # The hard pass: the predicate's table (none queries and keys never
@@ -305,27 +303,73 @@ class HardEncoder(nn.Module):
         if self.training and self.soft:
             state = None
         if self.training:
-            # The relaxation: each entry of the predicate holds with
-            # probability σ(score/τ), independently; the soft output is the
-            # expected value attended.  Present key values in order of
-            # preference: value e wins when it holds and no preferred one
-            # does; when none holds, the preferred of all wins.
-            kk = k.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
-            kk = kk * present.unsqueeze(-1).to(k.dtype)
-            sat = torch.einsum("bic,cd,bied->bie", q, torch.sigmoid(logits), kk).clamp(0, 1)
-            order = best.argsort(dim=-1, descending=True)
-            sat_o = sat.gather(-1, order)
-            left = torch.cumprod(1 - sat_o, dim=-1)
-            before = torch.cat([torch.ones_like(left[..., :1]), left[..., :-1]], -1)
-            p_o = sat_o * before
-            p_o = torch.cat([p_o[..., :1] + left[..., -1:], p_o[..., 1:]], -1)
-            p = torch.zeros_like(p_o).scatter(-1, order, p_o) * any_present.unsqueeze(-1).to(p_o.dtype)
-            vv = v.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
-            soft = torch.einsum("bie,biec->bic", p, vv)
+            if self.head_relax == "values":
+                soft = self._attend_values(logits, q, k, v, best, where)
+            else:
+                soft = self._attend(logits, q, k, v, allowed, pref)
             out = mix(self, out, soft)
             if state is None:
                 state = soft_state(out)
         return out, state
+
+    def _positions(self, ks, allowed, pref):
+        """(best [B, i, C+1], where [B, i, C+1]): per key value, the preference
+        rank of the preferred unmasked position holding it (0: none) and
+        that position."""
+        zero = torch.zeros((), dtype=torch.int32, device=ks.device)
+        bests, wheres = [], []
+        for b in range(self.C + 1):
+            rank = torch.where(allowed & (ks == b).unsqueeze(1), pref, zero)  # [B, i, j]
+            m = rank.max(dim=2)
+            bests.append(m.values)
+            wheres.append(m.indices)
+        return torch.stack(bests, -1), torch.stack(wheres, -1)
+
+    def _attend(self, logits, q, k, v, allowed, pref):
+        """The relaxation of a head: position j's key satisfies the predicate
+        with probability Σ_ab q_i[a] σ(logits[a][b]) k_j[b] (its value and
+        the table's entries drawn independently; a none key never does),
+        and the head attends, in order of preference, the first position
+        that satisfies it, or the preferred of all when none does.  The
+        output is the value attended in expectation.  Every position's key
+        gets a gradient, so a lookup can learn to mark a position for a
+        head later in the word."""
+        sat = torch.einsum("bic,cd,bjd->bij", q, torch.sigmoid(logits), k).clamp(0, 1)
+        sat = sat * allowed.to(sat.dtype)
+        order = pref.expand_as(allowed).masked_fill(~allowed, 0).argsort(dim=-1, descending=True)
+        sat_o = sat.gather(-1, order)
+        left = torch.cumprod(1 - sat_o, dim=-1)
+        before = torch.cat([torch.ones_like(left[..., :1]), left[..., :-1]], -1)
+        p_o = sat_o * before
+        any_allowed = allowed.any(-1, keepdim=True).to(sat.dtype)
+        p_o = torch.cat([p_o[..., :1] + left[..., -1:] * any_allowed, p_o[..., 1:]], -1)
+        p = torch.zeros_like(p_o).scatter(-1, order, p_o)
+        return torch.einsum("bij,bjc->bic", p, v)
+
+    def _attend_values(self, logits, q, k, v, best, where):
+        """The other relaxation of a head: over the key values present (each
+        standing for the preferred position holding it, where the hard pass
+        would attend if it won), value e satisfying the predicate with
+        probability Σ q_i[a] σ(logits[a][b]) k[b] at that position; the
+        output is the value attended in expectation, the present values in
+        order of preference.  Only the positions the hard keys single out
+        get a gradient."""
+        C = self.C
+        B, N = best.shape[:2]
+        present = best > 0
+        any_present = present.any(-1)
+        kk = k.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
+        kk = kk * present.unsqueeze(-1).to(k.dtype)
+        sat = torch.einsum("bic,cd,bied->bie", q, torch.sigmoid(logits), kk).clamp(0, 1)
+        order = best.argsort(dim=-1, descending=True)
+        sat_o = sat.gather(-1, order)
+        left = torch.cumprod(1 - sat_o, dim=-1)
+        before = torch.cat([torch.ones_like(left[..., :1]), left[..., :-1]], -1)
+        p_o = sat_o * before
+        p_o = torch.cat([p_o[..., :1] + left[..., -1:], p_o[..., 1:]], -1)
+        p = torch.zeros_like(p_o).scatter(-1, order, p_o) * any_present.unsqueeze(-1).to(p_o.dtype)
+        vv = v.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
+        return torch.einsum("bie,biec->bic", p, vv)
 
     def _lookup(self, lk, vals, states):
         C = self.C

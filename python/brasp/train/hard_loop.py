@@ -23,7 +23,7 @@ import torch
 from . import hard_export
 from .binary import TrainError, run
 from .data import Language, WordDataset, describe_lacking, trim
-from .hard import RELAXES, HardConfig, HardEncoder, HardShape, Read
+from .hard import HEAD_RELAXES, RELAXES, HardConfig, HardEncoder, HardShape, Read
 from .report import accuracy_by_length, exhaustive, plot, summary_line, write_json
 
 HARD = "hard.safetensors"
@@ -53,6 +53,8 @@ def hard_config(opt, alphabet):
         raise TrainError(str(e))
     if opt.relax not in RELAXES:
         raise TrainError("--relax %s: want one of %s" % (opt.relax, ", ".join(RELAXES)))
+    if opt.head_relax not in HEAD_RELAXES:
+        raise TrainError("--head-relax %s: want one of %s" % (opt.head_relax, ", ".join(HEAD_RELAXES)))
     if opt.restarts < 1:
         raise TrainError("--restarts %d: want at least 1" % opt.restarts)
     if not (opt.tau_start > 0 and opt.tau_end > 0):
@@ -205,6 +207,9 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
         restarts = restart + 1
         torch.manual_seed(opt.seed + 7919 * restart)
         model = HardEncoder(cfg).to(device)
+        model.head_relax = opt.head_relax
+        if opt.head_relax == "alternate":
+            model.head_relax = "positions" if restart % 2 == 0 else "values"
         optim = torch.optim.Adam(model.parameters(), lr=opt.lr)
         gen = torch.Generator().manual_seed(opt.seed + 7919 * restart)
         loader = torch.utils.data.DataLoader(train_set, batch_size=opt.batch_size, shuffle=True, generator=gen)

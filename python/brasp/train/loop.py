@@ -57,7 +57,8 @@ class Run:
     classes: int = 3
     directions: str = "future"
     tiebreak: str = "nearest"
-    relax: str = "straight-through"
+    relax: str = "anneal"
+    head_relax: str = "alternate"
     tau_start: float = 1.0
     tau_end: float = 0.05
     restarts: int = 4
