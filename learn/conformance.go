@@ -28,9 +28,13 @@ import (
 //     half of the time); or short loops around the states found last.
 //     They are asked in batches that double from 8 words, so a round that
 //     finds a counterexample early asks little more than it needed;
-//     Random words in all (when negative: RandomBase + RandomPerState/2
-//     per state, RandomPlain times that without prefix answers, at least
-//     RandomHardest times what the hardest counterexample so far took);
+//     Random new words in all (when negative: RandomBase +
+//     RandomPerState/2 per state, RandomPlain times that without prefix
+//     answers, at least RandomHardest times the new words the hardest
+//     counterexample of this stage so far took), drawing until that many
+//     words the cache had not answered were asked, or RandomDraws times
+//     as many words were drawn (none when every word up to MaxLength
+//     was asked in stage 2: a draw could make no other);
 //  5. the HSI suite for Extra extra states: access(q)·x·t for every
 //     state q, every x of length at most Extra+1 and every test t of the
 //     state the hypothesis reaches on access(q)·x (harmonised state
@@ -52,7 +56,7 @@ type Conformance struct {
 	Extra      int
 	Random     int
 	RandomMean int
-	// Epsilon and Delta, when Epsilon > 0, make stage 3 the PAC test;
+	// Epsilon and Delta, when Epsilon > 0, make stage 4 the PAC test;
 	// PACMean is the mean length of its words beyond the first letter.
 	Epsilon, Delta float64
 	PACMean        int
@@ -67,7 +71,7 @@ type Conformance struct {
 	// next the one the next uniform draw starts with.
 	cover []int
 	next  int
-	// hardest is the most draws a counterexample took.
+	// hardest is the most new words a counterexample of stage 4 took.
 	hardest int
 	// fresh is the first state that the hypothesis of two rounds ago
 	// lacked; states the states of the last two hypotheses.
@@ -86,10 +90,11 @@ func NewConformance(c *Cache, length, extra, random, mean, maxLength int) *Confo
 		MaxLength: maxLength, rng: rand.New(rand.NewPCG(1, 2))}
 }
 
-// The number of stage-3 random words when Conformance.Random is negative:
-// RandomBase + RandomPerState/2·(states of the hypothesis), and at least
-// RandomHardest times the draws that the hardest counterexample so far
-// took (a state that took many draws to find says the next one may too).
+// The number of stage-4 new random words when Conformance.Random is
+// negative: RandomBase + RandomPerState/2·(states of the hypothesis), and
+// at least RandomHardest times the new words that the hardest
+// counterexample of stage 4 so far took (a state that took many words to
+// find says the next one may too).
 // A teacher without prefix answers gives one verdict per word where one
 // with them gives one per letter, so its words are RandomPlain times as
 // many.
@@ -192,9 +197,13 @@ func (c *Conformance) counterexamples(b *budget.Budget, h *Hypothesis, most int)
 	if ws, err := c.test(b, h, c.pumped(), most); ws != nil || err != nil {
 		return ws, err
 	}
-	random, err := c.random(b, h, most)
-	if random.ws != nil || err != nil {
-		return random.ws, err
+	// With a bound whose words were all asked, every word a random draw
+	// could make is answered: stage 4 has nothing left to test.
+	var random randomOutcome
+	if bound == 0 || length < bound {
+		if random, err = c.random(b, h, most); random.ws != nil || err != nil {
+			return random.ws, err
+		}
 	}
 	var hsi [][]int
 	for extra := 1; extra <= c.Extra; extra++ {
@@ -223,7 +232,7 @@ func (c *Conformance) counterexamples(b *budget.Budget, h *Hypothesis, most int)
 	if len(c.last) > 0 {
 		parts = append(parts, fmt.Sprintf("the last %d counterexamples with each run of a letter lengthened by 1 to 3", len(c.last)))
 	}
-	if random.asked > 0 {
+	if random.draws > 0 {
 		parts = append(parts, random.what)
 	}
 	s := c.Cache.stats
@@ -329,39 +338,62 @@ func (c *Conformance) hsi(b *budget.Budget, h *Hypothesis, extra int) ([][]int, 
 	return suite, nil
 }
 
-// randomOutcome is what stage 3 of a round did.
+// randomOutcome is what stage 4 of a round did: the counterexamples it
+// found, the words it drew (draws) and how many of them the cache had
+// not answered before (fresh).
 type randomOutcome struct {
-	ws    [][]int
-	asked int
-	what  string
+	ws           [][]int
+	draws, fresh int
+	what         string
 }
 
-// random runs stage 3: hypothesis-guided random words, or the PAC test.
-// The round's count is checked against learn-queries before any is
-// drawn, and each word's length before the word is built.
+// RandomDraws bounds the draws of the guided random words in a round:
+// at most RandomDraws times the new words sought. A hypothesis whose
+// draws keep repeating words answered before (short middles, few
+// states) stops there, and the verdict says how few new words it found.
+var RandomDraws = 16
+
+// random runs stage 4: hypothesis-guided random words, or the PAC test.
+// The guided words are counted as new words: a draw that repeats a word
+// answered before, in this round or any earlier one, tests nothing that
+// stage 1 has not (with a short middle most draws do), so a round draws
+// until it has asked its count of new words, or RandomDraws times that
+// many words; the difficulty it remembers (hardest) is in new words too.
+// The PAC test counts draws, each a sample of its fixed distribution
+// whatever was asked before. The round's count is checked against
+// learn-queries before any is drawn, and each word's length before the
+// word is built.
 func (c *Conformance) random(b *budget.Budget, h *Hypothesis, most int) (randomOutcome, error) {
 	var out randomOutcome
 	total := c.randomCount(c.round, h.NumStates(), c.Cache.PerPrefix())
+	limit := saturatingMul(total, int64(RandomDraws))
+	done := func() int64 { return int64(out.fresh) }
 	draw := func() ([]int, error) { return c.guided(b, h) }
-	what := func(n int) string {
-		return fmt.Sprintf("%d random draws (an access word, a geometric middle of mean length %d and a test of the state reached; "+
-			"or a short loop around a state, most often one found last, and its test)", n, c.RandomMean)
+	what := func() string {
+		shortfall := ""
+		if int64(out.fresh) < total {
+			shortfall = fmt.Sprintf(" of the %d sought: the draws repeat words answered before", total)
+		}
+		return fmt.Sprintf("%d new random words%s (%d draws: an access word, a geometric middle of mean length %d and a test of the state reached; "+
+			"or a short loop around a state, most often one found last, and its test)", out.fresh, shortfall, out.draws, c.RandomMean)
 	}
 	kind := "random test"
 	if c.Epsilon > 0 {
+		limit = total
+		done = func() int64 { return int64(out.draws) }
 		draw = func() ([]int, error) { return c.pac(b, len(h.Alphabet)) }
-		what = func(n int) string {
+		what = func() string {
 			return fmt.Sprintf("%d random draws of length 1 + geometric of mean %d, uniform letters "+
 				"(Angluin's PAC test of round %d: with probability ≥ 1−%g the error is ≤ %g under that distribution)",
-				n, c.PACMean, c.round, c.Delta, c.Epsilon)
+				out.draws, c.PACMean, c.round, c.Delta, c.Epsilon)
 		}
 		kind = "PAC test"
 	}
 	if err := checkCount(b, maxQueries, total, fmt.Sprintf("the %s of round %d", kind, c.round)); err != nil {
 		return out, err
 	}
-	for batch := 8; int64(out.asked) < total; batch = min(2*batch, suiteBatch) {
-		words := make([][]int, 0, min(int64(batch), total-int64(out.asked)))
+	for batch := int64(8); done() < total && int64(out.draws) < limit; batch = min(2*batch, suiteBatch) {
+		words := make([][]int, 0, min(batch, total-done(), limit-int64(out.draws)))
 		for range cap(words) {
 			w, err := draw()
 			if err != nil {
@@ -369,22 +401,24 @@ func (c *Conformance) random(b *budget.Budget, h *Hypothesis, most int) (randomO
 			}
 			words = append(words, w)
 		}
-		out.asked += len(words)
+		asked := c.Cache.stats.MembershipQueries
 		ws, err := c.test(b, h, words, most)
+		out.draws += len(words)
+		out.fresh += c.Cache.stats.MembershipQueries - asked
 		if err != nil {
 			return out, err
 		}
 		if ws != nil {
-			c.hardest = max(c.hardest, out.asked)
+			c.hardest = max(c.hardest, int(done()))
 			out.ws = ws
 			return out, nil
 		}
 	}
-	out.what = what(out.asked)
+	out.what = what()
 	return out, nil
 }
 
-// guided draws a word of stage 3: three times in five access(q)·a·x·t
+// guided draws a word of stage 4: three times in five access(q)·a·x·t
 // with q·a the next transition of the hypothesis in a random order (all of
 // them before any twice), x of geometric length with mean RandomMean and t a uniform
 // test of the state reached (or none, half of the time); otherwise a short

@@ -80,7 +80,9 @@
 // transition followed by its target's tests, random words drawn in
 // doubling batches (uniform walks from access words, and short loops
 // around the states found last, which find the next state of a counter or
-// a bounded Dyck language that uniform words never reach), optionally the
+// a bounded Dyck language that uniform words never reach; counted as the
+// new words they ask, since a draw that repeats an answered word cannot
+// be a counterexample), optionally the
 // HSI suite for extra states and Angluin's PAC test. The cache makes a
 // suite asked again in the next round cost only its new words. Before it
 // accepts a hypothesis, it asks some words again, and without prefix

@@ -97,7 +97,7 @@ func hsiWords(n, k, extra int) int64 {
 	return total
 }
 
-// randomCount is the number of stage-3 words of round i for a hypothesis
+// randomCount is the number of stage-4 words of round i for a hypothesis
 // of n states (see Conformance), saturating at math.MaxInt64; prefix
 // tells whether the teacher answers per prefix.
 func (c *Conformance) randomCount(i, n int, prefix bool) int64 {

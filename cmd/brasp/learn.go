@@ -34,7 +34,7 @@ func learnCmd(e *env, args []string) error {
 	prefixes := fs.Bool("prefixes", false, "the teacher answers one 0/1 per non-empty prefix of each word")
 	testLength := fs.Int("test-length", -1, "conformance: every word up to length `N` (default: the largest N with at most 30 such words)")
 	extra := fs.Int("extra-states", 0, "conformance: the HSI suite for `K` extra states (complete against K more states; costs about states × letters^(K+1) × tests words)")
-	random := fs.Int("random", -1, "conformance: `R` random words per round (default: 175 + 4.5 per state of the hypothesis, twice that without --prefixes)")
+	random := fs.Int("random", -1, "conformance: `R` new random words per round (draws that repeat a word asked before do not count; default: 175 + 4.5 per state of the hypothesis, twice that without --prefixes)")
 	mean := fs.Int("random-mean", 50, "conformance: mean length of the random middle part")
 	epsilon := fs.Float64("epsilon", 0, "conformance: Angluin's PAC test instead of the random words: error at most `E` ...")
 	delta := fs.Float64("delta", 0.05, "... with probability at least 1 - `D`")
