@@ -32,7 +32,7 @@ func learnCmd(e *env, args []string) error {
 	alpha := fs.String("alphabet", "", "the letters of the black box, separated by spaces")
 	propositions := fs.String("propositions", "", "learn a language of traces over the propositions `'p q r'` (separated by spaces): the letters are their valuations, the black box reads traces as brasp run does, the result is a symbolic DFA")
 	prefixes := fs.Bool("prefixes", false, "the teacher answers one 0/1 per non-empty prefix of each word")
-	testLength := fs.Int("test-length", -1, "conformance: every word up to length `N` (default: the largest N with at most 30 such words)")
+	testLength := fs.Int("test-length", -1, "conformance: every word up to length `N` (default: the largest N with at most 300 such words; over more than 16 letters, with at most 30)")
 	extra := fs.Int("extra-states", 0, "conformance: the HSI suite for `K` extra states (complete against K more states; costs about states × letters^(K+1) × tests words)")
 	random := fs.Int("random", -1, "conformance: `R` new random words per round (draws that repeat a word asked before do not count; default: 175 + 4.5 per state of the hypothesis, twice that without --prefixes)")
 	mean := fs.Int("random-mean", 50, "conformance: mean length of the random middle part")
