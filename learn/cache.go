@@ -174,6 +174,42 @@ func (c *Cache) verdicts(u, t []int, every bool, dst []byte) ([]byte, bool) {
 	return dst, true
 }
 
+// disagreement returns the length of the shortest prefix of w whose
+// known verdict (Known) differs from the one h gives, 0 when there is
+// none. It walks the trie once along w: a verdict per prefix looked up
+// from the root cost |w|²/2 steps a word, which made the suite's words
+// along a chain of n states (access words and tests of about n letters,
+// n² of them) cost n⁴ a round.
+func (c *Cache) disagreement(h *automata.DFA, w []int) int {
+	q, n := h.Start, int32(0)
+	for i, a := range w {
+		q = h.Delta[q][a]
+		acc, ok := false, true
+		switch {
+		case c.maxLength > 0 && i+1 > c.maxLength:
+			// Past the bound every word counts as rejected.
+		case n < 0:
+			ok = false
+		default:
+			if n = c.trie.kid(n, a); n == 0 {
+				n, ok = -1, false
+				break
+			}
+			switch c.trie.out(n) {
+			case accepted:
+				acc = true
+			case rejected:
+			default:
+				ok = false
+			}
+		}
+		if ok && acc != h.Accept[q] {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // Accepts returns the verdict on w, which Ask must have fetched.
 func (c *Cache) Accepts(w []int) bool {
 	acc, ok := c.Known(w)

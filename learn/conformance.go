@@ -522,12 +522,8 @@ func (c *Conformance) test(b *budget.Budget, h *Hypothesis, suite [][]int, most 
 // disagreement returns the shortest prefix of w (w itself without prefix
 // answers) whose known verdict differs from h's, or nil.
 func (c *Conformance) disagreement(h *Hypothesis, w []int) []int {
-	q := h.Start
-	for i, a := range w {
-		q = h.Delta[q][a]
-		if acc, ok := c.Cache.Known(w[:i+1]); ok && acc != h.Accept[q] {
-			return append([]int{}, w[:i+1]...)
-		}
+	if i := c.Cache.disagreement(h.DFA, w); i > 0 {
+		return append([]int{}, w[:i]...)
 	}
 	return nil
 }
