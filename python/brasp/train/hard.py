@@ -149,6 +149,23 @@ def logistic_like(x):
     return torch.log(u) - torch.log1p(-u)
 
 
+def first_satisfying(sat, rank, any_candidate):
+    """The distribution of the candidate a head attends [..., K]: candidates
+    (positions or key values) satisfy the predicate independently with
+    probabilities sat [..., K]; the head takes, in decreasing rank (its
+    preference; rank 0 for no candidate), the first that satisfies it, or the
+    highest-ranked of all when none does (nothing where any_candidate [...]
+    is false)."""
+    order = rank.argsort(dim=-1, descending=True)
+    sat_o = sat.gather(-1, order)
+    left = torch.cumprod(1 - sat_o, dim=-1)
+    before = torch.cat([torch.ones_like(left[..., :1]), left[..., :-1]], -1)
+    p_o = sat_o * before
+    p_o = torch.cat([p_o[..., :1] + left[..., -1:], p_o[..., 1:]], -1)
+    p = torch.zeros_like(p_o).scatter(-1, order, p_o)
+    return p * any_candidate.unsqueeze(-1).to(p.dtype)
+
+
 def gumbel_like(x):
     u = torch.rand_like(x).clamp_(1e-9, 1 - 1e-9)
     return -torch.log(-torch.log(u))
@@ -336,14 +353,8 @@ class HardEncoder(nn.Module):
         head later in the word."""
         sat = torch.einsum("bic,cd,bjd->bij", q, torch.sigmoid(logits), k).clamp(0, 1)
         sat = sat * allowed.to(sat.dtype)
-        order = pref.expand_as(allowed).masked_fill(~allowed, 0).argsort(dim=-1, descending=True)
-        sat_o = sat.gather(-1, order)
-        left = torch.cumprod(1 - sat_o, dim=-1)
-        before = torch.cat([torch.ones_like(left[..., :1]), left[..., :-1]], -1)
-        p_o = sat_o * before
-        any_allowed = allowed.any(-1, keepdim=True).to(sat.dtype)
-        p_o = torch.cat([p_o[..., :1] + left[..., -1:] * any_allowed, p_o[..., 1:]], -1)
-        p = torch.zeros_like(p_o).scatter(-1, order, p_o)
+        rank = pref.expand_as(allowed).masked_fill(~allowed, 0)
+        p = first_satisfying(sat, rank, allowed.any(-1))
         return torch.einsum("bij,bjc->bic", p, v)
 
     def _attend_values(self, logits, q, k, v, best, where):
@@ -361,13 +372,7 @@ class HardEncoder(nn.Module):
         kk = k.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
         kk = kk * present.unsqueeze(-1).to(k.dtype)
         sat = torch.einsum("bic,cd,bied->bie", q, torch.sigmoid(logits), kk).clamp(0, 1)
-        order = best.argsort(dim=-1, descending=True)
-        sat_o = sat.gather(-1, order)
-        left = torch.cumprod(1 - sat_o, dim=-1)
-        before = torch.cat([torch.ones_like(left[..., :1]), left[..., :-1]], -1)
-        p_o = sat_o * before
-        p_o = torch.cat([p_o[..., :1] + left[..., -1:], p_o[..., 1:]], -1)
-        p = torch.zeros_like(p_o).scatter(-1, order, p_o) * any_present.unsqueeze(-1).to(p_o.dtype)
+        p = first_satisfying(sat, best, any_present)
         vv = v.gather(1, where.reshape(B, N * (C + 1)).unsqueeze(-1).expand(-1, -1, C)).reshape(B, N, C + 1, C)
         return torch.einsum("bie,biec->bic", p, vv)
 
