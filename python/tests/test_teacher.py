@@ -11,7 +11,7 @@ import unittest
 
 import torch
 
-from common import EXAMPLES, convert, go_run, python_env, tmpdir
+from common import EXAMPLES, convert, go_run, python_env, run_main, tmpdir
 
 from brasp import teacher
 
@@ -198,19 +198,21 @@ class TestCommand(unittest.TestCase):
         self.assertEqual((p.returncode, p.stdout), (2, b"accept\n"), p.stderr)
         self.assertIn(b"brasp.teacher: line 2: not UTF-8 (byte 0xff at offset 0)", p.stderr)
         self.assertNotIn(b"Traceback", p.stderr)
-        p = self.run_server(["--model", model, "--stats", os.path.join(tmpdir(), "nodir", "s.json")], "lr\n")
-        self.assertEqual((p.returncode, p.stdout), (2, ""), p.stderr)
-        self.assertIn("--stats", p.stderr)
-        p = self.run_server(["--model", model, "--alphabet", "a b"], "")
-        self.assertEqual(p.returncode, 2)
-        self.assertIn("differs from the model's alphabet", p.stderr)
-        p = self.run_server(["--model", os.path.join(tmpdir(), "missing.json")], "")
-        self.assertEqual(p.returncode, 2)
-        self.assertIn("missing.json", p.stderr)
+        # Settings refused before the first word is read: the command's main
+        # in this process (a process each would import PyTorch again).
+        code, out, err = run_main(teacher.main, "--model", model, "--stats", os.path.join(tmpdir(), "nodir", "s.json"))
+        self.assertEqual((code, out), (2, ""), err)
+        self.assertIn("--stats", err)
+        code, _, err = run_main(teacher.main, "--model", model, "--alphabet", "a b")
+        self.assertEqual(code, 2)
+        self.assertIn("differs from the model's alphabet", err)
+        code, _, err = run_main(teacher.main, "--model", os.path.join(tmpdir(), "missing.json"))
+        self.assertEqual(code, 2)
+        self.assertIn("missing.json", err)
         if not torch.cuda.is_available():
-            p = self.run_server(["--model", model, "--device", "cuda"], "")
-            self.assertEqual(p.returncode, 2)
-            self.assertIn("no CUDA", p.stderr)
+            code, _, err = run_main(teacher.main, "--model", model, "--device", "cuda")
+            self.assertEqual(code, 2)
+            self.assertIn("no CUDA", err)
 
 
 if __name__ == "__main__":
