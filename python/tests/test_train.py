@@ -31,6 +31,7 @@ from brasp.train import (Config, Encoder, TrainError, find_brasp, load_model, re
                          write_safetensors)
 from brasp.train.cli import main  # noqa: E402
 from brasp.train.report import plain_plot  # noqa: E402
+from common import run_main  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -143,7 +144,8 @@ class TrainABPlus(unittest.TestCase):
         os.makedirs(out)
         with open(os.path.join(out, "checkpoint.pt"), "wb") as f:
             f.write(b"PK\x03\x04 not a checkpoint")
-        code, _, err = train_cmd(AB_PLUS, "--steps", 1, "--train-lengths", "1:4", "--out", out, "--resume", "--device", "cpu")
+        # In process: a process would import PyTorch again for one refusal.
+        code, _, err = run_main(main, AB_PLUS, "--steps", 1, "--train-lengths", "1:4", "--out", out, "--resume", "--device", "cpu")
         self.assertEqual(code, 1)
         self.assertIn("corrupt checkpoint", err)
         self.assertNotIn("Traceback", err)
