@@ -405,17 +405,27 @@ func (c *Cache) Bytes() int { return int(c.trie.bytes) }
 // another: counterexamples that cost no query. It walks the trie of the
 // words asked beside h, breadth first.
 func (c *Cache) Disagreements(h *automata.DFA, most int) [][]int {
+	return c.disagreements(h.Start, func(q, a int) int { return h.Delta[q][a] }, func(q int) bool { return h.Accept[q] }, most)
+}
+
+// disagreements is Disagreements for the automaton of delta and accept
+// from start, where a negative target is not known yet: the words through
+// it are not looked at.
+func (c *Cache) disagreements(start int, delta func(q, a int) int, accept func(q int) bool, most int) [][]int {
 	type item struct {
 		node, state, from int32
 		a                 int32
 	}
 	var ws [][]int
-	queue := []item{{0, int32(h.Start), -1, -1}}
+	queue := []item{{0, int32(start), -1, -1}}
 	for i := 0; i < len(queue) && len(ws) < most; i++ {
 		it := queue[i]
 		for a, n := range c.trie.children(it.node) {
-			r := int32(h.Delta[it.state][a])
-			if v := c.trie.out(n); (v == accepted || v == rejected) && (v == accepted) != h.Accept[r] {
+			r := delta(int(it.state), a)
+			if r < 0 {
+				continue
+			}
+			if v := c.trie.out(n); (v == accepted || v == rejected) && (v == accepted) != accept(r) {
 				w := []int{a}
 				for x := i; queue[x].from >= 0; x = int(queue[x].from) {
 					w = append(w, int(queue[x].a))
@@ -426,7 +436,7 @@ func (c *Cache) Disagreements(h *automata.DFA, most int) [][]int {
 				}
 				continue
 			}
-			queue = append(queue, item{n, r, int32(i), int32(a)})
+			queue = append(queue, item{n, int32(r), int32(i), int32(a)})
 		}
 	}
 	return ws

@@ -24,17 +24,29 @@
 //     letters: the extra verdicts come with the same query and tell states
 //     apart sooner (shallower trees, fewer rounds).
 //
-// Transitions are sifted together, one batch per step, each moving down
-// as far as the answers known go. A counterexample w costs ⌈log₂|w|⌉
-// queries (binary search for the index where the access word of the
-// hypothesis state stops agreeing) and is used again until the hypothesis
-// agrees with it. A round takes up to 1 + n/RoundShare counterexamples of
-// a hypothesis with n states and refines with them, up to Together at a
-// time: their binary searches side by side (a batch per step), the new
-// states they find added at once and the transitions to sort again sifted
-// together. So rounds grow as log n, not as n (an exact check costs
-// O(n·k) a round), and a teacher that answers a batch slowly is asked
-// fewer, larger batches. With n states and k letters the learner needs
+// A counterexample w costs ⌈log₂|w|⌉ queries (binary search for the
+// index where the access word of the hypothesis state stops agreeing) and
+// is used again until the hypothesis agrees with it. A round takes up to
+// 1 + n/RoundShare counterexamples of a hypothesis with n states, so
+// rounds grow as log n, not as n (an exact check costs O(n·k) a round).
+// Refining is one pipeline whose tasks share the batches, one batch per
+// step: the binary searches of up to Together counterexamples, the probes
+// of the splits they find, and the sifts of the transitions those splits
+// move or create, each moving down the tree as far as the answers known
+// go. A search works on the run of the hypothesis when it began (its
+// verdicts are the teacher's on access words, true whatever the
+// hypothesis becomes) and is given up if the hypothesis leaves that run;
+// a counterexample searched again asks first at its last cut and the few
+// indices after it, where the next cut most often is. With a conformance
+// test and a hypothesis of at least PullFrom states, whenever nothing is
+// left to search, the pipeline takes the counterexamples among the words
+// answered before (free: the suite's first stage), until the states of
+// the round have doubled. So a round's deep sifts, the next searches and
+// their splits go out together, and a teacher that answers a batch slowly
+// is asked fewer, larger batches: a trained model that is not regular
+// (BenchmarkLearnPasses has teachers like it) is asked 15 words per
+// forward pass where one phase at a time (search, split, sift, the next
+// round) asked 6.6, at the same words per state. With n states and k letters the learner needs
 // at most n−1 counterexamples, and asks at most n·k·h + n·⌈log₂ m⌉ words
 // (h the height of the tree, at most n; m the longest counterexample); on
 // random DFAs h stays small.

@@ -49,6 +49,10 @@ type Learner struct {
 	// mode (see the package doc); rng draws them.
 	tail int
 	rng  *rand.Rand
+	// pull: refining takes up the counterexamples among the words
+	// answered before whenever it has nothing else to search (see
+	// pipeline), as a conformance test's first stage would.
+	pull bool
 	// Progress, when set, is called after every equivalence round.
 	Progress func(s *Stats)
 }
@@ -136,6 +140,7 @@ func LearnWith(b *budget.Budget, cache *Cache, eq Equivalence, progress func(*St
 	if err == nil && cache.maxLength > 0 {
 		err = cover(b, res, cache.maxLength, cache.stats)
 	}
+	cache.stats.StatesFound = len(l.access)
 	res.Stats = *cache.stats
 	res.Stats.Seconds = time.Since(start).Seconds()
 	res.Stats.TeacherSeconds = cache.teacher.d.Seconds()
@@ -175,10 +180,11 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 	}
 	l.leaf[0] = &tnode{state: 0}
 	l.root.children[l.key(nil, l.root.test)] = l.leaf[0]
-	if err := l.siftAll(b, l.outgoing(0)); err != nil {
+	if err := l.pipeline(b, nil, l.outgoing(0)); err != nil {
 		return err
 	}
 	_, tested := eq.(*Conformance)
+	l.pull = tested
 	family := 0 // rounds since the hypotheses began to grow as a chain
 	for round := 1; ; round++ {
 		l.cache.round = round
@@ -218,7 +224,7 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 			l.stats.Counterexamples++
 			l.stats.CounterexampleLengths = append(l.stats.CounterexampleLengths, len(w))
 		}
-		if err := l.refine(b, ws); err != nil {
+		if err := l.pipeline(b, ws, nil); err != nil {
 			return err
 		}
 	}
@@ -236,107 +242,8 @@ func (l *Learner) run(b *budget.Budget, eq Equivalence, res *Result) error {
 // a state that a later one would have found anyway.
 var RoundShare = 64
 
-// Together is the most counterexamples whose searches are asked in one
-// batch (see refine).
-var Together = 16
-
-// run1 runs the current hypothesis on w.
-func (l *Learner) run1(w []int) bool {
-	q := 0
-	for _, a := range w {
-		q = l.trans[q][a]
-	}
-	return q > 0 && l.cache.Accepts(l.access[q])
-}
-
-// state returns the state the hypothesis reaches on w.
-func (l *Learner) state(w []int) int {
-	q := 0
-	for _, a := range w {
-		q = l.trans[q][a]
-	}
-	return q
-}
-
-// refine refines the hypothesis with the counterexamples ws (whose
-// verdicts the cache holds) until it agrees with all of them: each pass
-// takes up to Together of those it still gets wrong, finds a new state
-// in each (search, their queries asked together), and adds them (split).
-func (l *Learner) refine(b *budget.Budget, ws [][]int) error {
-	for {
-		var live [][]int
-		for _, w := range ws {
-			if l.run1(w) != l.cache.Accepts(w) {
-				live = append(live, w)
-			}
-		}
-		if len(live) == 0 {
-			return nil
-		}
-		cuts, err := l.search(b, live[:min(len(live), Together)])
-		if err != nil {
-			return err
-		}
-		if err := l.split(b, cuts); err != nil {
-			return err
-		}
-	}
-}
-
-// cut is what processing a counterexample finds: the word access(p)·a
-// reaches a state that the hypothesis merges with old = p·a, told apart
-// from it by the suffix v.
-type cut struct {
-	p, a, old int
-	v         []int
-}
-
-// search processes the counterexamples ws the Rivest–Schapire way, the
-// binary searches side by side, one batch per step: with α(i) the verdict
-// on access(h(w[:i]))·w[i:], α(0) is the teacher's verdict on w and α(|w|)
-// the hypothesis's; a binary search finds i with α(i) ≠ α(i+1), so
-// access(h(w[:i]))·w[i] is a new state, told apart from h(w[:i+1]) by the
-// suffix w[i+1:]. A counterexample costs about log₂|w| queries, the
-// batch as many steps as its longest one needs.
-func (l *Learner) search(b *budget.Budget, ws [][]int) ([]cut, error) {
-	lo, hi := make([]int, len(ws)), make([]int, len(ws))
-	for i, w := range ws {
-		hi[i] = len(w) // α(lo) = teacher's verdict ≠ α(hi)
-	}
-	alpha := func(w []int, i int) []int { return concat(l.access[l.state(w[:i])], w[i:]) }
-	for {
-		var batch [][]int
-		for i, w := range ws {
-			if hi[i]-lo[i] > 1 {
-				batch = append(batch, alpha(w, (lo[i]+hi[i])/2))
-			}
-		}
-		if len(batch) == 0 {
-			break
-		}
-		if err := l.cache.Ask(b, batch); err != nil {
-			return nil, err
-		}
-		j := 0
-		for i, w := range ws {
-			if hi[i]-lo[i] > 1 {
-				mid := (lo[i] + hi[i]) / 2
-				if l.cache.Accepts(batch[j]) == l.cache.Accepts(w) {
-					lo[i] = mid
-				} else {
-					hi[i] = mid
-				}
-				j++
-			}
-		}
-	}
-	cuts := make([]cut, len(ws))
-	for i, w := range ws {
-		p := l.state(w[:lo[i]])
-		cuts[i] = cut{p: p, a: w[lo[i]], old: l.trans[p][w[lo[i]]], v: w[lo[i]+1:]}
-	}
-	return cuts, nil
-}
+// Together is the most counterexamples searched at once (see pipeline).
+var Together = 64
 
 // Tail is the number of random letters appended to each test suffix when
 // the teacher answers per prefix.

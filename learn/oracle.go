@@ -40,6 +40,9 @@ type Equivalence interface {
 type Stats struct {
 	// States of the last hypothesis.
 	States int `json:"states"`
+	// StatesFound: the states the learner had found when it stopped (more
+	// than States when a limit stopped it between two hypotheses).
+	StatesFound int `json:"states_found"`
 	// StatesUpToBound: with a bound on the length of words, the states
 	// of the DFA learned of the words up to it, before its minimal cover
 	// automaton (States) was taken.

@@ -51,56 +51,42 @@ func concat(u, t []int) []int {
 	return append(append(w, u...), t...)
 }
 
-// siftAll sorts the words of items down the tree from their nodes, one
-// batch per step: a step asks the test of each item's node, and the item
-// moves down as far as the answers known go. A word whose key has no
-// child yet becomes a new state there (its access word is the
-// transition's word), whose transitions are sifted in turn. When it
-// returns, every transition has its target state.
-func (l *Learner) siftAll(b *budget.Budget, items []sift) error {
-	for len(items) > 0 {
-		batch := make([][]int, 0, len(items))
-		for _, it := range items {
-			batch = append(batch, concat(it.word, it.at.test))
-		}
-		if err := l.cache.Ask(b, batch); err != nil {
-			return err
-		}
-		next := items[:0]
-		var fresh []sift
-		for _, it := range items {
-			for l.known(it.word, it.at.test) {
-				k := l.key(it.word, it.at.test)
-				c := it.at.children[k]
-				if c == nil {
-					// A new state: its access word is the transition's
-					// word.
-					q, err := l.addState(b, it.word)
-					if err != nil {
-						return err
-					}
-					c = &tnode{state: q}
-					it.at.children[k] = c
-					l.leaf[q] = c
-					fresh = append(fresh, l.outgoing(q)...)
+// descend moves each item down the tree as far as the answers known go
+// (after its test was asked). A word whose key has no child yet becomes a
+// new state there (its access word is the transition's word), whose
+// transitions are returned to sift in turn with the items still on
+// their way; an item that reaches a leaf gives its transition its target.
+func (l *Learner) descend(b *budget.Budget, items []sift) ([]sift, error) {
+	next := items[:0]
+	var fresh []sift
+	for _, it := range items {
+		for l.known(it.word, it.at.test) {
+			k := l.key(it.word, it.at.test)
+			c := it.at.children[k]
+			if c == nil {
+				// A new state: its access word is the transition's
+				// word.
+				q, err := l.addState(b, it.word)
+				if err != nil {
+					return nil, err
 				}
-				it.at = c
-				if c.state >= 0 {
-					break
-				}
+				c = &tnode{state: q}
+				it.at.children[k] = c
+				l.leaf[q] = c
+				fresh = append(fresh, l.outgoing(q)...)
 			}
-			if it.at.state >= 0 {
-				l.setTrans(it.from, it.a, it.at.state)
-				continue
+			it.at = c
+			if c.state >= 0 {
+				break
 			}
-			next = append(next, it)
 		}
-		items = append(next, fresh...)
-		if err := b.Step(int64(len(batch))); err != nil {
-			return err
+		if it.at.state >= 0 {
+			l.setTrans(it.from, it.a, it.at.state)
+			continue
 		}
+		next = append(next, it)
 	}
-	return nil
+	return append(next, fresh...), nil
 }
 
 // outgoing returns the transitions of state q to sift from the root.
@@ -118,65 +104,55 @@ func (l *Learner) setTrans(q, a, r int) {
 	l.incoming[r] = append(l.incoming[r], int32(q*l.k+a))
 }
 
-// split adds the new states of cuts (one per state of the hypothesis
-// that they split; the others wait for the next pass of refine): the leaf
-// of each such state old becomes an inner node whose test is v followed
-// by the tail, with children old and the new state with access word
-// access(p)·a (which disagree on it), and the transitions that led to old
-// are sifted again from the new node, all of them together.
-func (l *Learner) split(b *budget.Budget, cuts []cut) error {
-	type splitting struct {
-		old  int
-		u, t []int
-	}
-	var todo []splitting
-	var batch [][]int
-	seen := map[int]bool{}
-	for _, c := range cuts {
-		if seen[c.old] {
-			continue
+// splitting is a state split that a cut proposes: old's leaf is to
+// become an inner node with test t, telling old from the new state with
+// access word u.
+type splitting struct {
+	old  int
+	u, t []int
+}
+
+// probes are the words whose verdicts split needs.
+func (l *Learner) probes(s splitting) [][]int {
+	return [][]int{concat(l.access[s.old], s.t), concat(s.u, s.t)}
+}
+
+// split adds the new state of s (its probes asked): the leaf of old
+// becomes an inner node whose test is t, with children old and the new
+// state with access word u (which disagree on it), and it returns the
+// transitions to sift: those that led to old, from the new node, and the
+// new state's, from the root.
+func (l *Learner) split(b *budget.Budget, s splitting) ([]sift, error) {
+	leaf := l.leaf[s.old]
+	ko, kn := l.key(l.access[s.old], s.t), l.key(s.u, s.t)
+	if ko == kn {
+		// A counterexample that splits no state: the teacher
+		// contradicts itself somewhere on the words it rests on (or
+		// brasp has a bug).
+		if err := l.cache.Recheck(b, l.probes(s)); err != nil {
+			return nil, err
 		}
-		seen[c.old] = true
-		s := splitting{old: c.old, u: concat(l.access[c.p], []int{c.a}), t: l.withTail(c.v)}
-		todo = append(todo, s)
-		batch = append(batch, concat(l.access[s.old], s.t), concat(s.u, s.t))
+		return nil, errNotSplit
 	}
-	if err := l.cache.Ask(b, batch); err != nil {
-		return err
+	q, err := l.addState(b, s.u)
+	if err != nil {
+		return nil, err
 	}
+	leaf.test, leaf.state = s.t, -1
+	leaf.children = map[string]*tnode{
+		ko: {state: s.old},
+		kn: {state: q},
+	}
+	l.leaf[s.old], l.leaf[q] = leaf.children[ko], leaf.children[kn]
 	var items []sift
-	for _, s := range todo {
-		leaf := l.leaf[s.old]
-		ko, kn := l.key(l.access[s.old], s.t), l.key(s.u, s.t)
-		if ko == kn {
-			// A counterexample that splits no state: the teacher
-			// contradicts itself somewhere on the words it rests on
-			// (or brasp has a bug).
-			if err := l.cache.Recheck(b, [][]int{concat(l.access[s.old], s.t), concat(s.u, s.t)}); err != nil {
-				return err
-			}
-			return errNotSplit
+	for _, qa := range l.incoming[s.old] {
+		p, a := int(qa)/l.k, int(qa)%l.k
+		if l.trans[p][a] != s.old {
+			continue // stale entry: the transition moved since
 		}
-		q, err := l.addState(b, s.u)
-		if err != nil {
-			return err
-		}
-		leaf.test, leaf.state = s.t, -1
-		leaf.children = map[string]*tnode{
-			ko: {state: s.old},
-			kn: {state: q},
-		}
-		l.leaf[s.old], l.leaf[q] = leaf.children[ko], leaf.children[kn]
-		for _, qa := range l.incoming[s.old] {
-			p, a := int(qa)/l.k, int(qa)%l.k
-			if l.trans[p][a] != s.old {
-				continue // stale entry: the transition moved since
-			}
-			l.writable(p)[a] = -1
-			items = append(items, sift{from: p, a: a, word: concat(l.access[p], []int{a}), at: leaf})
-		}
-		l.incoming[s.old] = l.incoming[s.old][:0]
-		items = append(items, l.outgoing(q)...)
+		l.writable(p)[a] = -1
+		items = append(items, sift{from: p, a: a, word: concat(l.access[p], []int{a}), at: leaf})
 	}
-	return l.siftAll(b, items)
+	l.incoming[s.old] = l.incoming[s.old][:0]
+	return append(items, l.outgoing(q)...), nil
 }
