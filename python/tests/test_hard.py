@@ -201,10 +201,11 @@ class Command(unittest.TestCase):
 
     def test_never_hard(self):
         out = os.path.join(tmpdir(), "soft")
-        code, stdout, stderr = train_cmd(AB_PLUS, "--attention", "hard", "--out", out, "--steps", "10",
-                                         "--tau-start", "1000", "--tau-end", "1000", "--train-lengths", "1:12",
-                                         "--train-count", "20", "--val-count", "10", "--test-count", "5",
-                                         "--exhaustive", "0", "--progress", "none", "--threads", "1")
+        # In process (the command's process is run above).
+        code, stdout, stderr = run_main(train_cli.main, AB_PLUS, "--attention", "hard", "--out", out, "--steps", "10",
+                                        "--tau-start", "1000", "--tau-end", "1000", "--train-lengths", "1:12",
+                                        "--train-count", "20", "--val-count", "10", "--test-count", "5",
+                                        "--exhaustive", "0", "--progress", "none", "--threads", "1", BRASP=brasp_bin())
         self.assertEqual(code, 0, stderr)
         self.assertIn("the attention never became hard", stdout + stderr)
         self.assertTrue(os.path.isfile(os.path.join(out, "hard.safetensors")))
