@@ -13,8 +13,8 @@ import brasp
 
 
 class AgreeMixin:
-    def check_model(self, path, words, what, methods=("classes", "dense")):
-        m = brasp.load(path)
+    def check_model(self, m, path, words, what, methods=("classes", "dense")):
+        """m is brasp.load(path)."""
         if m.is_transducer:
             return self.check_transducer(m, path, words, what)
         go = common.go_run(path, words)
@@ -71,7 +71,7 @@ class TestExamples(unittest.TestCase, AgreeMixin):
                     break
                 m = brasp.load(out)
                 words = common.test_words(m.alphabet, budget=100, long=3, seed=k)
-                self.check_model(out, words, "%s %s" % (os.path.basename(src), common.name(flags)))
+                self.check_model(m, out, words, "%s %s" % (os.path.basename(src), common.name(flags)))
                 checked += 1
         self.assertGreater(checked, 40)
 
@@ -95,7 +95,7 @@ class TestRandomPrograms(unittest.TestCase, AgreeMixin):
             out = common.convert(src, os.path.join(common.tmpdir(), "r%03d%s" % (k, ext)), *flags)
             m = brasp.load(out)
             words = common.test_words(m.alphabet, budget=40, long=2, seed=k)
-            self.check_model(out, words, "%s %s" % (os.path.basename(src), common.name(flags)),
+            self.check_model(m, out, words, "%s %s" % (os.path.basename(src), common.name(flags)),
                              methods=(("classes", "dense")[k % 2],))
 
 
@@ -122,7 +122,7 @@ class TestPositionTables(unittest.TestCase, AgreeMixin):
                 m = brasp.load(out)
                 self.assertTrue(any(t.kind == "table" for t in m.spec.position), out)
                 words = common.test_words(m.alphabet, budget=80, long=3, seed=k)
-                self.check_model(out, words, "tables %s%s" % (common.name(flags), ext))
+                self.check_model(m, out, words, "tables %s%s" % (common.name(flags), ext))
 
 
 if __name__ == "__main__":
