@@ -274,3 +274,15 @@ func TestGrowthLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowthAlternating: counterexamples of a family that alternate
+// between two shapes, each growing (a^n b^n in prefix mode, --test-length
+// 1, --random-mean 200: 22 states learned, exit 0, no warning, because
+// only 8 of 12 lengths were as long as the one before), read as growth
+// along one family.
+func TestGrowthAlternating(t *testing.T) {
+	lengths := []int{2, 3, 6, 10, 8, 12, 16, 14, 18, 16, 20, 18, 20}
+	if _, ok := chainGrowth(lengths, dyck(20)); !ok {
+		t.Errorf("lengths %v over a chain of 22 states: not read as growth along one family", lengths)
+	}
+}
