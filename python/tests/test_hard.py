@@ -20,6 +20,7 @@ import torch  # noqa: E402
 import brasp as braspmod  # noqa: E402
 from brasp.train import cli as train_cli  # noqa: E402
 from brasp.train import hard_export  # noqa: E402
+from brasp.train.hard_loop import verdict  # noqa: E402
 from brasp.train.data import Language, WordDataset, trim  # noqa: E402
 from brasp.train import hard as hard_mod  # noqa: E402
 from brasp.train.hard import HardConfig, HardEncoder  # noqa: E402
@@ -177,6 +178,15 @@ class Decompile(unittest.TestCase):
         self.assertIn("rightmost [j<i", prog)
         self.assertLess(len(prog.splitlines()), 30, prog)
 
+    def test_verdict_passes_limits(self):
+        out = os.path.join(tmpdir(), "hand.safetensors")
+        hard_export.write(hand_built_ab_plus(), out)
+        self.assertIs(verdict(brasp_bin(), AB_PLUS, out)["equivalent"], True)
+        v = verdict(brasp_bin(), AB_PLUS, out, "decompile-classes=2")
+        self.assertIsNone(v["equivalent"], v)
+        self.assertIn("decompile-classes=2", v["text"])
+        self.assertIn("brasp.train --limits NAME=N", v["text"])
+
 
 def train_cmd(*args):
     p = subprocess.run([sys.executable, "-m", "brasp.train"] + [str(a) for a in args], capture_output=True, text=True,
@@ -220,6 +230,7 @@ class Command(unittest.TestCase):
             ([AB_PLUS, "--mask", "bidirectional"], "--mask bidirectional: with --attention hard, want one of"),
             ([AB_PLUS, "--mask", "causal", "--directions", "both"], "--mask causal has heads looking back only"),
             ([AB_PLUS, "--relax", "magic"], "--relax magic: want one of"),
+            ([AB_PLUS, "--limits", "decompile-classes"], "--limits decompile-classes: want NAME=N joined by commas"),
             ([AB_PLUS, "--attention", "soft"], "--attention soft: want softmax or hard"),
         ):
             a = list(args)

@@ -58,6 +58,9 @@ _HELP = {
     "tau_end": "hard: the surrogate's temperature at the last step",
     "restarts": "hard: fresh models trained in turn (each through its --steps schedule) until brasp equiv proves one "
                 "equivalent to FILE; the best is kept",
+    "limits": "hard: brasp's limits for the verdict, NAME=N joined by commas (each passed to brasp equiv as --limit "
+              "NAME=N; a deep model over several letters may need more than decompile-classes, decompile-combos or "
+              "decompile-work allow)",
 }
 
 # Flags whose default depends on --attention: softmax's default, then hard's.

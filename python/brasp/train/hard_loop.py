@@ -59,7 +59,23 @@ def hard_config(opt, alphabet):
         raise TrainError("--restarts %d: want at least 1" % opt.restarts)
     if not (opt.tau_start > 0 and opt.tau_end > 0):
         raise TrainError("--tau-start and --tau-end want positive temperatures")
+    limit_args(opt.limits)
     return cfg
+
+
+_LIMIT = re.compile(r"^[a-z][a-z0-9-]*=[0-9]+$")
+
+
+def limit_args(limits):
+    """brasp's --limit arguments for --limits NAME=N,NAME=N (checked here, so
+    that a malformed one is refused before training; brasp names an unknown
+    NAME)."""
+    out = []
+    for item in filter(None, (s.strip() for s in limits.split(","))):
+        if not _LIMIT.match(item):
+            raise TrainError("--limits %s: want NAME=N joined by commas (e.g. decompile-classes=65536)" % limits)
+        out += ["--limit", item]
+    return out
 
 
 def prefix_labels(lang, ds):
@@ -129,10 +145,11 @@ def read_sharpness(model, tau):
 _NOT_EQUIV = re.compile(r'^not equivalent: (.*) \((.*) (accepts|rejects), (.*) (accepts|rejects)\)\s*$')
 
 
-def verdict(binary, lang_path, model_path):
-    """brasp equiv LANG MODEL as {"equivalent": bool, "word", "language", "model", "text"}."""
+def verdict(binary, lang_path, model_path, limits=""):
+    """brasp equiv LANG MODEL (under the --limits given) as {"equivalent":
+    bool, "word", "language", "model", "text"}."""
     try:
-        out, _ = run(binary, ["equiv", lang_path, model_path], "brasp equiv")
+        out, _ = run(binary, ["equiv"] + limit_args(limits) + [lang_path, model_path], "brasp equiv")
         return {"equivalent": True, "text": "equivalent to %s at every length" % lang_path}
     except TrainError as e:
         msg = str(e)
@@ -142,7 +159,8 @@ def verdict(binary, lang_path, model_path):
         if m:
             break
     if not m:
-        return {"equivalent": None, "text": "brasp equiv could not decide: %s" % msg}
+        hint = " (brasp.train --limits NAME=N raises a limit for it)" if "--limit" in msg else ""
+        return {"equivalent": None, "text": "brasp equiv could not decide: %s%s" % (msg, hint)}
     word = m.group(1)
     first_says, second_says = m.group(3), m.group(5)
     lang_says = first_says if m.group(2) == lang_path else second_says
@@ -192,7 +210,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
         hard_export.write(model.cpu(), path)
         model.to(device)
         model.train()
-        v = verdict(lang.binary, opt.file, path)
+        v = verdict(lang.binary, opt.file, path, opt.limits)
         key = (v["equivalent"] is True, acc)
         if best is None or key > best:
             best, best_verdict = key, v
@@ -277,7 +295,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     test_words, test_lacking = lang.sample(test_l, opt.test_count, opt.seed + 2_000_003)
     rows = accuracy_by_length(model, test_words, device)
     ex = exhaustive(model, lang, opt.exhaustive, device) if opt.exhaustive > 0 else None
-    v = best_verdict if best_verdict is not None else verdict(lang.binary, opt.file, path)
+    v = best_verdict if best_verdict is not None else verdict(lang.binary, opt.file, path, opt.limits)
     doc = {
         "language": opt.file, "attention": "hard", "train_lengths": list(train_l), "test_lengths": list(test_l),
         "steps": step, "restarts": restarts, "stopped": stopped, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
