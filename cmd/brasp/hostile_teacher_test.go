@@ -334,9 +334,12 @@ func (r teacherRun) check(dir string, h hostileResult) (string, error) {
 		lang = func(w []int) bool { return r.target.Accepts(w) != r.other.Accepts(w) }
 	case "flip":
 		// Flipped from its first line, the teacher's language is the
-		// complement; otherwise it changed its mind, which the run must
-		// catch unless it never asked after the flip.
-		if equalUpTo(learned, func(w []int) bool { return !r.target.Accepts(w) }, 8) {
+		// complement (up to --max-length where one is given); otherwise it
+		// changed its mind, which the run must catch unless it never asked
+		// after the flip.
+		complement := func(w []int) bool { return !r.target.Accepts(w) }
+		if r.maxLength > 0 && equalUpTo(learned, complement, r.maxLength) ||
+			r.maxLength == 0 && automata.Equivalent(learned, automata.Complement(r.target), automata.SigmaPlus) {
 			return "learned (complement)", nil
 		}
 		lang = r.target.Accepts
