@@ -3,9 +3,11 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/brasp-dev/brasp/alphabet"
+	"github.com/brasp-dev/brasp/automata"
 	"github.com/brasp-dev/brasp/budget"
 )
 
@@ -84,5 +86,38 @@ func TestBatchesShared(t *testing.T) {
 		st.MembershipQueries, st.Batches, perBatch, st.StatesFound, perState, st.EquivalenceRounds)
 	if perBatch < 7 || perState > 11.5 {
 		t.Errorf("%.1f words a batch, %.2f a state: want at least 7 and at most 11.5", perBatch, perState)
+	}
+}
+
+// BenchmarkLearnBlackBoxLarge: random minimal DFAs of 300 to 1,200 states
+// over 4 letters learned by black box (the default conformance suite) from
+// prefix answers, as brasp learn --prefixes learns a teacher of that size:
+// the words asked, words per pass and whether the result is exact (the
+// pipeline's look-ups among the words answered start at PullFrom states,
+// so these are the regular targets whose words they change).
+func BenchmarkLearnBlackBoxLarge(b *testing.B) {
+	for _, n := range []int{300, 600, 1200} {
+		for seed := range uint64(3) {
+			b.Run(fmt.Sprintf("states=%d/seed=%d", n, seed), func(b *testing.B) {
+				d := randomMinimal(rand.New(rand.NewPCG(seed, uint64(n))), n, 4)
+				var st Stats
+				exact := 0.0
+				for b.Loop() {
+					m := &DFATeacher{D: d}
+					cache := NewCache(nil, m, d.Alphabet, &Stats{})
+					res, err := LearnWith(nil, cache, NewConformance(cache, 2, 0, -1, 50, 0), nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					st = res.Stats
+					if automata.Equivalent(res.DFA, d, automata.SigmaPlus) {
+						exact = 1
+					}
+				}
+				b.ReportMetric(float64(st.MembershipQueries), "words")
+				b.ReportMetric(float64(st.MembershipQueries)/float64(st.Batches), "words/pass")
+				b.ReportMetric(exact, "exact")
+			})
+		}
 	}
 }

@@ -72,13 +72,21 @@ func (l *Learner) narrow(s *search) {
 }
 
 // A pipeline with nothing to search looks for counterexamples among the
-// words answered (a walk of the cache: the round's share, 1 +
-// states/RoundShare, shortest first) when states were added since it last
-// looked, by 1/PullGrowth of them when it last found none, and only while
-// they are fewer than PullRound times those of the round's hypothesis:
-// the round then ends, and its hypothesis is the one kept when a limit
-// stops the run.
-var PullGrowth, PullRound = 32, 2
+// words answered (a walk of the cache: up to 1 + states/PullShare, shortest
+// first) when states were added since it last looked, by 1/PullGrowth of
+// them when it last found none, and only while they are fewer than
+// PullRound times those of the round's hypothesis: the round then ends,
+// and its hypothesis is the one kept when a limit stops the run. Taking
+// many at once and looking often keeps the batches full while the
+// hypothesis grows, which is where a teacher that is not regular (a
+// trained model) spends its passes: the ab_plus-strict model of
+// docs/training.md through brasp.teacher --prefixes (--random 2000, 15,000
+// words) went from 15.3 to 20.6 words per forward pass at 12.2 → 11.8
+// words per state found (1 + states/64 at a time, 32, 2 before); random
+// regular targets of 300 to 1,200 states learned by black box cost 3.2%
+// more words for about twice the words per pass
+// (BenchmarkLearnBlackBoxLarge).
+var PullShare, PullGrowth, PullRound = 2, 8, 8
 
 // PullFrom is the fewest states with which a pipeline looks for
 // counterexamples among the words answered. Below it the rounds alone
@@ -193,7 +201,7 @@ func (l *Learner) pipeline(b *budget.Budget, ws [][]int, items []sift) error {
 			// Nothing to search: the words answered before may hold
 			// counterexamples to the hypothesis as far as it is known.
 			pulled, dry = n, 1
-			for _, w := range l.cache.disagreements(0, l.target, l.accepts, 1+n/RoundShare) {
+			for _, w := range l.cache.disagreements(0, l.target, l.accepts, 1+n/PullShare) {
 				dry = 0
 				l.stats.Counterexamples++
 				l.stats.CounterexampleLengths = append(l.stats.CounterexampleLengths, len(w))
