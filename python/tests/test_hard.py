@@ -220,6 +220,33 @@ class Command(unittest.TestCase):
         self.assertIn("the attention never became hard", stdout + stderr)
         self.assertTrue(os.path.isfile(os.path.join(out, "hard.safetensors")))
 
+    def run_doc(self, *args):
+        """accuracy.json of a short in-process run on (ab)+ with args added."""
+        out = os.path.join(tmpdir(), "run")
+        code, stdout, stderr = run_main(train_cli.main, AB_PLUS, "--attention", "hard", "--out", out,
+                                        "--train-lengths", "1:12", "--train-count", "20", "--val-count", "10",
+                                        "--test-count", "5", "--exhaustive", "0", "--progress", "none", "--threads", "1",
+                                        *args, BRASP=brasp_bin())
+        self.assertEqual(code, 0, stderr)
+        with open(os.path.join(out, "accuracy.json")) as f:
+            return json.load(f)
+
+    def test_candidates_screen_then_one_continues(self):
+        # Three candidates train the first eighth (5 steps) each, then one
+        # continues to step 40: 3×5 + 35 steps, unless one is proven first.
+        doc = self.run_doc("--steps", "40", "--eval-every", "5", "--candidates", "3", "--restarts", "1",
+                           "--patience", "100")
+        if doc["verdict"]["equivalent"] is not True:
+            self.assertEqual(doc["steps"], 50, doc["stopped"])
+
+    def test_patience_ends_a_settled_restart(self):
+        # Each restart ends at two validations in a row without a better
+        # accuracy, long before its step 400.
+        doc = self.run_doc("--steps", "400", "--eval-every", "5", "--candidates", "1", "--restarts", "2",
+                           "--patience", "2", "--tau-start", "1000", "--tau-end", "1000")
+        self.assertEqual(doc["restarts"], 2)
+        self.assertLess(doc["steps"], 400, doc["stopped"])
+
     def test_bad_inputs(self):
         empty = os.path.join(tmpdir(), "none.dfa")
         with open(empty, "w") as f:
@@ -230,6 +257,7 @@ class Command(unittest.TestCase):
             ([AB_PLUS, "--mask", "bidirectional"], "--mask bidirectional: with --attention hard, want one of"),
             ([AB_PLUS, "--mask", "causal", "--directions", "both"], "--mask causal has heads looking back only"),
             ([AB_PLUS, "--relax", "magic"], "--relax magic: want one of"),
+            ([AB_PLUS, "--candidates", "0"], "--candidates 0: want at least 1"),
             ([AB_PLUS, "--limits", "decompile-classes"], "--limits decompile-classes: want NAME=N joined by commas"),
             ([AB_PLUS, "--attention", "soft"], "--attention soft: want softmax or hard"),
         ):

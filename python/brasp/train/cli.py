@@ -22,8 +22,9 @@ _HELP = {
     "warmup": "steps of linear learning-rate warm-up",
     "clip": "gradient norm clip (0: none)",
     "eval_every": "steps between validations (and checkpoints)",
-    "patience": "stop after this many validations without a better score (softmax; a hard run's restarts run their "
-                "whole temperature schedule)",
+    "patience": "stop after this many validations without a better score (hard: a restart's model whose validation "
+                "accuracy has not bettered in this many validations has settled: it goes to brasp equiv and the "
+                "restart ends)",
     "stop_at": "stop once validation accuracy reaches this (1.0: 100%%) --stop-streak times in a row (hard: a model "
                "reaching it goes to brasp equiv, and training stops when it is proven equivalent)",
     "stop_streak": "validations in a row at --stop-at accuracy that stop training",
@@ -56,8 +57,10 @@ _HELP = {
                   "values present) or alternate (positions on odd restarts, values on even ones)",
     "tau_start": "hard: the surrogate's temperature at the first step",
     "tau_end": "hard: the surrogate's temperature at the last step",
-    "restarts": "hard: fresh models trained in turn (each through its --steps schedule) until brasp equiv proves one "
-                "equivalent to FILE; the best is kept",
+    "restarts": "hard: fresh models trained in turn (each through its --steps schedule, or until it settles: see "
+                "--patience) until brasp equiv proves one equivalent to FILE; the best is kept",
+    "candidates": "hard: fresh models each restart screens: each trains through the first eighth of the --steps "
+                  "schedule and the one with the best validation accuracy continues (1: one model a restart)",
     "limits": "hard: brasp's limits for the verdict, NAME=N joined by commas (each passed to brasp equiv as --limit "
               "NAME=N; a deep model over several letters may need more than decompile-classes, decompile-combos or "
               "decompile-work allow)",
@@ -65,7 +68,8 @@ _HELP = {
 
 # Flags whose default depends on --attention: softmax's default, then hard's.
 _PER_ATTENTION = {"mask": ("causal", "strict"), "position": ("sinusoidal", "none"), "lr": (1e-3, 0.1),
-                  "eval_every": (100, 25), "steps": (3000, 600)}
+                  "eval_every": (100, 25), "steps": (3000, 600),
+                  "patience": (10, 6)}
 
 
 def parser():

@@ -9,8 +9,13 @@ verdict is the verdict on the prefix of i letters, so every prefix of every
 training word is a labelled example (its label from the language's minimal
 DFA, ``brasp convert --to dfa``).  The step size shrinks with τ, so that a
 step moves the relaxation's logits (parameters / τ) by about as much at
-every temperature.  ``--restarts`` trains fresh models in turn until one
-reaches ``--stop-at`` on the validation words, keeping the best."""
+every temperature.  ``--restarts`` trains fresh models in turn until
+brasp equiv proves one equivalent, keeping the best.  The hard model
+settles early in the schedule (its validation accuracy rarely changes after
+the first quarter), so a restart screens ``--candidates`` fresh models
+through the schedule's first eighth and continues only the one with the
+best validation accuracy, and a model whose validation accuracy has not
+bettered in ``--patience`` validations ends its restart."""
 
 import dataclasses
 import json
@@ -36,6 +41,26 @@ HARD_ENOUGH = 0.99
 SHARP_ENOUGH = 0.9
 
 
+@dataclasses.dataclass
+class Candidate:
+    """A model in training: its optimizer, its endless batches, the steps it
+    has taken, its best validation accuracy and the validations since."""
+
+    model: HardEncoder
+    optim: torch.optim.Optimizer
+    batches: object
+    name: str = ""
+    local: int = 0
+    top: float = -1.0
+    stale: int = 0
+
+
+def batches(loader):
+    """The loader's batches, epoch after epoch."""
+    while True:
+        yield from loader
+
+
 def check_sides(path, words, lengths):
     """Raises TrainError when the training words hold only one verdict."""
     if not any(y for _, y in words) or all(y for _, y in words):
@@ -57,6 +82,8 @@ def hard_config(opt, alphabet):
         raise TrainError("--head-relax %s: want one of %s" % (opt.head_relax, ", ".join(HEAD_RELAXES)))
     if opt.restarts < 1:
         raise TrainError("--restarts %d: want at least 1" % opt.restarts)
+    if opt.candidates < 1:
+        raise TrainError("--candidates %d: want at least 1" % opt.candidates)
     if not (opt.tau_start > 0 and opt.tau_end > 0):
         raise TrainError("--tau-start and --tau-end want positive temperatures")
     limit_args(opt.limits)
@@ -199,7 +226,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     step, restarts = 0, 0
     # The best model so far: (proven, validation accuracy), its state and verdict.
     best, best_state, best_verdict = None, None, None
-    stopped = "every restart ran its whole schedule; none was proven equivalent"
+    stopped = "every restart ran its whole schedule (or settled); none was proven equivalent"
     start = time.time()
     cpu0 = time.process_time()
 
@@ -217,58 +244,93 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
             best_state = {k: t.detach().cpu().clone() for k, t in model.state_dict().items()}
         return v["equivalent"] is True
 
-    proven = False
-    for restart in range(opt.restarts):
-        # Each restart is a fresh model on the same words, trained through
-        # the whole temperature schedule; it ends early when brasp equiv
-        # proves it equivalent.  The best model over all of them is kept.
-        restarts = restart + 1
-        torch.manual_seed(opt.seed + 7919 * restart)
+    def fresh(restart, c):
+        """Candidate c of a restart: a fresh model, its optimizer and its
+        batches (candidate 0 seeded as a restart's one model always was)."""
+        seed = opt.seed + 7919 * restart + 1_000_033 * c
+        torch.manual_seed(seed)
         model = HardEncoder(cfg).to(device)
         model.head_relax = opt.head_relax
         if opt.head_relax == "alternate":
             model.head_relax = "positions" if restart % 2 == 0 else "values"
-        optim = torch.optim.Adam(model.parameters(), lr=opt.lr)
-        gen = torch.Generator().manual_seed(opt.seed + 7919 * restart)
-        loader = torch.utils.data.DataLoader(train_set, batch_size=opt.batch_size, shuffle=True, generator=gen)
-        local, tau = 0, opt.tau_start
         model.train()
-        while local < opt.steps and not proven:
-            for tokens, lengths, labels in loader:
-                frac = local / max(opt.steps - 1, 1)
-                tau = opt.tau_start * (opt.tau_end / opt.tau_start) ** frac
-                model.set_temperature(tau, noise, soft)
-                # The step shrinks with τ, so that a step moves the logits
-                # (parameters / τ) by about as much at every temperature.
-                for group in optim.param_groups:
-                    group["lr"] = opt.lr * tau / opt.tau_start
-                tokens = trim(tokens, lengths).to(device)
-                if prefixes:
-                    logits = model.prefix_logits(tokens, lengths.to(device))
-                    valid = torch.arange(tokens.shape[1], device=device).unsqueeze(0) < lengths.to(device).unsqueeze(1)
-                    loss = lossf(logits[valid], labels[:, :tokens.shape[1]].to(device)[valid])
-                else:
-                    loss = lossf(model(tokens, lengths.to(device)), labels.to(device))
-                optim.zero_grad(set_to_none=True)
-                loss.backward()
-                optim.step()
-                local += 1
-                step += 1
+        gen = torch.Generator().manual_seed(seed)
+        loader = torch.utils.data.DataLoader(train_set, batch_size=opt.batch_size, shuffle=True, generator=gen)
+        name = "restart %d" % (restart + 1) + (", candidate %d" % (c + 1) if opt.candidates > 1 else "")
+        return Candidate(model, torch.optim.Adam(model.parameters(), lr=opt.lr), batches(loader), name)
+
+    def advance(cand, until):
+        """Trains cand up to step until of its schedule; returns "proven"
+        (brasp equiv proved it), "ended" (its schedule is over, or it has
+        settled: --patience validations without a better accuracy) or None."""
+        nonlocal step, stopped
+        model, optim = cand.model, cand.optim
+        while cand.local < until:
+            tokens, lengths, labels = next(cand.batches)
+            frac = cand.local / max(opt.steps - 1, 1)
+            tau = opt.tau_start * (opt.tau_end / opt.tau_start) ** frac
+            model.set_temperature(tau, noise, soft)
+            # The step shrinks with τ, so that a step moves the logits
+            # (parameters / τ) by about as much at every temperature.
+            for group in optim.param_groups:
+                group["lr"] = opt.lr * tau / opt.tau_start
+            tokens = trim(tokens, lengths).to(device)
+            if prefixes:
+                logits = model.prefix_logits(tokens, lengths.to(device))
+                valid = torch.arange(tokens.shape[1], device=device).unsqueeze(0) < lengths.to(device).unsqueeze(1)
+                loss = lossf(logits[valid], labels[:, :tokens.shape[1]].to(device)[valid])
+            else:
+                loss = lossf(model(tokens, lengths.to(device)), labels.to(device))
+            optim.zero_grad(set_to_none=True)
+            loss.backward()
+            optim.step()
+            cand.local += 1
+            step += 1
+            if progress:
+                progress.step(float(loss))
+            if cand.local % opt.eval_every == 0 or cand.local == opt.steps:
+                acc = hard_accuracy(model, val_ds, device)
                 if progress:
-                    progress.step(float(loss))
-                if local % opt.eval_every == 0 or local == opt.steps:
-                    acc = hard_accuracy(model, val_ds, device)
-                    if progress:
-                        progress.note(step, "restart %d: validation accuracy %.1f%% (hard), τ %.3g"
-                                      % (restarts, 100 * acc, tau))
-                    # A model right on every validation word, or the last
-                    # of the schedule, goes to brasp equiv.
-                    if acc >= opt.stop_at or local == opt.steps:
-                        proven = prove(model, acc)
-                        if proven:
-                            stopped = "brasp equiv proved restart %d equivalent at step %d" % (restarts, local)
-                if proven or local >= opt.steps:
-                    break
+                    progress.note(step, "%s: validation accuracy %.1f%% (hard), τ %.3g" % (cand.name, 100 * acc, tau))
+                cand.top, cand.stale = (acc, 0) if acc > cand.top else (cand.top, cand.stale + 1)
+                # A model right on every validation word, the last of its
+                # schedule, or one that has settled (its hard model no
+                # longer improves) goes to brasp equiv.
+                ended = cand.local == opt.steps or cand.stale >= opt.patience
+                if acc >= opt.stop_at or ended:
+                    if prove(model, acc):
+                        stopped = "brasp equiv proved restart %d equivalent at step %d" % (restarts, cand.local)
+                        return "proven"
+                if ended:
+                    return "ended"
+        return None
+
+    proven, model = False, None
+    # The hard model settles early in the schedule, so a restart screens
+    # --candidates fresh models through its first eighth and continues the
+    # one with the best validation accuracy.
+    screen = max(opt.steps // 8, 1) if opt.candidates > 1 else opt.steps
+    for restart in range(opt.restarts):
+        # Each restart is fresh models on the same words; it ends early when
+        # brasp equiv proves one equivalent.  The best model over all of them
+        # is kept.
+        restarts = restart + 1
+        pool = []
+        for c in range(opt.candidates):
+            cand = fresh(restart, c)
+            model = cand.model
+            status = advance(cand, screen)
+            if status == "proven":
+                proven = True
+                break
+            if status is None:
+                pool.append(cand)
+        if proven:
+            break
+        if pool:
+            cand = max(pool, key=lambda k: k.top)
+            model = cand.model
+            proven = advance(cand, opt.steps) == "proven"
         if proven:
             break
     model.set_temperature(opt.tau_end, False, soft)

@@ -62,6 +62,7 @@ class Run:
     tau_start: float = 1.0
     tau_end: float = 0.05
     restarts: int = 4
+    candidates: int = 4
     limits: str = ""
 
 
