@@ -59,7 +59,7 @@ class Run:
     tiebreak: str = "nearest"
     relax: str = "anneal"
     head_relax: str = "alternate"
-    tau_start: float = 1.0
+    tau_start: float = 2.0
     tau_end: float = 0.05
     restarts: int = 4
     candidates: int = 4
