@@ -32,7 +32,7 @@ func (t *plainTeacher) Query(_ *budget.Budget, words [][]int) ([][]bool, error) 
 
 // learnBlackBox learns d through conformance at the default strength of
 // brasp learn --command.
-func learnBlackBox(t *testing.T, d *automata.DFA, prefix bool) (*Result, int) {
+func learnBlackBox(t testing.TB, d *automata.DFA, prefix bool) (*Result, int) {
 	t.Helper()
 	var m Membership = &plainTeacher{d: d}
 	if prefix {

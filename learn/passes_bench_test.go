@@ -103,12 +103,7 @@ func BenchmarkLearnBlackBoxLarge(b *testing.B) {
 				var st Stats
 				exact := 0.0
 				for b.Loop() {
-					m := &DFATeacher{D: d}
-					cache := NewCache(nil, m, d.Alphabet, &Stats{})
-					res, err := LearnWith(nil, cache, NewConformance(cache, 2, 0, -1, 50, 0), nil)
-					if err != nil {
-						b.Fatal(err)
-					}
+					res, _ := learnBlackBox(b, d, true)
 					st = res.Stats
 					if automata.Equivalent(res.DFA, d, automata.SigmaPlus) {
 						exact = 1

@@ -56,9 +56,9 @@ LIMIT_ARGS = [a for item in LIMITS.split(",") for a in ("--limit", item)]
 OUT = os.path.join(REPO, "docs", "programs")
 
 
-def timed(args):
+def timed(args, env=None):
     """Runs args; returns (exit code, stdout, stderr, CPU seconds, peak RSS in MB) via /usr/bin/time."""
-    p = subprocess.run(["/usr/bin/time", "-f", "TIME %U %S %M"] + args, capture_output=True, text=True, cwd=REPO)
+    p = subprocess.run(["/usr/bin/time", "-f", "TIME %U %S %M"] + args, capture_output=True, text=True, cwd=REPO, env=env)
     m = re.search(r"TIME ([\d.]+) ([\d.]+) (\d+)\s*$", p.stderr)
     cpu, rss = (float(m.group(1)) + float(m.group(2)), int(m.group(3)) / 1024) if m else (None, None)
     return p.returncode, p.stdout, p.stderr[:m.start()] if m else p.stderr, cpu, rss
@@ -67,13 +67,11 @@ def timed(args):
 def run_one(brasp, name, file, title, what, layers, restarts, seed):
     out = os.path.join(OUT, "models", "%s-s%d" % (name, seed))
     env = dict(os.environ, BRASP=brasp, PYTHONPATH=os.path.join(REPO, "python"))
-    p = subprocess.run(["/usr/bin/time", "-f", "TIME %U %S %M", sys.executable, "-m", "brasp.train", file,
-                        "--seed", str(seed), "--out", out, "--layers", str(layers), "--restarts", str(restarts),
-                        "--limits", LIMITS] + FLAGS, capture_output=True, text=True, cwd=REPO, env=env)
-    m = re.search(r"TIME ([\d.]+) ([\d.]+) (\d+)\s*$", p.stderr)
-    cpu = float(m.group(1)) + float(m.group(2)) if m else None
-    if p.returncode != 0:
-        print("%s seed %d: %s" % (name, seed, p.stderr.strip()), file=sys.stderr)
+    code, stdout, stderr, cpu, _ = timed([sys.executable, "-m", "brasp.train", file, "--seed", str(seed), "--out", out,
+                                          "--layers", str(layers), "--restarts", str(restarts), "--limits", LIMITS] + FLAGS,
+                                         env)
+    if code != 0:
+        print("%s seed %d: %s" % (name, seed, stderr.strip()), file=sys.stderr)
         return None
     with open(os.path.join(out, "accuracy.json")) as f:
         doc = json.load(f)
@@ -87,7 +85,7 @@ def run_one(brasp, name, file, title, what, layers, restarts, seed):
          "restarts": doc.get("restarts"), "cpu_seconds": cpu, "per_length": doc["per_length"],
          "exhaustive": doc["exhaustive"], "verdict": doc["verdict"], "vectors": vectors if code == 0 else None,
          "decompile_error": limit_named(err) if code else None, "decompile_cpu": dcpu, "decompile_rss_mb": drss,
-         "classify": cls.strip(), "warnings": [l for l in p.stdout.splitlines() + p.stderr.splitlines()
+         "classify": cls.strip(), "warnings": [l for l in stdout.splitlines() + stderr.splitlines()
                                                if "warning: the attention" in l]}
     print("%s seed %d: %d steps, %s s CPU, %s vectors, %s" % (name, seed, r["steps"], cpu, r["vectors"],
                                                              r["verdict"]["text"]), flush=True)

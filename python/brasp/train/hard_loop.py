@@ -305,32 +305,32 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
                     return "ended"
         return None
 
-    proven, model = False, None
     # The hard model settles early in the schedule, so a restart screens
     # --candidates fresh models through its first eighth and continues the
     # one with the best validation accuracy.
     screen = max(opt.steps // 8, 1) if opt.candidates > 1 else opt.steps
-    for restart in range(opt.restarts):
-        # Each restart is fresh models on the same words; it ends early when
-        # brasp equiv proves one equivalent.  The best model over all of them
-        # is kept.
-        restarts = restart + 1
+
+    def restart_once(restart):
+        """One restart: fresh candidates on the same words, screened, the
+        best trained on; returns (proven, the last model trained)."""
         pool = []
         for c in range(opt.candidates):
             cand = fresh(restart, c)
-            model = cand.model
             status = advance(cand, screen)
             if status == "proven":
-                proven = True
-                break
+                return True, cand.model
             if status is None:
                 pool.append(cand)
-        if proven:
-            break
-        if pool:
-            cand = max(pool, key=lambda k: k.top)
-            model = cand.model
-            proven = advance(cand, opt.steps) == "proven"
+        if not pool:
+            return False, cand.model
+        cand = max(pool, key=lambda k: k.top)
+        return advance(cand, opt.steps) == "proven", cand.model
+
+    # Each restart ends early when brasp equiv proves a model equivalent;
+    # the best model over all of them is kept.
+    for restart in range(opt.restarts):
+        restarts = restart + 1
+        proven, model = restart_once(restart)
         if proven:
             break
     model.set_temperature(opt.tau_end, False, soft)
