@@ -27,6 +27,7 @@ from brasp.train.hard import HardConfig, HardEncoder  # noqa: E402
 
 AB_PLUS = os.path.join(EXAMPLES, "ab_plus.re")
 STAIR2 = os.path.join(EXAMPLES, "stair2.brasp")
+DYCK = os.path.join(EXAMPLES, "dyck1_depth2.brasp")
 
 
 def words_up_to(alphabet, n):
@@ -116,7 +117,7 @@ class SoftLimit(unittest.TestCase):
                 r.logits.copy_(torch.tensor([1.0]))
             # A letter attends the nearest earlier copy of itself (and
             # with none, the nearest letter).
-            h.score.copy_(2 * torch.eye(2) - 1)
+            set_score(h, 2 * torch.eye(2) - 1)
         tokens, lengths = m.encode(words_up_to(["a", "b"], 6))
         valid = torch.arange(tokens.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)
         with torch.no_grad():
@@ -128,6 +129,16 @@ class SoftLimit(unittest.TestCase):
         same = (hard_mod.soft_state(soft[1]) == hard[1])[valid]
         self.assertTrue(bool(same.all()), "the soft pass at τ %g attends elsewhere than the hard pass at %d of %d positions"
                         % (tau, int((~same).sum()), same.numel()))
+
+
+def set_score(head, S):
+    """Sets a head's predicate scores [C, C]."""
+    head.score.copy_(S)
+
+
+def set_table(lookup, T):
+    """Sets a lookup's table [C+1, C+1, C]."""
+    lookup.table.copy_(T)
 
 
 def hand_built_ab_plus():
@@ -142,7 +153,7 @@ def hand_built_ab_plus():
         b1, b2 = m.blocks
         h = b1["heads"][0]
         pick(h.q, 0), pick(h.k, 0), pick(h.v, 0)
-        h.score.zero_()
+        set_score(h, torch.zeros(3, 3))
         lk = b1["lookups"][0]
         pick(lk.x, 0), pick(lk.y, 1)
         T = torch.full((4, 4, 3), -5.0)
@@ -150,21 +161,85 @@ def hand_built_ab_plus():
         for a, b, c in ((0, 3, 0), (0, 1, 0), (1, 0, 1)):
             T[a, b] = -5
             T[a, b, c] = 5
-        lk.table.copy_(T)
+        set_table(lk, T)
         h = b2["heads"][0]
         pick(h.q, 0), pick(h.k, 2), pick(h.v, 2)
-        h.score.zero_()
-        h.score[:, 2] = 1
+        S = torch.zeros(3, 3)
+        S[:, 2] = 1
+        set_score(h, S)
         lk = b2["lookups"][0]
         pick(lk.x, 2), pick(lk.y, 3)
         T = torch.full((4, 4, 3), -5.0)
         T[:, :, 1] = 5
         for b in (0, 1, 3):
             T[1, b, 0] = 10
-        lk.table.copy_(T)
+        set_table(lk, T)
         m.out_table.zero_()
         m.out_table[4].fill_(-1)
         m.out_table[4, 0] = 1
+    m.eval()
+    return m
+
+
+def lookup_table(entries, default, C=3):
+    """A lookup's table [C+1, C+1, C] writing entries[(x, y)] (default elsewhere)."""
+    T = torch.full((C + 1, C + 1, C), -5.0)
+    T[:, :, default] = 5
+    for (x, y), c in entries.items():
+        T[x, y] = -5
+        T[x, y, c] = 5
+    return T
+
+
+def hand_built_dyck1_depth2():
+    """Dyck-1 of depth 2 set by hand in the smallest shape the page trains
+    it in (3 layers of one head and one lookup, 3 classes): the word is
+    (l (l r)* r)*, i.e. it starts with l, ends with r, and its doubled
+    letters alternate ll, rr, ll, … starting with ll.  Layer 1: the previous
+    letter, and a lookup writing ll, rr (an r first counts as rr) or plain.
+    Layer 2: the last double before i, and a lookup writing bad (a double
+    repeating the last, or rr with no ll before), may-end (the last double
+    so far is rr or none) or may-not-end.  Layer 3: an earlier bad position.
+    Verdict: the letter is r, may-end, and no bad position before."""
+    m = HardEncoder(HardConfig(alphabet=["l", "r"], layers=3, heads=1, lookups=1, classes=3))
+    L, R, NONE = 0, 1, 3
+    PLAIN, LL, RR = 0, 1, 2
+    BAD, MAY_END, NOT_END = 0, 1, 2
+    token, double, last, verdict, earlier = 0, 2, 3, 4, 5  # variables read
+
+    def pick(read, k):
+        read.logits.fill_(-5)
+        read.logits[k] = 5
+    with torch.no_grad():
+        b1, b2, b3 = m.blocks
+        h = b1["heads"][0]
+        pick(h.q, token), pick(h.k, token), pick(h.v, token)
+        set_score(h, torch.ones(3, 3))
+        lk = b1["lookups"][0]
+        pick(lk.x, token), pick(lk.y, 1)
+        set_table(lk, lookup_table({(L, L): LL, (R, R): RR, (R, NONE): RR}, PLAIN))
+        h = b2["heads"][0]
+        pick(h.q, token), pick(h.k, double), pick(h.v, double)
+        S = -torch.ones(3, 3)
+        S[:, LL] = S[:, RR] = 1
+        set_score(h, S)
+        lk = b2["lookups"][0]
+        pick(lk.x, double), pick(lk.y, last)
+        entries = {(LL, LL): BAD, (RR, RR): BAD, (RR, PLAIN): BAD, (RR, NONE): BAD, (PLAIN, LL): NOT_END}
+        entries.update({(LL, y): NOT_END for y in (PLAIN, RR, NONE)})
+        set_table(lk, lookup_table(entries, MAY_END))
+        h = b3["heads"][0]
+        pick(h.q, token), pick(h.k, verdict), pick(h.v, verdict)
+        S = -torch.ones(3, 3)
+        S[:, BAD] = 1
+        set_score(h, S)
+        lk = b3["lookups"][0]
+        pick(lk.x, token), pick(lk.y, token)
+        m.out_table.zero_()
+        m.out_bias.fill_(-1.5)
+        m.out_table[token, R] = 1
+        m.out_table[verdict, MAY_END] = 1
+        m.out_table[earlier, BAD] = -10
     m.eval()
     return m
 
@@ -177,6 +252,20 @@ class Decompile(unittest.TestCase):
         prog = brasp("convert", out, "--to", "brasp")
         self.assertIn("rightmost [j<i", prog)
         self.assertLess(len(prog.splitlines()), 30, prog)
+
+    def test_family_expresses_dyck1_depth2(self):
+        """The shape the page trains Dyck-1 of depth 2 in holds it exactly:
+        a failure to learn it is the optimizer's, not the family's."""
+        out = os.path.join(tmpdir(), "dyck.safetensors")
+        m = hand_built_dyck1_depth2()
+        hard_export.write(m, out)
+        self.assertEqual(brasp("equiv", DYCK, out).strip(), "equivalent")
+        words = words_up_to(["l", "r"], 8)
+        lang = brasp("run", DYCK, "--input-file", "-", stdin="\n".join(words) + "\n")
+        got = m.accepts(words)
+        want = [line == "accept" for line in lang.splitlines()]
+        self.assertEqual(sum(want), 1 + 2 + 4 + 8, "Dyck-1 of depth 2 has 1, 2, 4, 8 words of lengths 2, 4, 6, 8")
+        self.assertEqual(got, want)
 
     def test_verdict_passes_limits(self):
         out = os.path.join(tmpdir(), "hand.safetensors")
