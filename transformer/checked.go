@@ -47,7 +47,7 @@ func toFloats(m Matrix) (floatMatrix, bool) {
 			if x.Sign() == 0 {
 				continue
 			}
-			f, exact := x.Float64()
+			f, exact := ExactFloat64(x)
 			if !exact || math.IsInf(f, 0) {
 				return fm, false
 			}
@@ -64,7 +64,7 @@ func toFloats(m Matrix) (floatMatrix, bool) {
 func (v Vec) Float64s() ([]float64, bool) {
 	out := make([]float64, len(v))
 	for k, x := range v {
-		f, exact := x.Float64()
+		f, exact := ExactFloat64(x)
 		if !exact || math.IsInf(f, 0) {
 			return nil, false
 		}

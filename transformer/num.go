@@ -78,8 +78,22 @@ func ratFromFloat(f float64) (*big.Rat, error) {
 	return new(big.Rat).SetFloat64(f), nil
 }
 
-// exactFloat returns r as a float64 and whether the conversion is exact.
-func exactFloat(r *big.Rat) (float64, bool) { return r.Float64() }
+// ExactFloat64 returns x as a float64 and whether that is exact, like
+// x.Float64() but without its division for integers and dyadic fractions
+// of at most 53 bits, which most activations are (0, ±1, small counts,
+// halves): the forward passes and the decompiler convert every activation.
+func ExactFloat64(x *big.Rat) (float64, bool) {
+	n, d := x.Num(), x.Denom()
+	if n.IsInt64() && d.IsUint64() {
+		num, den := n.Int64(), d.Uint64()
+		if num > -1<<53 && num < 1<<53 && den&(den-1) == 0 {
+			// Both are exact float64s and den is a power of two: the
+			// quotient is exact.
+			return float64(num) / float64(den), true
+		}
+	}
+	return x.Float64()
+}
 
 // newRat returns the rational a/b.
 func newRat(a, b int64) *big.Rat { return big.NewRat(a, b) }

@@ -127,7 +127,7 @@ func writeSafetensors(ts []stOut, meta map[string]string) ([]byte, error) {
 	for _, t := range ts {
 		begin := data.Len()
 		for k, x := range t.data {
-			f, exact := exactFloat(x)
+			f, exact := ExactFloat64(x)
 			if !exact || math.IsInf(f, 0) {
 				return nil, fmt.Errorf("safetensors: %s entry %d = %s is not exactly representable as a float64; write the model as JSON instead", t.name, k, x.RatString())
 			}

@@ -192,7 +192,7 @@ func rankValues(n int, val func(a int) *big.Rat) (distinct []*big.Rat, ranks []i
 	fs := make([]float64, n)
 	exact := true
 	for a := range n {
-		if fs[a], exact = exactFloat(val(a)); !exact {
+		if fs[a], exact = transformer.ExactFloat64(val(a)); !exact {
 			break
 		}
 	}
@@ -225,17 +225,6 @@ func rankValues(n int, val func(a int) *big.Rat) (distinct []*big.Rat, ranks []i
 		ranks[a] = sort.Search(len(distinct), func(k int) bool { return distinct[k].Cmp(v) >= 0 })
 	}
 	return distinct, ranks
-}
-
-// exactFloat returns x as a float64 and whether that is exact (without
-// allocating for integers).
-func exactFloat(x *big.Rat) (float64, bool) {
-	if x.IsInt() && x.Num().IsInt64() {
-		if v := x.Num().Int64(); v > -1<<53 && v < 1<<53 {
-			return float64(v), true
-		}
-	}
-	return x.Float64()
 }
 
 // ratName spells a rational inside a name: 1/2 → 1_2, -3 → m3.
