@@ -11,8 +11,9 @@ import (
 // CompareAligned is written in.
 func MergeAlphabets(a, b alphabet.Alphabet) alphabet.Alphabet {
 	out := append(alphabet.Alphabet(nil), a...)
+	inA := a.Indexer()
 	for _, s := range b {
-		if a.Index(s) < 0 {
+		if inA(s) < 0 {
 			out = append(out, s)
 		}
 	}
@@ -46,8 +47,9 @@ func Extend(d *DFA, to alphabet.Alphabet) (*DFA, error) {
 	}
 	from := make([]int, len(to)) // symbol of to → symbol of d, or -1
 	known := 0
+	symbol := d.Alphabet.Indexer()
 	for k, s := range to {
-		from[k] = d.Alphabet.Index(s)
+		from[k] = symbol(s)
 		if from[k] >= 0 {
 			known++
 		}

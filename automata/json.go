@@ -88,13 +88,14 @@ func (d *DFA) UnmarshalJSON(data []byte) error {
 			e.Delta[q][a] = -1
 		}
 	}
+	symbol := alpha.Indexer()
 	for from, m := range j.Transitions {
 		q, err := state(from, "transition source")
 		if err != nil {
 			return err
 		}
 		for sym, to := range m {
-			a := alpha.Index(sym)
+			a := symbol(sym)
 			if a < 0 {
 				return fmt.Errorf("transition from %s: symbol %s is not in the alphabet", alphabet.Quote(from), alphabet.Quote(sym))
 			}

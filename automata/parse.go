@@ -169,9 +169,10 @@ func Parse(filename string, src []byte) (*DFA, error) {
 		d.Accept[index[t.text]] = true
 	}
 	defined := map[[2]int]source.Pos{}
+	symbol := alpha.Indexer()
 	for _, t := range trans {
 		from, to := index[t[0].text], index[t[2].text]
-		a := alpha.Index(t[1].text)
+		a := symbol(t[1].text)
 		if a < 0 {
 			add(t[1].pos, "symbol "+alphabet.Quote(t[1].text)+" is not in the alphabet {"+alpha.Brief()+"}")
 			continue

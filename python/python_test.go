@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -37,22 +38,19 @@ func interpreter() string {
 const randomPrograms = 100
 
 // modules are the suite's parts, each run as one Python process: a module,
-// or one test class of a module whose classes take long.
+// or one test class of a module whose classes take long, or (separated by
+// spaces) several short ones, which then share the seconds of CPU that
+// importing PyTorch costs every process.
 var modules = []string{
 	"test_agree.TestExamples",
 	"test_agree.TestRandomPrograms",
-	"test_agree.TestPositionTables",
-	"test_cli",
 	"test_hard",
-	"test_load",
-	"test_plot",
 	"test_module",
 	"test_props",
-	"test_softmax",
 	"test_harden.Passes",
 	"test_harden.Export",
-	"test_harden.Command",
 	"test_teacher",
+	"test_load test_cli test_plot test_softmax test_agree.TestPositionTables test_harden.Command",
 }
 
 func inCI() bool {
@@ -100,11 +98,12 @@ func TestPython(t *testing.T) {
 }
 
 // runUnittest runs `python -m unittest -v target` in python/tests with the
-// extra environment env, failing the test with the output when it fails.
+// extra environment env (target: one or more names separated by spaces),
+// failing the test with the output when it fails.
 func runUnittest(t *testing.T, target string, env ...string) {
 	t.Helper()
 	start := time.Now()
-	cmd := exec.Command(interpreter(), "-m", "unittest", "-v", target)
+	cmd := exec.Command(interpreter(), append([]string{"-m", "unittest", "-v"}, strings.Fields(target)...)...)
 	cmd.Dir = "tests"
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "OMP_NUM_THREADS=1")
 	cmd.Env = append(cmd.Env, env...)

@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 from .exactness import Checker
-from .floats import tensor
+from .floats import tensor, unique_rows
 from .hooks import HookPoint
 
 # MASKS[mask](i, j): whether query position i may attend key position j.
@@ -50,7 +50,7 @@ class Head(nn.Module):
             return self._forward_softmax(x, valid)
         B, n, d = x.shape
         flat = x.reshape(-1, d)
-        uniq, inv = torch.unique(flat, dim=0, return_inverse=True)
+        uniq, inv = unique_rows(flat)
         K = uniq.shape[0]
         method = self.method
         if method == "auto":

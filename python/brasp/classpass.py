@@ -26,6 +26,7 @@ is registered and every head is hard (a softmax export mixes positions).
 import torch
 
 from .attention import Head
+from .floats import unique_rows
 
 
 def applies(model):
@@ -50,7 +51,7 @@ def _renumber(keys):
 
 def _merge(table, cls):
     """Merges equal rows of table [K, d]: (distinct rows, cls renumbered)."""
-    uniq, inv = torch.unique(table, dim=0, return_inverse=True)
+    uniq, inv = unique_rows(table)
     if uniq.shape[0] == table.shape[0]:
         return table, cls
     return uniq, inv[cls]
@@ -63,7 +64,7 @@ def first_classes(model, tokens, lengths, valid):
         return _merge(model.embedding, tokens)
     x = model.embed(tokens, lengths)
     B, n, d = x.shape
-    table, inv = torch.unique(x[valid], dim=0, return_inverse=True)
+    table, inv = unique_rows(x[valid])
     cls = torch.zeros(B, n, dtype=torch.long, device=x.device)
     cls[valid] = inv
     return table, cls

@@ -1,11 +1,18 @@
 """The exact reference pass: the definition of §4.1 in rational arithmetic.
 
-Slow (O(n²·d²) per head, Python Fractions) and used where float64 cannot be
-certified exact (a parameter or a layer-norm output that is not dyadic), and
-by the tests as a reference independent of PyTorch.
+Used where float64 cannot be certified exact (a parameter or a layer-norm
+output that is not dyadic), and by the tests as a reference independent of
+PyTorch.  Every position attends by scanning every key in order, as the
+definition says; what a position's vector determines (its key, its score
+against another vector, its value, the layer norms and feed-forward network
+after attention) is computed once per distinct vector and remembered for
+the rest of the pass (a :class:`Pass` remembers across words too), since a
+word has few distinct vectors per layer (Lemma 4.3).  Matrix products run
+on integers over a common denominator, one Fraction per entry.
 """
 
 from fractions import Fraction
+from math import lcm
 
 from . import spec as specmod
 
@@ -18,13 +25,32 @@ _ALLOWS = {
 }
 
 
-def _matvec(m, x):
-    nz = [k for k, v in enumerate(x) if v]
-    return [sum((row[k] * x[k] for k in nz), Fraction(0)) for row in m]
+def _ints(x):
+    """A rational vector as (common denominator D, integers x·D)."""
+    d = lcm(*(v.denominator for v in x)) if x else 1
+    return d, [v.numerator * (d // v.denominator) for v in x]
+
+
+def _int_matrix(m):
+    """A rational matrix's rows as (denominator, [(k, integer)] of the
+    non-zero entries) for _matvec."""
+    rows = []
+    for row in m:
+        d, ints = _ints(row)
+        rows.append((d, [(k, v) for k, v in enumerate(ints) if v]))
+    return rows
+
+
+def _matvec(rows, x):
+    """m · x, m given by _int_matrix."""
+    dx, xi = _ints(x)
+    return [Fraction(sum(v * xi[k] for k, v in row), d * dx) for d, row in rows]
 
 
 def _dot(a, b):
-    return sum((p * q for p, q in zip(a, b) if p and q), Fraction(0))
+    da, ai = _ints(a)
+    db, bi = _ints(b)
+    return Fraction(sum(p * q for p, q in zip(ai, bi)), da * db)
 
 
 def _norm(ln, x):
@@ -35,67 +61,130 @@ def _norm(ln, x):
     return [((v - mean) * ln.gamma[k] / sd if sd else Fraction(0)) + ln.beta[k] for k, v in enumerate(x)]
 
 
+class Pass:
+    """The exact pass of one spec over any number of words: vectors are
+    numbered when first met, and what is computed from them is remembered
+    by number (memory grows with the distinct vectors and class pairs
+    met, as the float pass's layer-norm memo does)."""
+
+    def __init__(self, s):
+        self.spec = s
+        self._vectors = []        # number -> vector (list of Fractions)
+        self._ids = {}            # tuple(vector) -> number
+        self._mats = {}           # id(matrix) -> (matrix, _int_matrix)
+        self._memo = {}           # (what, layer, head, numbers...) -> value
+
+    def _id(self, x):
+        k = tuple(x)
+        c = self._ids.get(k)
+        if c is None:
+            c = self._ids[k] = len(self._vectors)
+            self._vectors.append(list(x))
+        return c
+
+    def _mat(self, m):
+        e = self._mats.get(id(m))
+        if e is None:
+            e = self._mats[id(m)] = (m, _int_matrix(m))
+        return e[1]
+
+    def _score(self, l, h, head, ci, cj):
+        """x_i · (score · x_j) of vectors ci, cj at head h of layer l."""
+        key = ("score", l, h, ci, cj)
+        sc = self._memo.get(key)
+        if sc is None:
+            k = self._memo.get(("key", l, h, cj))
+            if k is None:
+                k = self._memo[("key", l, h, cj)] = _matvec(self._mat(head.score), self._vectors[cj])
+            sc = self._memo[key] = _dot(self._vectors[ci], k)
+        return sc
+
+    def _after(self, l, layer, key):
+        """The number of the layer's output at a position whose vector is
+        key[0] and whose heads attend to vectors key[1:] (-1: none)."""
+        memo = ("after", l) + key
+        c = self._memo.get(memo)
+        if c is not None:
+            return c
+        x = self._vectors[key[0]]
+        for h, (head, cj) in enumerate(zip(layer.heads, key[1:])):
+            if cj < 0:
+                continue
+            v = self._memo.get(("value", l, h, cj))
+            if v is None:
+                v = self._memo[("value", l, h, cj)] = _matvec(self._mat(head.value), self._vectors[cj])
+            x = [a + b for a, b in zip(x, v)]
+        if layer.attn_norm is not None:
+            x = _norm(layer.attn_norm, x)
+        if layer.ffn is not None:
+            f = layer.ffn
+            hid = [max(Fraction(0), v + b) for v, b in zip(_matvec(self._mat(f.w1), x), f.b1)]
+            x = [a + v + b for a, v, b in zip(x, _matvec(self._mat(f.w2), hid), f.b2)]
+        if layer.ffn_norm is not None:
+            x = _norm(layer.ffn_norm, x)
+        c = self._memo[memo] = self._id(x)
+        return c
+
+    def trace(self, word):
+        """As the module's trace."""
+        s = self.spec
+        n = len(word)
+        if n == 0:
+            raise ValueError("the empty word has no last position (transformers read non-empty words)")
+        xs = [s.step_embedding(a) for a in word]
+        for i in range(n):
+            for t in s.position:
+                xs[i][t.coord] += t.scale * t.value(i + 1, n)
+        cls = [self._id(x) for x in xs]
+        pattern = []
+        for l, layer in enumerate(s.layers):
+            pl = []
+            for h, head in enumerate(layer.heads):
+                allows = _ALLOWS[head.mask]
+                att = []
+                for i in range(n):
+                    ci = cls[i]
+                    best, bj = None, -1
+                    for j in range(n):
+                        if not allows(i, j):
+                            continue
+                        sc = self._score(l, h, head, ci, cls[j])
+                        if best is None or sc > best or (sc == best and head.tiebreak == "rightmost"):
+                            best, bj = sc, j
+                    att.append(bj)
+                pl.append(att)
+            pattern.append(pl)
+            cls = [self._after(l, layer, (cls[i],) + tuple(cls[a[i]] if a[i] >= 0 else -1 for a in pl))
+                   for i in range(n)]
+        return [list(self._vectors[c]) for c in cls], pattern
+
+    def accepts(self, word):
+        xs, _ = self.trace(word)
+        w, b = self.spec.output
+        return _dot(w, xs[-1]) + b >= 0
+
+    def transduce(self, word):
+        xs, _ = self.trace(word)
+        syms, w, b = self.spec.transduction
+        out = []
+        for i, x in enumerate(xs):
+            hits = [g for g in range(len(syms)) if _dot(w[g], x) + b[g] >= 0]
+            if len(hits) != 1:
+                raise ValueError("position %d: %d output symbols score ≥ 0 (want exactly one)" % (i + 1, len(hits)))
+            out.append(hits[0])
+        return out
+
+
 def trace(s, word):
     """Runs the spec on a word of symbol indices (over propositions: a trace,
     each step a collection of proposition indices); returns (final residual,
     attended positions per layer per head)."""
-    n = len(word)
-    if n == 0:
-        raise ValueError("the empty word has no last position (transformers read non-empty words)")
-    xs = [s.step_embedding(a) for a in word]
-    for i in range(n):
-        for t in s.position:
-            xs[i][t.coord] += t.scale * t.value(i + 1, n)
-    pattern = []
-    for layer in s.layers:
-        cs = [list(x) for x in xs]
-        pl = []
-        for h in layer.heads:
-            allows = _ALLOWS[h.mask]
-            keys = [_matvec(h.score, x) for x in xs]
-            att = []
-            for i in range(n):
-                best, bj = None, -1
-                for j in range(n):
-                    if not allows(i, j):
-                        continue
-                    sc = _dot(xs[i], keys[j])
-                    if best is None or sc > best or (sc == best and h.tiebreak == "rightmost"):
-                        best, bj = sc, j
-                att.append(bj)
-                if bj >= 0:
-                    v = _matvec(h.value, xs[bj])
-                    cs[i] = [a + b for a, b in zip(cs[i], v)]
-            pl.append(att)
-        pattern.append(pl)
-        if layer.attn_norm is not None:
-            cs = [_norm(layer.attn_norm, c) for c in cs]
-        ys = cs
-        if layer.ffn is not None:
-            f = layer.ffn
-            ys = []
-            for c in cs:
-                hid = [max(Fraction(0), v + b) for v, b in zip(_matvec(f.w1, c), f.b1)]
-                ys.append([a + v + b for a, v, b in zip(c, _matvec(f.w2, hid), f.b2)])
-        if layer.ffn_norm is not None:
-            ys = [_norm(layer.ffn_norm, y) for y in ys]
-        xs = ys
-    return xs, pattern
+    return Pass(s).trace(word)
 
 
 def accepts(s, word):
-    xs, _ = trace(s, word)
-    w, b = s.output
-    return _dot(w, xs[-1]) + b >= 0
+    return Pass(s).accepts(word)
 
 
 def transduce(s, word):
-    xs, _ = trace(s, word)
-    syms, w, b = s.transduction
-    out = []
-    for i, x in enumerate(xs):
-        hits = [g for g in range(len(syms)) if _dot(w[g], x) + b[g] >= 0]
-        if len(hits) != 1:
-            raise ValueError("position %d: %d output symbols score ≥ 0 (want exactly one)" % (i + 1, len(hits)))
-        out.append(hits[0])
-    return out
+    return Pass(s).transduce(word)

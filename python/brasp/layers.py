@@ -9,7 +9,7 @@ from torch import nn
 
 from .attention import Head
 from .exactness import Checker, InexactError
-from .floats import tensor
+from .floats import tensor, unique_rows
 from .hooks import HookPoint
 from . import spec as specmod
 
@@ -26,6 +26,10 @@ class LayerNorm(nn.Module):
         self.register_buffer("beta", tensor(norm.beta, dtype))
         self.exact = True
         self._memo = {}
+        # Coordinates with the same (γ_k, β_k) share their outputs for
+        # equal inputs: a number per distinct pair.
+        pairs = {}
+        self._pair = [pairs.setdefault((g, b), len(pairs)) for g, b in zip(norm.gamma, norm.beta)]
 
     def forward(self, x, valid=None):
         if valid is not None:
@@ -41,7 +45,7 @@ class LayerNorm(nn.Module):
             return self.gamma * y + self.beta
         shape = x.shape
         flat = x.reshape(-1, shape[-1])
-        uniq, inv = torch.unique(flat, dim=0, return_inverse=True)
+        uniq, inv = unique_rows(flat)
         rows = []
         for r in uniq.cpu().tolist():
             key = tuple(r)
@@ -57,21 +61,41 @@ class LayerNorm(nn.Module):
         return t[inv].view(shape)
 
     def _row(self, r):
+        """The layer norm of the float row r, exactly: in integers over the
+        row's common denominator D (a power of two), c_k = d·x_k·D − Σx·D
+        is d·D·(x_k − mean), so var = Σc²/(d³D²) and the output is
+        c_k·γ_k/(d·D·σ) + β_k."""
         ln = self.norm
-        xs = [Fraction(v) for v in r]
-        d = len(xs)
-        mean = sum(xs) / d
-        var = sum((v - mean) ** 2 for v in xs) / d + ln.eps
+        ratios = [v.as_integer_ratio() for v in r]
+        D = max(q for _, q in ratios)
+        a = [n * (D // q) for n, q in ratios]
+        d = len(a)
+        S = sum(a)
+        c = [d * x - S for x in a]
+        var = Fraction(sum(x * x for x in c), d ** 3 * D * D) + ln.eps
         sd = specmod.sigma(var)
-        out = []
-        for k, v in enumerate(xs):
-            y = (v - mean) * ln.gamma[k] / sd if sd != 0 else Fraction(0)
-            y += ln.beta[k]
-            f = float(y)
-            if Fraction(f) != y:
-                raise InexactError("layer norm: the output %s is not a float64" % y)
+        scale = 1 / (d * D * sd) if sd != 0 else None
+        out, seen = [], {}
+        for k, ck in enumerate(c):
+            key = (ck, self._pair[k])
+            f = seen.get(key)
+            if f is None:
+                y = ln.beta[k] if scale is None or ck == 0 else ck * ln.gamma[k] * scale + ln.beta[k]
+                f = seen[key] = _float(y, "layer norm: the output %s is not a float64")
             out.append(f)
         return out
+
+
+def _float(y, msg):
+    """The Fraction y as a float64, or InexactError(msg % y) if it is none."""
+    p, q = y.numerator, y.denominator
+    if q & (q - 1) == 0 and q <= 1 << 1074 and -(1 << 53) < p < 1 << 53:
+        # p/2^k with |p| < 2^53 and k ≤ 1074: a float64 (normal or subnormal).
+        return p / q
+    f = float(y)
+    if Fraction(f) != y:
+        raise InexactError(msg % y)
+    return f
 
 
 class FFN(nn.Module):

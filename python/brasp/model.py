@@ -14,6 +14,7 @@ from .attention import Head
 from .layers import Block, FFN, LayerNorm
 from . import batches
 from . import classpass
+from . import exact
 from . import positions
 from . import traces as tracemod
 
@@ -267,15 +268,15 @@ class Model(nn.Module):
     def prefix_accepts(self, words, max_tokens=1 << 20):
         """The verdict on every non-empty prefix of each word (a list of
         lists of bool) of a causal model: one pass per batch."""
-        out = {}
+        out, ex = {}, None
         for part, (tokens, lengths), inputs in batches.by_length(self, words, max_tokens):
             try:
                 with torch.no_grad():
                     v = (self.prefix_scores(tokens, lengths) >= 0).tolist()
                 v = [row[:len(w)] for row, w in zip(v, inputs)]
             except InexactError:
-                from . import exact
-                v = [[exact.accepts(self.spec, w[:i]) for i in range(1, len(w) + 1)] for w in inputs]
+                ex = ex or exact.Pass(self.spec)  # one for all the call's words
+                v = [[ex.accepts(w[:i]) for i in range(1, len(w) + 1)] for w in inputs]
             for k, b in zip(part, v):
                 out[k] = [bool(x) for x in b]
         return [out[k] for k in range(len(out))]
@@ -297,14 +298,14 @@ class Model(nn.Module):
         ((multi-hot rows, lengths) over propositions; lengths may be None)."""
         if self.out_weight is None:
             raise ValueError("the model is a transducer, not an acceptor")
-        out = {}
+        out, ex = {}, None
         for part, (tokens, lengths), inputs in batches.by_length(self, words, max_tokens):
             try:
                 with torch.no_grad():
                     v = (self(tokens, lengths) >= 0).tolist()
             except InexactError:
-                from . import exact
-                v = [exact.accepts(self.spec, w) for w in inputs]
+                ex = ex or exact.Pass(self.spec)  # one for all the call's words
+                v = [ex.accepts(w) for w in inputs]
             for k, b in zip(part, v):
                 out[k] = bool(b)
         return [out[k] for k in range(len(out))]
@@ -314,14 +315,14 @@ class Model(nn.Module):
         words as for accepts."""
         if not self.is_transducer:
             raise ValueError("the model is an acceptor, not a transducer")
-        out = {}
+        out, ex = {}, None
         for part, (tokens, lengths), inputs in batches.by_length(self, words, max_tokens):
             try:
                 with torch.no_grad():
                     ys = batches.decode(self(tokens, lengths) >= 0, lengths)
             except InexactError:
-                from . import exact
-                ys = [exact.transduce(self.spec, w) for w in inputs]
+                ex = ex or exact.Pass(self.spec)  # one for all the call's words
+                ys = [ex.transduce(w) for w in inputs]
             for k, y in zip(part, ys):
                 out[k] = [self.output_symbols[g] for g in y]
         return [out[k] for k in range(len(out))]

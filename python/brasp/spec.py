@@ -190,7 +190,14 @@ class Spec:
         return e
 
 
+# Small integers, most entries of a model, as shared Fractions (read faster
+# than constructed).
+_SMALL = {k: Fraction(k) for k in range(-64, 65)}
+
+
 def _num(v, path):
+    if type(v) is int and -64 <= v <= 64:
+        return _SMALL[v]
     if isinstance(v, bool) or v is None:
         raise FormatError("%s: %r is not a number" % (path, v))
     try:

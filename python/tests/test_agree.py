@@ -12,6 +12,23 @@ import common
 import brasp
 
 
+def transduce_each(m, words):
+    """m.transduce on each word: its output word, or None where transduce
+    raises ValueError (a position with not exactly one output symbol).  The
+    words run as one call; when it raises, each word runs alone."""
+    try:
+        return [common.fmt(y) for y in m.transduce(words)]
+    except ValueError:
+        pass
+    out = []
+    for w in words:
+        try:
+            out.append(common.fmt(m.transduce([w])[0]))
+        except ValueError:
+            out.append(None)
+    return out
+
+
 class AgreeMixin:
     def check_model(self, m, path, words, what, methods=("classes", "dense")):
         """m is brasp.load(path)."""
@@ -31,12 +48,7 @@ class AgreeMixin:
         with brasp run on a few such words, one run each)."""
         for method in ("classes", "dense"):
             m.set_method(method)
-            got = []
-            for w in words:
-                try:
-                    got.append(common.fmt(m.transduce([w])[0]))
-                except ValueError:
-                    got.append(None)
+            got = transduce_each(m, words)
             ok = [w for w, g in zip(words, got) if g is not None]
             bad = [w for w, g in zip(words, got) if g is None]
             go = common.go_run(path, ok) if ok else []

@@ -84,11 +84,48 @@ func sameLanguage(t *testing.T, what string, a, b *symbolic.DFA, show func() str
 }
 
 // agreeOnTraces checks the program against the model's own forward pass on
-// random traces.
+// n random traces. The traces are words of one model over all their
+// distinct steps (OverStepSet), run by one Batch (the fast pass, whose
+// verdicts are Runner.Accepts'): the model is converted and validated
+// once, not once per trace, and classes met on one trace are not
+// recomputed on the next.
 func agreeOnTraces(t *testing.T, name string, m *transformer.Model, p *brasp.Program, rng *rand.Rand, n, maxLen int) {
 	t.Helper()
-	for range n {
-		agreeOnSteps(t, name, m, p, brasptest.RandomSteps(rng, len(m.Props), 1+rng.IntN(maxLen)), false)
+	traces := make([][][]uint64, n)
+	words := make([][]int, n)
+	index := map[string]int{}
+	var distinct [][]uint64
+	for k := range traces {
+		traces[k] = brasptest.RandomSteps(rng, len(m.Props), 1+rng.IntN(maxLen))
+		for _, s := range traces[k] {
+			key := transformer.StepName(m.Props, s)
+			id, ok := index[key]
+			if !ok {
+				id = len(distinct)
+				index[key] = id
+				distinct = append(distinct, s)
+			}
+			words[k] = append(words[k], id)
+		}
+	}
+	lm, err := m.OverStepSet(distinct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := transformer.NewRunner(lm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := r.NewBatch(transformer.FastOptions{})
+	for k, steps := range traces {
+		want, err := b.Accept(words[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.AcceptsSteps(steps); got != want {
+			t.Fatalf("%s on %s: the model says %v, the decompiled program %v\n%s", name,
+				traceString(m.Props, steps), want, got, brasp.Format(p))
+		}
 	}
 }
 
