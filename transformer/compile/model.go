@@ -69,17 +69,24 @@ func (c *compiler) modLayer(targets []modTarget) error {
 			return x.Add(x, new(big.Rat).Mul(uc, transformer.Sinusoid(f, k, true)))
 		}
 		top := dotWith(t.r)
+		// The other residues, nearest to r first (the ones whose sinusoids
+		// are closest to u), so that a period too long for 12 bits is
+		// refused at its first residue rather than after all m.
 		var next *big.Rat
-		for k := range t.m {
-			if k == t.r {
-				continue
+		for dist := 1; dist <= t.m/2; dist++ {
+			ks := []int{(t.r + dist) % t.m}
+			if k := (t.r - dist + t.m) % t.m; k != ks[0] {
+				ks = append(ks, k)
 			}
-			if d := dotWith(k); next == nil || d.Cmp(next) > 0 {
-				next = d
+			for _, k := range ks {
+				d := dotWith(k)
+				if d.Cmp(top) >= 0 {
+					return fmt.Errorf("%s: the sinusoid of period %d does not separate residue %d at 12-bit precision", t.name, t.m, t.r)
+				}
+				if next == nil || d.Cmp(next) > 0 {
+					next = d
+				}
 			}
-		}
-		if next.Cmp(top) >= 0 {
-			return fmt.Errorf("%s: the sinusoid of period %d does not separate residue %d at 12-bit precision", t.name, t.m, t.r)
 		}
 		b := dyadicBetween(next, top)
 		gap := new(big.Rat).Sub(top, b)

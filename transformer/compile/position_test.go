@@ -91,3 +91,34 @@ Y(i) := Q_x(i) & B(i) & SeenMA(i)
 		checkAgreement(t, "mid "+o.String(), p, m, 5, 20, rng)
 	}
 }
+
+// longPeriod is a modulus whose neighbouring residues' sinusoids 12 bits
+// cannot tell apart.
+const longPeriod = "Q_a(i)\nMOD_1_1048576(i)\nY(i) := MOD_1_1048576(i) & Q_a(i)\n"
+
+// TestLongPeriodRefused: such a modulus is refused, naming the residue,
+// and a period that 12 bits separate compiles (TestRandomModPrograms
+// checks the models of periods up to 12 against their programs).
+func TestLongPeriodRefused(t *testing.T) {
+	_, err := Compile(nil, mustParse(t, longPeriod), Options{})
+	if err == nil || !strings.Contains(err.Error(), "the sinusoid of period 1048576 does not separate residue 1 at 12-bit precision") {
+		t.Fatalf("got %v, want the refusal", err)
+	}
+	if _, err := Compile(nil, mustParse(t, "Q_a(i)\nMOD_5_64(i)\nY(i) := MOD_5_64(i)\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkLongPeriodRefused times that refusal: the residues nearest r
+// are tried first, so it comes at the first one rather than after all m.
+func BenchmarkLongPeriodRefused(b *testing.B) {
+	p, err := brasp.Parse("long.brasp", []byte(longPeriod))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Compile(nil, p, Options{}); err == nil {
+			b.Fatal("compiled")
+		}
+	}
+}
