@@ -88,16 +88,19 @@ class Pass:
             e = self._mats[id(m)] = (m, _int_matrix(m))
         return e[1]
 
+    def _remember(self, key, compute):
+        """The memo's value for key, computed by compute() the first time."""
+        v = self._memo.get(key)
+        if v is None:
+            v = self._memo[key] = compute()
+        return v
+
     def _score(self, l, h, head, ci, cj):
         """x_i · (score · x_j) of vectors ci, cj at head h of layer l."""
-        key = ("score", l, h, ci, cj)
-        sc = self._memo.get(key)
-        if sc is None:
-            k = self._memo.get(("key", l, h, cj))
-            if k is None:
-                k = self._memo[("key", l, h, cj)] = _matvec(self._mat(head.score), self._vectors[cj])
-            sc = self._memo[key] = _dot(self._vectors[ci], k)
-        return sc
+        def compute():
+            k = self._remember(("key", l, h, cj), lambda: _matvec(self._mat(head.score), self._vectors[cj]))
+            return _dot(self._vectors[ci], k)
+        return self._remember(("score", l, h, ci, cj), compute)
 
     def _after(self, l, layer, key):
         """The number of the layer's output at a position whose vector is
@@ -110,9 +113,7 @@ class Pass:
         for h, (head, cj) in enumerate(zip(layer.heads, key[1:])):
             if cj < 0:
                 continue
-            v = self._memo.get(("value", l, h, cj))
-            if v is None:
-                v = self._memo[("value", l, h, cj)] = _matvec(self._mat(head.value), self._vectors[cj])
+            v = self._remember(("value", l, h, cj), lambda: _matvec(self._mat(head.value), self._vectors[cj]))
             x = [a + b for a, b in zip(x, v)]
         if layer.attn_norm is not None:
             x = _norm(layer.attn_norm, x)
