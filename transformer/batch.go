@@ -53,6 +53,8 @@ type Batch struct {
 	best     []int32   // per query class: class of the best position so far, -1 if none
 	scores   []float64 // K×K scores between the word's classes for one head
 	key      []byte
+
+	exact *exactMemo // what the words that took the exact fallback computed
 }
 
 type batchEmbKey struct {
@@ -128,7 +130,7 @@ func (b *Batch) Accept(w []int) (bool, error) {
 		return false, err
 	}
 	if !b.r.floatOK {
-		return b.r.Accepts(w)
+		return b.acceptExact(w)
 	}
 	ok, err := b.fast(w)
 	if err == nil {
@@ -137,13 +139,40 @@ func (b *Batch) Accept(w []int) (bool, error) {
 	if errors.Is(err, errInexact) {
 		// Values computed on this word may be rounded: forget them all.
 		b.reset()
-		return b.r.Accepts(w)
+		return b.acceptExact(w)
 	}
 	var cle *ClassLimitError
 	if errors.As(err, &cle) {
 		return b.r.AcceptsDense(w)
 	}
 	return false, err
+}
+
+// acceptExact is Runner.Accepts with the fast pass in exact rationals
+// (where Runner.Accepts falls back when float64 would round), sharing what
+// it computes with the batch's other words through an exactMemo.
+func (b *Batch) acceptExact(w []int) (bool, error) {
+	r := b.r
+	if b.exact == nil || b.exact.full() {
+		b.exact = newExactMemo(r.m)
+	}
+	k := newExactKernelMemo(r.bud, r.m, r.period, b.opts.maxClasses(), b.exact)
+	a, err := r.fastPass(r.bud, word{n: len(w), at: func(i int) int { return w[i] }}, k)
+	var cle *ClassLimitError
+	if errors.As(err, &cle) {
+		return r.AcceptsDense(w)
+	}
+	if err != nil {
+		return false, err
+	}
+	final := &b.exact.layers[len(r.m.Layers)]
+	id := k.cur.ids[a.ClassOf(len(w)-1)]
+	ok, known := final.verdict[id]
+	if !known {
+		ok = r.m.decide(final.vecs[id])
+		final.verdict[id] = ok
+	}
+	return ok, nil
 }
 
 // reset forgets every cached class.

@@ -109,7 +109,9 @@ func TestBatchRandomModels(t *testing.T) {
 }
 
 // TestBatchSmallCache runs the examples with a cache that overflows (and is
-// cleared) on almost every word, and with scores cached for few classes.
+// cleared) on almost every word, and with scores cached for few classes;
+// and so random models with layer norms, whose words take the exact
+// fallback and its memo.
 func TestBatchSmallCache(t *testing.T) {
 	defer transformer.SetBatchCache(3, 2)()
 	rng := rand.New(rand.NewPCG(16, 4))
@@ -120,6 +122,9 @@ func TestBatchSmallCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		batchAgrees(t, name, m, 6, 20, rng)
+	}
+	for k := range 2 {
+		batchAgrees(t, "random model "+strconv.Itoa(k), randomModel(rng, true), 4, 10, rng)
 	}
 }
 

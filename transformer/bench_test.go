@@ -2,14 +2,18 @@ package transformer_test
 
 import (
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/brasp-dev/brasp/brasp"
+	"github.com/brasp-dev/brasp/brasp/brasptest"
 	"github.com/brasp-dev/brasp/internal/cputime"
+	"github.com/brasp-dev/brasp/position"
 	"github.com/brasp-dev/brasp/transformer"
 	"github.com/brasp-dev/brasp/transformer/compile"
 )
@@ -249,4 +253,88 @@ func perSymbol(b *testing.B, n int, f func()) {
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/per, "cpu-ns/symbol")
 	}
 	b.ReportMetric(float64(ms.TotalAlloc-before)/per, "alloc-B/symbol")
+}
+
+// hardenedModel returns a model shaped like a random network of
+// brasp.harden's export: width 8 over {a, b}, a period-3 table per
+// coordinate, three layers of one future-or-self head whose score and value
+// matrices are products of two matrices of float32-like dyadic entries,
+// an FFN of 12 units, and layer norms after the attention and after the
+// FFN. Its layer norms have irrational σ, so that every word takes the
+// exact fallback.
+func hardenedModel(rng *rand.Rand) *transformer.Model {
+	const d, hidden = 8, 12
+	num := func() *big.Rat { return big.NewRat(rng.Int64N(1<<24)-1<<23, 1<<(22+rng.IntN(6))) }
+	vec := func(n int) transformer.Vec {
+		v := make(transformer.Vec, n)
+		for k := range v {
+			v[k] = num()
+		}
+		return v
+	}
+	mat := func(r, c int) transformer.Matrix {
+		m := make(transformer.Matrix, r)
+		for k := range m {
+			m[k] = vec(c)
+		}
+		return m
+	}
+	product := func() transformer.Matrix {
+		a, b := mat(d, d), mat(d, d)
+		p := make(transformer.Matrix, d)
+		for i := range p {
+			p[i] = make(transformer.Vec, d)
+			for j := range p[i] {
+				s := new(big.Rat)
+				for k := range d {
+					s.Add(s, new(big.Rat).Mul(a[k][i], b[k][j]))
+				}
+				p[i][j] = s
+			}
+		}
+		return p
+	}
+	norm := func() *transformer.LayerNorm {
+		return &transformer.LayerNorm{Gamma: vec(d), Beta: vec(d), Eps: big.NewRat(1, 100000)}
+	}
+	m := &transformer.Model{Alphabet: brasptest.Alphabet(2), Width: d}
+	for k := range d {
+		m.Labels = append(m.Labels, "x"+strconv.Itoa(k))
+		m.Position = append(m.Position, transformer.PositionTerm{Kind: transformer.PosTable, Period: vec(3), Coord: k, Scale: big.NewRat(1, 1)})
+	}
+	m.Embedding = []transformer.Vec{vec(d), vec(d)}
+	for range 3 {
+		m.Layers = append(m.Layers, transformer.Layer{
+			Heads:         []transformer.Head{{Mask: position.MaskFutureOrSelf, Tiebreak: position.Rightmost, Score: product(), Value: product()}},
+			AttentionNorm: norm(),
+			FFN:           &transformer.FFN{W1: mat(hidden, d), B1: vec(hidden), W2: mat(d, hidden), B2: vec(d)},
+			FFNNorm:       norm(),
+		})
+	}
+	m.Output = transformer.Output{Weight: vec(d), Bias: num()}
+	return m
+}
+
+// BenchmarkBatchExact decides, with one new Batch per iteration, every
+// word up to length 6 and 8 random words of 20 to 150 symbols on a model
+// whose every word takes the exact fallback (hardenedModel), as brasp run
+// does on a model of brasp.harden.
+func BenchmarkBatchExact(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	m := hardenedModel(rng)
+	r, err := transformer.NewRunner(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var words [][]int
+	brasptest.AllWords(2, 6, func(w []int) { words = append(words, append([]int(nil), w...)) })
+	for range 8 {
+		words = append(words, brasptest.RandomWord(rng, 2, 20+rng.IntN(131)))
+	}
+	out := make([]bool, len(words))
+	for b.Loop() {
+		if err := r.AcceptsBatch(nil, words, out); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
