@@ -111,7 +111,15 @@ func runUnittest(t *testing.T, target string, env ...string) {
 	if err != nil {
 		t.Fatalf("python tests %s: %v\n%s", target, err, out)
 	}
-	t.Logf("%s (%.1f s)\n%s", target, time.Since(start).Seconds(), out)
+	t.Logf("%s (%.1f s, %s)\n%s", target, time.Since(start).Seconds(), cpu(cmd), out)
+}
+
+// cpu is the user and system time a finished command took, its waited-for
+// children included: the cost of a part of the suite, which its wall time
+// (the parts run in parallel) does not tell.
+func cpu(cmd *exec.Cmd) string {
+	s := cmd.ProcessState
+	return fmt.Sprintf("%.1f s CPU", (s.UserTime() + s.SystemTime()).Seconds())
 }
 
 // TestMain removes the brasp program the tests built (buildBrasp).

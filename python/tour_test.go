@@ -42,7 +42,7 @@ func TestTour(t *testing.T) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("docs/make_tour.py: %v\n%s", err, b)
 	}
-	t.Logf("the notebook ran in %.1f s", time.Since(start).Seconds())
+	t.Logf("the notebook ran in %.1f s (%s)", time.Since(start).Seconds(), cpu(cmd))
 	want := readNotebook(t, filepath.Join("..", "docs", "tour.ipynb"))
 	got := readNotebook(t, out)
 	if len(got.Cells) != len(want.Cells) {
