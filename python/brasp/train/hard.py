@@ -298,7 +298,7 @@ class HardEncoder(nn.Module):
         allowed = self._allowed(head, N, dev).unsqueeze(0) & valid.unsqueeze(1)  # [B, i, j]
         j = torch.arange(N, device=dev, dtype=torch.int32)
         pref = ((j + 1) if head.tiebreak == "rightmost" else (N - j)).view(1, 1, N)
-        best, where = self._positions(ks, allowed, pref)
+        best, where = self._positions(head, ks, valid)
         present = best > 0
         any_present = present.any(-1)
         # The hard pass: the predicate's table (none queries and keys never
@@ -329,18 +329,34 @@ class HardEncoder(nn.Module):
                 state = soft_state(out)
         return out, state
 
-    def _positions(self, ks, allowed, pref):
+    def _positions(self, head, ks, valid):
         """(best [B, i, C+1], where [B, i, C+1]): per key value, the preference
         rank of the preferred unmasked position holding it (0: none) and
-        that position."""
-        zero = torch.zeros((), dtype=torch.int32, device=ks.device)
-        bests, wheres = [], []
-        for b in range(self.C + 1):
-            rank = torch.where(allowed & (ks == b).unsqueeze(1), pref, zero)  # [B, i, j]
-            m = rank.max(dim=2)
-            bests.append(m.values)
-            wheres.append(m.indices)
-        return torch.stack(bests, -1), torch.stack(wheres, -1)
+        that position (0 when none).  The rank of position j is j+1 for
+        rightmost heads and N−j for leftmost ones, and a head's mask keeps
+        the positions up to i (future) or from i on (past), i itself too
+        unless the mask is strict: so the best rank of a key value is a
+        running maximum along the word of the ranks of the positions
+        holding it, one pass per direction instead of a maximum over every
+        (i, j) pair."""
+        C = self.C
+        B, N = ks.shape
+        dev = ks.device
+        j = torch.arange(N, device=dev, dtype=torch.int32)
+        rightmost = head.tiebreak == "rightmost"
+        pref = (j + 1) if rightmost else (N - j)
+        holds = (ks.unsqueeze(-1) == torch.arange(C + 1, device=dev)) & valid.unsqueeze(-1)  # [B, j, C+1]
+        rank = torch.where(holds, pref.view(1, N, 1), torch.zeros((), dtype=torch.int32, device=dev))
+        future = head.direction == "future"
+        if not future:
+            rank = rank.flip(1)
+        best = rank.cummax(dim=1).values
+        if self.config.mask == "strict":
+            best = torch.cat([torch.zeros_like(best[:, :1]), best[:, :-1]], 1)
+        if not future:
+            best = best.flip(1)
+        where = ((best - 1) if rightmost else (N - best)).to(torch.int64)
+        return best, where.masked_fill(best == 0, 0)
 
     def _attend(self, logits, q, k, v, allowed, pref):
         """The relaxation of a head: position j's key satisfies the predicate
