@@ -264,21 +264,8 @@ func perSymbol(b *testing.B, n int, f func()) {
 // exact fallback.
 func hardenedModel(rng *rand.Rand) *transformer.Model {
 	const d, hidden = 8, 12
-	num := func() *big.Rat { return big.NewRat(rng.Int64N(1<<24)-1<<23, 1<<(22+rng.IntN(6))) }
-	vec := func(n int) transformer.Vec {
-		v := make(transformer.Vec, n)
-		for k := range v {
-			v[k] = num()
-		}
-		return v
-	}
-	mat := func(r, c int) transformer.Matrix {
-		m := make(transformer.Matrix, r)
-		for k := range m {
-			m[k] = vec(c)
-		}
-		return m
-	}
+	num := ratSource(func() *big.Rat { return big.NewRat(rng.Int64N(1<<24)-1<<23, 1<<(22+rng.IntN(6))) })
+	vec, mat := num.vec, num.mat
 	product := func() transformer.Matrix {
 		a, b := mat(d, d), mat(d, d)
 		p := make(transformer.Matrix, d)

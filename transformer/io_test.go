@@ -179,27 +179,34 @@ func fastDenseAgree(t *testing.T, name string, m *transformer.Model, maxLen int,
 	}
 }
 
+// ratSource draws random rationals; vec and mat fill vectors and matrices
+// with its draws, row by row.
+type ratSource func() *big.Rat
+
+func (num ratSource) vec(n int) transformer.Vec {
+	v := make(transformer.Vec, n)
+	for k := range v {
+		v[k] = num()
+	}
+	return v
+}
+
+func (num ratSource) mat(r, c int) transformer.Matrix {
+	m := make(transformer.Matrix, r)
+	for k := range m {
+		m[k] = num.vec(c)
+	}
+	return m
+}
+
 // randomModel returns a model with small random integer (or half-integer)
 // weights: genuine ties and non-ties in scores, negative values, and
 // optionally layer norms whose σ is irrational (exercising the exact
 // fallbacks).
 func randomModel(rng *rand.Rand, norm bool) *transformer.Model {
 	d := 3 + rng.IntN(3)
-	num := func() *big.Rat { return big.NewRat(int64(rng.IntN(5)-2), int64(1+rng.IntN(2))) }
-	vec := func(n int) transformer.Vec {
-		v := make(transformer.Vec, n)
-		for k := range v {
-			v[k] = num()
-		}
-		return v
-	}
-	mat := func(r, c int) transformer.Matrix {
-		m := make(transformer.Matrix, r)
-		for k := range m {
-			m[k] = vec(c)
-		}
-		return m
-	}
+	num := ratSource(func() *big.Rat { return big.NewRat(int64(rng.IntN(5)-2), int64(1+rng.IntN(2))) })
+	vec, mat := num.vec, num.mat
 	m := &transformer.Model{Alphabet: brasptest.Alphabet(2), Width: d}
 	for k := range d {
 		m.Labels = append(m.Labels, "c"+strconv.Itoa(k))
