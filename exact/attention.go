@@ -37,8 +37,17 @@ func (b *bimachine) extend(op *attn[bool]) error {
 	var delta [][]int
 	var val [][]bool // per new state: its values at (a, other) = a*nOther + other
 	next := make([]byte, w)
+	memo := make([]*cellsMemo, nOwn)
 	for i := 0; i < len(z.sums); i++ {
 		q, sum := z.proj[i], z.sums[i]
+		if memo[q] == nil {
+			m, err := newCellsMemo(z, sigma*nOther, na)
+			if err != nil {
+				return err
+			}
+			memo[q] = m
+		}
+		mq := memo[q]
 		row := make([]int, sigma)
 		vals := make([]bool, sigma*nOther)
 		for a := 0; a < sigma; a++ {
@@ -49,21 +58,24 @@ func (b *bimachine) extend(op *attn[bool]) error {
 			for o := 0; o < nOther; o++ {
 				c := q*sOwn + a*sA + o*sOther
 				prev := dOther[o][a]
+				cell := a*nOther + o
 				for al := 0; al < na; al++ {
 					old := sum[prev*na+al]
 					nv := old
-					if (replace || old == none) && op.s(b.tab, c, uint32(al)) {
-						nv = code(op.v(b.tab, c, uint32(al)))
+					if replace || old == none {
+						if sv := mq.selects(op, b.tab, c, cell*na+al, uint32(al)); sv != none {
+							nv = sv
+						}
 					}
 					next[o*na+al] = nv
 				}
-				al := int(alphaAt(op.atoms, b.tab, c))
+				al, def := mq.at(op, b.tab, c, cell)
 				sel := next[o*na+al]
 				if op.strict {
 					sel = sum[prev*na+al]
 				}
 				if sel == none {
-					vals[a*nOther+o] = op.d(b.tab, c, 0)
+					vals[a*nOther+o] = def
 				} else {
 					vals[a*nOther+o] = sel == valTrue
 				}
@@ -78,4 +90,49 @@ func (b *bimachine) extend(op *attn[bool]) error {
 		val = append(val, vals)
 	}
 	return b.refined(op.out, left, z, delta, val)
+}
+
+// cellsMemo is what an attention step's expressions say at the cells
+// (q, a, o) of one old state q of the machine it refines. They read only
+// the tables at the cell and the atoms' assignment, so every new state
+// projecting to q reuses them rather than evaluating them again.
+type cellsMemo struct {
+	slots []byte  // per (cell, α): 0 not yet evaluated, else 1 + the value selected (none: the score is false)
+	alpha []int32 // per cell: the atoms' assignment there, −1 until evaluated
+	def   []bool  // per cell: the default value
+}
+
+// newCellsMemo makes the memo of n cells and na atom assignments, its
+// bytes reserved in z.
+func newCellsMemo(z *summaries, n, na int) (*cellsMemo, error) {
+	if err := z.reserve(int64(n*na + 5*n)); err != nil {
+		return nil, err
+	}
+	m := &cellsMemo{slots: make([]byte, n*na), alpha: make([]int32, n), def: make([]bool, n)}
+	for k := range m.alpha {
+		m.alpha[k] = -1
+	}
+	return m, nil
+}
+
+// selects is the value the position at cell c selects under atom
+// assignment al (slot k): code(v) where the score holds, none where not.
+func (m *cellsMemo) selects(op *attn[bool], tab [][]bool, c, k int, al uint32) byte {
+	if m.slots[k] == 0 {
+		sv := none
+		if op.s(tab, c, al) {
+			sv = code(op.v(tab, c, al))
+		}
+		m.slots[k] = 1 + sv
+	}
+	return m.slots[k] - 1
+}
+
+// at is the atoms' assignment at cell c (index cell) and the default value there.
+func (m *cellsMemo) at(op *attn[bool], tab [][]bool, c, cell int) (int, bool) {
+	if m.alpha[cell] < 0 {
+		m.alpha[cell] = int32(alphaAt(op.atoms, tab, c))
+		m.def[cell] = op.d(tab, c, 0)
+	}
+	return int(m.alpha[cell]), m.def[cell]
 }

@@ -3,6 +3,8 @@ package exact
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -164,6 +166,33 @@ func BenchmarkStairFormula(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkDecompiledTransducer: the program Thm 4.2 decompiles from
+// associative recall's layer-norm model, compared with the source program
+// (TransducersEquivalent): attention steps over a machine of many states,
+// most of which share their old state.
+//
+//	go test ./exact -run '^$' -bench DecompiledTransducer -benchtime 3x
+func BenchmarkDecompiledTransducer(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("testdata", "associative_recall_layernorm.brasp"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := brasp.Parse("associative_recall_layernorm.brasp", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := examples.MustProgram("associative_recall.brasp")
+	for b.Loop() {
+		diff, err := TransducersEquivalent(nil, p, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if diff != nil {
+			b.Fatalf("not equivalent: %+v", diff)
 		}
 	}
 }

@@ -188,6 +188,7 @@ type summaries struct {
 	side  string // the machine refined, for messages
 	w     int    // bytes of a summary
 	bytes int64  // bytes of the new machine's table per state, besides its summary
+	extra int64  // bytes the step holds besides (reserve)
 	index map[string]int
 	sums  [][]byte
 	proj  []int // the old state of each new one
@@ -202,6 +203,22 @@ func newSummaries(bud *budget.Budget, left bool, w int, bytes int64) *summaries 
 	return &summaries{bud: bud, side: side, w: w, bytes: bytes, index: map[string]int{}}
 }
 
+// checkBytes checks n states' summaries and tables, the step's extra
+// bytes and more bytes against the table-bytes limit.
+func (z *summaries) checkBytes(n, more int64) error {
+	return z.bud.Check(maxTableBytes, n*(int64(2*z.w)+z.bytes)+z.extra+more, z.side+" (its summaries and tables)")
+}
+
+// reserve counts n more bytes the step holds (a memo of its expressions)
+// against the table-bytes limit, with the states interned so far.
+func (z *summaries) reserve(n int64) error {
+	if err := z.checkBytes(int64(len(z.sums)), n); err != nil {
+		return err
+	}
+	z.extra += n
+	return nil
+}
+
 // intern numbers the state (q, sum); sum may be scratch memory, copied
 // when the state is new.
 func (z *summaries) intern(q int, sum []byte) (int, error) {
@@ -213,7 +230,7 @@ func (z *summaries) intern(q int, sum []byte) (int, error) {
 		return 0, err
 	}
 	// The summary is held twice (the list and the index's key).
-	if err := z.bud.Check(maxTableBytes, int64(len(z.sums)+1)*(int64(2*z.w)+z.bytes), z.side+" (its summaries and tables)"); err != nil {
+	if err := z.checkBytes(int64(len(z.sums)+1), 0); err != nil {
 		return 0, err
 	}
 	if err := z.bud.Step(int64(z.w)); err != nil {
