@@ -85,32 +85,25 @@ func sameLanguage(t *testing.T, what string, a, b *symbolic.DFA, show func() str
 
 // agreeOnTraces checks the program against the model's own forward pass on
 // n random traces. The traces are words of one model over all their
-// distinct steps (OverStepSet), run by one Batch (the fast pass, whose
-// verdicts are Runner.Accepts'): the model is converted and validated
-// once, not once per trace, and classes met on one trace are not
-// recomputed on the next.
+// distinct steps (Model.OverSteps of the traces end to end), run by one
+// Batch (the fast pass, whose verdicts are Runner.Accepts'): the model is
+// converted and validated once, not once per trace, and classes met on one
+// trace are not recomputed on the next.
 func agreeOnTraces(t *testing.T, name string, m *transformer.Model, p *brasp.Program, rng *rand.Rand, n, maxLen int) {
 	t.Helper()
 	traces := make([][][]uint64, n)
-	words := make([][]int, n)
-	index := map[string]int{}
-	var distinct [][]uint64
+	var all [][]uint64
 	for k := range traces {
 		traces[k] = brasptest.RandomSteps(rng, len(m.Props), 1+rng.IntN(maxLen))
-		for _, s := range traces[k] {
-			key := transformer.StepName(m.Props, s)
-			id, ok := index[key]
-			if !ok {
-				id = len(distinct)
-				index[key] = id
-				distinct = append(distinct, s)
-			}
-			words[k] = append(words[k], id)
-		}
+		all = append(all, traces[k]...)
 	}
-	lm, err := m.OverStepSet(distinct)
+	lm, word, err := m.OverSteps(all)
 	if err != nil {
 		t.Fatal(err)
+	}
+	words := make([][]int, n)
+	for k, steps := range traces {
+		words[k], word = word[:len(steps)], word[len(steps):]
 	}
 	r, err := transformer.NewRunner(lm)
 	if err != nil {
