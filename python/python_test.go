@@ -50,7 +50,7 @@ var modules = []string{
 	"test_harden.Passes",
 	"test_harden.Export",
 	"test_teacher",
-	"test_load test_cli test_plot test_softmax test_agree.TestPositionTables test_harden.Command",
+	"test_load test_cli test_plot test_softmax test_agree.TestPositionTables test_harden.Command test_polish",
 }
 
 func inCI() bool {

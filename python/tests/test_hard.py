@@ -336,6 +336,17 @@ class Command(unittest.TestCase):
         self.assertEqual(doc["restarts"], 2)
         self.assertLess(doc["steps"], 400, doc["stopped"])
 
+    def test_polish_runs_when_no_restart_is_proven(self):
+        # Attention that never becomes hard proves nothing, so the best
+        # model is polished, within its budget of changes, and proved again.
+        doc = self.run_doc("--steps", "10", "--eval-every", "5", "--candidates", "1", "--restarts", "1",
+                           "--tau-start", "1000", "--tau-end", "1000", "--polish", "300", "--polish-words", "50")
+        p = doc["polish"]
+        self.assertIsNotNone(p, doc["stopped"])
+        self.assertTrue(0 < p["tried"] <= 300, p)
+        self.assertLessEqual(p["right"], p["prefixes"])
+        self.assertEqual(p["proven"], doc["verdict"]["equivalent"] is True and "polished" in doc["stopped"])
+
     def test_bad_inputs(self):
         empty = os.path.join(tmpdir(), "none.dfa")
         with open(empty, "w") as f:
@@ -347,6 +358,8 @@ class Command(unittest.TestCase):
             ([AB_PLUS, "--mask", "causal", "--directions", "both"], "--mask causal has heads looking back only"),
             ([AB_PLUS, "--relax", "magic"], "--relax magic: want one of"),
             ([AB_PLUS, "--candidates", "0"], "--candidates 0: want at least 1"),
+            ([AB_PLUS, "--polish", "-1"], "--polish -1 --polish-words 500: want changes ≥ 0 and words ≥ 1"),
+            ([AB_PLUS, "--polish", "10", "--directions", "both"], "--polish searches on every prefix's verdict"),
             ([AB_PLUS, "--limits", "decompile-classes"], "--limits decompile-classes: want NAME=N joined by commas"),
             ([AB_PLUS, "--attention", "soft"], "--attention soft: want softmax or hard"),
         ):

@@ -61,6 +61,11 @@ _HELP = {
                 "--patience) until brasp equiv proves one equivalent to FILE; the best is kept",
     "candidates": "hard: fresh models each restart screens: each trains through the first eighth of the --steps "
                   "schedule and the one with the best validation accuracy continues (1: one model a restart)",
+    "polish": "hard: when no restart is proven, changes tried by a local search on the best hard model itself: one "
+              "choice (a read, a predicate entry, a lookup entry) changed at a time, the verdict's tables refitted "
+              "exactly, kept when more training prefixes are right, with random kicks out of local optima; the "
+              "result goes to brasp equiv (0: none)",
+    "polish_words": "hard: training words the polish judges a change on (every prefix of each)",
     "limits": "hard: brasp's limits for the verdict, NAME=N joined by commas (each passed to brasp equiv as --limit "
               "NAME=N; a deep model over several letters may need more than decompile-classes, decompile-combos or "
               "decompile-work allow)",

@@ -25,7 +25,7 @@ import time
 
 import torch
 
-from . import hard_export
+from . import hard_export, hard_polish
 from .binary import TrainError, run
 from .data import Language, WordDataset, describe_lacking, trim
 from .hard import HEAD_RELAXES, RELAXES, HardConfig, HardEncoder, HardShape, Read
@@ -80,6 +80,10 @@ def hard_config(opt, alphabet):
         raise TrainError("--relax %s: want one of %s" % (opt.relax, ", ".join(RELAXES)))
     if opt.head_relax not in HEAD_RELAXES:
         raise TrainError("--head-relax %s: want one of %s" % (opt.head_relax, ", ".join(HEAD_RELAXES)))
+    if opt.polish < 0 or opt.polish_words < 1:
+        raise TrainError("--polish %d --polish-words %d: want changes ≥ 0 and words ≥ 1" % (opt.polish, opt.polish_words))
+    if opt.polish > 0 and cfg.directions != "future":
+        raise TrainError("--polish searches on every prefix's verdict, which wants --directions future")
     if opt.restarts < 1:
         raise TrainError("--restarts %d: want at least 1" % opt.restarts)
     if opt.candidates < 1:
@@ -219,6 +223,9 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
         train_set = torch.utils.data.TensorDataset(train_ds.tokens, train_ds.lengths, labels)
     else:
         train_set = train_ds
+    if opt.polish > 0:
+        pick = torch.randperm(len(train_ds), generator=torch.Generator().manual_seed(opt.seed))[:opt.polish_words]
+        polish_set = (train_ds.tokens[pick], train_ds.lengths[pick], labels[pick])  # searched on the CPU
     lossf = torch.nn.BCEWithLogitsLoss()
     noise = opt.relax == "gumbel"
     soft = opt.relax in ("anneal", "gumbel")
@@ -328,11 +335,30 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
 
     # Each restart ends early when brasp equiv proves a model equivalent;
     # the best model over all of them is kept.
+    proven, polished = False, None
     for restart in range(opt.restarts):
         restarts = restart + 1
         proven, model = restart_once(restart)
         if proven:
             break
+    if not proven and opt.polish > 0 and best_state is not None:
+        # The best hard model, polished by local search on its own
+        # verdicts (brasp.train.hard_polish), then proved again.
+        model.load_state_dict(best_state)
+        model.eval()
+        model.cpu()
+        search = hard_polish.Search(model, *polish_set)
+        d, right, total = search.run(hard_polish.snapshot(model), opt.polish, seed=opt.seed)
+        hard_polish.install(model, d)
+        model.to(device)
+        acc = hard_accuracy(model, val_ds, device)
+        polished = {"tried": search.evaluations, "right": right, "prefixes": total, "validation": acc,
+                    "validation_before": best[1]}
+        log("polish: %d changes tried: %d of %d training prefixes right; validation accuracy %.1f%% (%.1f%% before)"
+            % (search.evaluations, right, total, 100 * acc, 100 * best[1]))
+        polished["proven"] = prove(model, acc)
+        if polished["proven"]:
+            stopped = "brasp equiv proved the polished model equivalent"
     model.set_temperature(opt.tau_end, False, soft)
     seconds = time.time() - start
     cpu = time.process_time() - cpu0
@@ -362,7 +388,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
         "language": opt.file, "attention": "hard", "train_lengths": list(train_l), "test_lengths": list(test_l),
         "steps": step, "restarts": restarts, "stopped": stopped, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
         "total_seconds": round(time.time() - t0, 2), "device": str(device),
-        "best_validation": {"accuracy": best[1] if best else None}, "soft_hard_agreement": agreement, "read_sharpness": sharpness,
+        "best_validation": {"accuracy": best[1] if best else None}, "polish": polished, "soft_hard_agreement": agreement, "read_sharpness": sharpness,
         "options": dataclasses.asdict(opt), "config": dataclasses.asdict(cfg),
         "lacking": test_lacking, "per_length": rows, "exhaustive": ex, "verdict": v,
     }

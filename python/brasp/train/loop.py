@@ -64,6 +64,8 @@ class Run:
     restarts: int = 4
     candidates: int = 4
     limits: str = ""
+    polish: int = 0
+    polish_words: int = 500
 
 
 @dataclasses.dataclass
