@@ -54,11 +54,27 @@ def _dot(a, b):
 
 
 def _norm(ln, x):
+    """The layer norm of x, in integers over x's common denominator D:
+    c_k = d·D·x_k − Σ_j D·x_j is d·D·(x_k − mean), so the variance is
+    Σc²/(d³D²) and the output c_k·γ_k/(d·D·σ) + β_k."""
     d = len(x)
-    mean = sum(x) / d
-    var = sum((v - mean) ** 2 for v in x) / d + ln.eps
+    D, a = _ints(x)
+    S = sum(a)
+    c = [d * v - S for v in a]
+    var = Fraction(sum(v * v for v in c), d ** 3 * D * D) + ln.eps
     sd = specmod.sigma(var)
-    return [((v - mean) * ln.gamma[k] / sd if sd else Fraction(0)) + ln.beta[k] for k, v in enumerate(x)]
+    if not sd:
+        return list(ln.beta)
+    # c_k·γ_k/(d·D·σ) + β_k as one fraction: σ = p/q, γ_k = g/h, β_k = b/e.
+    p, q = sd.numerator, sd.denominator
+    ddp = d * D * p
+    out = []
+    for ck, gk, bk in zip(c, ln.gamma, ln.beta):
+        if ck:
+            g, h, b, e = gk.numerator, gk.denominator, bk.numerator, bk.denominator
+            bk = Fraction(ck * g * q * e + b * h * ddp, h * ddp * e)
+        out.append(bk)
+    return out
 
 
 class Pass:
@@ -114,7 +130,7 @@ class Pass:
             if cj < 0:
                 continue
             v = self._remember(("value", l, h, cj), lambda: _matvec(self._mat(head.value), self._vectors[cj]))
-            x = [a + b for a, b in zip(x, v)]
+            x = [a + b if b else a for a, b in zip(x, v)]
         if layer.attn_norm is not None:
             x = _norm(layer.attn_norm, x)
         if layer.ffn is not None:
