@@ -2,13 +2,14 @@
 
 Used where float64 cannot be certified exact (a parameter or a layer-norm
 output that is not dyadic), and by the tests as a reference independent of
-PyTorch.  Every position attends by scanning every key in order, as the
-definition says; what a position's vector determines (its key, its score
-against another vector, its value, the layer norms and feed-forward network
-after attention) is computed once per distinct vector and remembered for
-the rest of the pass (a :class:`Pass` remembers across words too), since a
-word has few distinct vectors per layer (Lemma 4.3).  Matrix products run
-on integers over a common denominator, one Fraction per entry.
+PyTorch.  Every position attends by scanning every key its mask allows in
+order, as the definition says; what a position's vector determines (its
+key, its score against another vector, its value, the layer norms and
+feed-forward network after attention) is computed once per distinct vector
+and remembered for the rest of the pass (a :class:`Pass` remembers across
+words too), since a word has few distinct vectors per layer (Lemma 4.3).
+Matrix products run on integers over a common denominator, one Fraction per
+entry.
 """
 
 from fractions import Fraction
@@ -16,12 +17,14 @@ from math import lcm
 
 from . import spec as specmod
 
-_ALLOWS = {
-    "none": lambda i, j: True,
-    "future": lambda i, j: j < i,
-    "past": lambda i, j: j > i,
-    "future-or-self": lambda i, j: j <= i,
-    "past-or-self": lambda i, j: j >= i,
+# _KEYS[mask](i, n): the key positions j the mask lets position i of n
+# attend, in increasing order.
+_KEYS = {
+    "none": lambda i, n: range(n),
+    "future": lambda i, n: range(i),
+    "past": lambda i, n: range(i + 1, n),
+    "future-or-self": lambda i, n: range(i + 1),
+    "past-or-self": lambda i, n: range(i, n),
 }
 
 
@@ -157,16 +160,19 @@ class Pass:
         for l, layer in enumerate(s.layers):
             pl = []
             for h, head in enumerate(layer.heads):
-                allows = _ALLOWS[head.mask]
+                keys = _KEYS[head.mask]
+                rightmost = head.tiebreak == "rightmost"
+                scores = {}  # (ci, cj) -> the memo's score, looked up once per pass
                 att = []
                 for i in range(n):
                     ci = cls[i]
                     best, bj = None, -1
-                    for j in range(n):
-                        if not allows(i, j):
-                            continue
-                        sc = self._score(l, h, head, ci, cls[j])
-                        if best is None or sc > best or (sc == best and head.tiebreak == "rightmost"):
+                    for j in keys(i, n):
+                        cj = cls[j]
+                        sc = scores.get((ci, cj))
+                        if sc is None:
+                            sc = scores[ci, cj] = self._score(l, h, head, ci, cj)
+                        if best is None or sc > best or (sc == best and rightmost):
                             best, bj = sc, j
                     att.append(bj)
                 pl.append(att)
