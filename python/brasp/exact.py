@@ -91,6 +91,7 @@ class Pass:
         self._vectors = []        # number -> vector (list of Fractions)
         self._ids = {}            # tuple(vector) -> number
         self._mats = {}           # id(matrix) -> (matrix, _int_matrix)
+        self._commons = {}        # id(matrix or vector) -> (it, _common)
         self._memo = {}           # (what, layer, head, numbers...) -> value
 
     def _id(self, x):
@@ -106,6 +107,39 @@ class Pass:
         if e is None:
             e = self._mats[id(m)] = (m, _int_matrix(m))
         return e[1]
+
+    def _common(self, m):
+        """A matrix (a list of rows) or vector with one common denominator D:
+        (D, the rows as [(k, integer)] of their non-zero entries times D),
+        or for a vector (D, its entries times D)."""
+        e = self._commons.get(id(m))
+        if e is None:
+            flat = [v for r in m for v in r] if m and isinstance(m[0], list) else m
+            D = lcm(*(v.denominator for v in flat)) if flat else 1
+            if m and isinstance(m[0], list):
+                ints = [[(k, v.numerator * (D // v.denominator)) for k, v in enumerate(r) if v] for r in m]
+            else:
+                ints = [v.numerator * (D // v.denominator) for v in m]
+            e = self._commons[id(m)] = (m, (D, ints))
+        return e[1]
+
+    def _ffn(self, f, x):
+        """x + W2·ReLU(W1·x + b1) + b2 in integers over common denominators:
+        with x = X/dx, W1 = A/D1, b1 = B/E1, the hidden unit r is
+        h_r/(D1·dx·E1) with h_r = max(0, (A·X)_r·E1 + B_r·D1·dx); with
+        W2 = C/D2 and b2 = G/E2 every output is one fraction over
+        D2·D1·dx·E1·E2."""
+        D1, A = self._common(f.w1)
+        E1, B = self._common(f.b1)
+        D2, C = self._common(f.w2)
+        E2, G = self._common(f.b2)
+        dx, X = _ints(x)
+        h = [max(0, sum(v * X[k] for k, v in row) * E1 + b * D1 * dx) for row, b in zip(A, B)]
+        den1 = D1 * dx * E1
+        den = D2 * den1 * E2
+        sx, sb = den // dx, D2 * den1
+        return [Fraction(xk * sx + sum(v * h[j] for j, v in row) * E2 + g * sb, den)
+                for xk, row, g in zip(X, C, G)]
 
     def _remember(self, key, compute):
         """The memo's value for key, computed by compute() the first time."""
@@ -137,9 +171,7 @@ class Pass:
         if layer.attn_norm is not None:
             x = _norm(layer.attn_norm, x)
         if layer.ffn is not None:
-            f = layer.ffn
-            hid = [max(Fraction(0), v + b) for v, b in zip(_matvec(self._mat(f.w1), x), f.b1)]
-            x = [a + v + b for a, v, b in zip(x, _matvec(self._mat(f.w2), hid), f.b2)]
+            x = self._ffn(layer.ffn, x)
         if layer.ffn_norm is not None:
             x = _norm(layer.ffn_norm, x)
         c = self._memo[memo] = self._id(x)
