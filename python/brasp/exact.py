@@ -44,9 +44,9 @@ def _int_matrix(m):
     return rows
 
 
-def _matvec(rows, x):
-    """m · x, m given by _int_matrix."""
-    dx, xi = _ints(x)
+def _matvec(rows, x, xints=None):
+    """m · x, m given by _int_matrix (xints: _ints(x), when known)."""
+    dx, xi = xints or _ints(x)
     return [Fraction(sum(v * xi[k] for k, v in row), d * dx) for d, row in rows]
 
 
@@ -92,6 +92,7 @@ class Pass:
         self._ids = {}            # tuple(vector) -> number
         self._mats = {}           # id(matrix) -> (matrix, _int_matrix)
         self._commons = {}        # id(matrix or vector) -> (it, _common)
+        self._vints = {}          # number -> _ints(vector)
         self._memo = {}           # (what, layer, head, numbers...) -> value
 
     def _id(self, x):
@@ -141,6 +142,17 @@ class Pass:
         return [Fraction(xk * sx + sum(v * h[j] for j, v in row) * E2 + g * sb, den)
                 for xk, row, g in zip(X, C, G)]
 
+    def _ints_of(self, c):
+        """_ints of vector number c, remembered."""
+        e = self._vints.get(c)
+        if e is None:
+            e = self._vints[c] = _ints(self._vectors[c])
+        return e
+
+    def _matvec(self, m, c):
+        """m · (vector number c)."""
+        return _matvec(self._mat(m), None, self._ints_of(c))
+
     def _remember(self, key, compute):
         """The memo's value for key, computed by compute() the first time."""
         v = self._memo.get(key)
@@ -151,8 +163,10 @@ class Pass:
     def _score(self, l, h, head, ci, cj):
         """x_i · (score · x_j) of vectors ci, cj at head h of layer l."""
         def compute():
-            k = self._remember(("key", l, h, cj), lambda: _matvec(self._mat(head.score), self._vectors[cj]))
-            return _dot(self._vectors[ci], k)
+            # The key as _ints gives it, and x_i's: each computed once.
+            dk, ki = self._remember(("key", l, h, cj), lambda: _ints(self._matvec(head.score, cj)))
+            dx, xi = self._ints_of(ci)
+            return Fraction(sum(p * q for p, q in zip(xi, ki)), dx * dk)
         return self._remember(("score", l, h, ci, cj), compute)
 
     def _after(self, l, layer, key):
@@ -166,7 +180,7 @@ class Pass:
         for h, (head, cj) in enumerate(zip(layer.heads, key[1:])):
             if cj < 0:
                 continue
-            v = self._remember(("value", l, h, cj), lambda: _matvec(self._mat(head.value), self._vectors[cj]))
+            v = self._remember(("value", l, h, cj), lambda: self._matvec(head.value, cj))
             x = [a + b if b else a for a, b in zip(x, v)]
         if layer.attn_norm is not None:
             x = _norm(layer.attn_norm, x)
