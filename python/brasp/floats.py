@@ -11,8 +11,14 @@ def tensor(rows, dtype):
     """A tensor of dtype from exact Fractions (a vector, or a matrix given
     as a list of rows), each rounded to the nearest float64 first; whether
     nothing rounds is exact_in's question."""
-    t = torch.tensor([[float(x) for x in r] for r in rows] if rows and isinstance(rows[0], list)
-                     else [float(x) for x in rows], dtype=torch.float64)
+    matrix = bool(rows) and isinstance(rows[0], list)
+    # A model's parameters share few Fraction objects (brasp.spec reads
+    # small integers and repeated values as one object each): each is
+    # converted once.
+    f = {id(x): x for x in ([x for r in rows for x in r] if matrix else rows)}
+    for k, x in f.items():
+        f[k] = float(x)
+    t = torch.tensor([[f[id(x)] for x in r] for r in rows] if matrix else [f[id(x)] for x in rows], dtype=torch.float64)
     return t.to(dtype)
 
 
@@ -23,9 +29,10 @@ _SMALL_INTS = {torch.float64: 1 << 53, torch.float32: 1 << 24}
 def exact_in(rows, dtype):
     """Whether every Fraction of rows (a vector or a list of rows) is a
     value of dtype exactly."""
-    flat = [x for r in rows for x in r] if rows and isinstance(rows[0], list) else list(rows)
+    flat = [x for r in rows for x in r] if rows and isinstance(rows[0], list) else rows
     small = _SMALL_INTS.get(dtype, 0)
-    for x in flat:
+    # Each Fraction object once (see tensor).
+    for x in {id(x): x for x in flat}.values():
         if x.denominator == 1 and -small <= x.numerator <= small:
             continue  # most parameters: the test below, answered without floats
         try:

@@ -74,13 +74,22 @@ class LayerNorm(nn.Module):
         c = [d * x - S for x in a]
         var = Fraction(sum(x * x for x in c), d ** 3 * D * D) + ln.eps
         sd = specmod.sigma(var)
-        scale = 1 / (d * D * sd) if sd != 0 else None
+        # With σ = p/q, γ_k = g/h and β_k = b/e, the output is one fraction
+        # (c_k·g·q·e + b·h·d·D·p) / (h·d·D·p·e).
+        p, q = sd.numerator, sd.denominator
+        ddp = d * D * p
         out, seen = [], {}
         for k, ck in enumerate(c):
             key = (ck, self._pair[k])
             f = seen.get(key)
             if f is None:
-                y = ln.beta[k] if scale is None or ck == 0 else ck * ln.gamma[k] * scale + ln.beta[k]
+                bk = ln.beta[k]
+                if sd == 0 or ck == 0:
+                    y = bk
+                else:
+                    gk = ln.gamma[k]
+                    g, h, b, e = gk.numerator, gk.denominator, bk.numerator, bk.denominator
+                    y = Fraction(ck * g * q * e + b * h * ddp, h * ddp * e)
                 f = seen[key] = _float(y, "layer norm: the output %s is not a float64")
             out.append(f)
         return out

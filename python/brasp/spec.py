@@ -195,23 +195,30 @@ class Spec:
 _SMALL = {k: Fraction(k) for k in range(-64, 65)}
 
 
-def _num(v, path):
+def _num(v, path, k=None):
+    """The number v as a Fraction; path (with the index k, when given) names
+    it in the error."""
     if type(v) is int and -64 <= v <= 64:
         return _SMALL[v]
     if isinstance(v, bool) or v is None:
-        raise FormatError("%s: %r is not a number" % (path, v))
+        raise FormatError("%s: %r is not a number" % (_at(path, k), v))
     try:
         if isinstance(v, str):
             return Fraction(v.strip())
         return Fraction(v)
     except (ValueError, ZeroDivisionError) as e:
-        raise FormatError("%s: %r is not a number (%s)" % (path, v, e))
+        raise FormatError("%s: %r is not a number (%s)" % (_at(path, k), v, e))
+
+
+def _at(path, k):
+    return path if k is None else "%s[%d]" % (path, k)
 
 
 def _vec(v, n, path):
     if not isinstance(v, list) or len(v) != n:
         raise FormatError("%s: want a list of %d numbers" % (path, n))
-    return [_num(x, "%s[%d]" % (path, k)) for k, x in enumerate(v)]
+    small = _SMALL
+    return [small[x] if type(x) is int and -64 <= x <= 64 else _num(x, path, k) for k, x in enumerate(v)]
 
 
 def _mat(v, rows, cols, path):
@@ -453,7 +460,9 @@ def from_safetensors(data):
         arr = arr.astype(np.float64)
         if not np.all(np.isfinite(arr)):
             raise FormatError("safetensors: tensor %s has a non-finite entry" % name)
-        vals = [Fraction(float(x)) for x in arr]
+        # A model's matrices repeat few values: one Fraction per value.
+        fr = {}
+        vals = [fr[x] if x in fr else fr.setdefault(x, Fraction(x)) for x in arr.tolist()]
         if len(shape) == 2:
             return [vals[r * shape[1]:(r + 1) * shape[1]] for r in range(shape[0])]
         return vals

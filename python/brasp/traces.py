@@ -77,10 +77,10 @@ def multi_hot(k, traces, dtype=torch.float64, device=None):
     their lengths [B]."""
     n = max(len(t) for t in traces)
     hot = torch.zeros(len(traces), n, k, dtype=dtype)
-    for b, t in enumerate(traces):
-        for i, s in enumerate(t):
-            if s:
-                hot[b, i, list(s)] = 1
+    # Every (trace, step, proposition) that holds, set in one indexing.
+    where = [(b, i, p) for b, t in enumerate(traces) for i, s in enumerate(t) for p in s]
+    if where:
+        hot[tuple(torch.tensor(where, dtype=torch.long).t())] = 1
     lengths = torch.tensor([len(t) for t in traces], dtype=torch.long)
     if device is not None:
         hot, lengths = hot.to(device), lengths.to(device)

@@ -102,16 +102,19 @@ def reference_hard(P, word, tiebreak):
 
     for layer in P.layers:
         ys = [passes.layer_norm(layer.norm1, x) if P.pre else x for x in xs]
+        # Each position's key per head, computed once (as it would be for
+        # every query).
+        keys = [[hd.wk @ y + hd.bk for y in ys] for hd in layer.heads]
         new = []
         for i in range(n):
             out = xs[i] + layer.bo
-            for hd in layer.heads:
+            for hd, ks in zip(layer.heads, keys):
                 q = hd.wq @ ys[i] + hd.bq
                 best, bj = None, None
                 for j in range(n):
                     if not allowed(i, j):
                         continue
-                    s = float(q @ (hd.wk @ ys[j] + hd.bk))
+                    s = float(q @ ks[j])
                     if best is None or s > best or (s == best and tiebreak == "rightmost"):
                         best, bj = s, j
                 out = out + hd.wo @ (hd.wv @ ys[bj] + hd.bv)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 import torch
@@ -119,11 +120,40 @@ class TestServer(unittest.TestCase):
 
 
 class TestCommand(unittest.TestCase):
-    """python3 -m brasp.teacher on model files, through pipes as brasp learn runs it."""
+    """python3 -m brasp.teacher on model files, through pipes as brasp learn
+    runs it: as a process (run_server), or as the command's main in this
+    process reading a pipe (run_main_on_pipe), which spares a process its
+    seconds of importing PyTorch."""
 
     def run_server(self, args, text):
         cmd, env = server_cmd(*args)
         return subprocess.run(cmd, input=text, capture_output=True, text=True, env=env, cwd=tmpdir(), timeout=300)
+
+    def run_main_on_pipe(self, args, text):
+        """teacher.main(args) with text written to a pipe that is its
+        standard input, as the process's would be (the server reads the
+        pipe's file descriptor): a CompletedProcess of its exit code and
+        what it printed."""
+        r, w = os.pipe()
+
+        def feed():
+            try:
+                with os.fdopen(w, "wb") as f:
+                    f.write(text.encode())
+            except BrokenPipeError:  # the server stopped reading at a bad line
+                pass
+
+        feeder = threading.Thread(target=feed)
+        feeder.start()
+        saved = sys.stdin
+        sys.stdin = io.TextIOWrapper(os.fdopen(r, "rb"))
+        try:
+            code, out, err = run_main(teacher.main, *args)
+        finally:
+            sys.stdin.close()
+            sys.stdin = saved
+            feeder.join()
+        return subprocess.CompletedProcess(args, code, out, err)
 
     def test_compiled_model_agrees_with_brasp_run(self):
         model = convert(os.path.join(EXAMPLES, "dyck1_depth2.brasp"), os.path.join(tmpdir(), "teacher_dyck.json"))
@@ -156,11 +186,11 @@ class TestCommand(unittest.TestCase):
         save_model(m, d)
         words = words_up_to("ab", 6)
         text = "".join(w + "\n" for w in words)
-        plain = self.run_server(["--model", d], text)
+        plain = self.run_main_on_pipe(["--model", d], text)
         self.assertEqual(plain.returncode, 0, plain.stderr)
         want = ["accept" if v else "reject" for v in m.accepts(words)]
         self.assertEqual(plain.stdout.splitlines(), want)
-        pre = self.run_server(["--model", os.path.join(d, "model.safetensors"), "--prefixes"], text)
+        pre = self.run_main_on_pipe(["--model", os.path.join(d, "model.safetensors"), "--prefixes"], text)
         self.assertEqual(pre.returncode, 0, pre.stderr)
         lines = pre.stdout.splitlines()
         self.assertEqual(len(lines), len(words))
@@ -181,7 +211,7 @@ class TestCommand(unittest.TestCase):
         d = tempfile.mkdtemp(dir=tmpdir())
         save_model(m, d)
         for args in ([], ["--prefixes"]):
-            p = self.run_server(["--model", d] + args, "abab\nababa\nab\n")
+            p = self.run_main_on_pipe(["--model", d] + args, "abab\nababa\nab\n")
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertEqual(len(p.stdout.splitlines()), 1, p.stdout)
             self.assertIn("brasp.teacher: line 2: a word of 5 letters is longer than the model reads "
@@ -190,7 +220,7 @@ class TestCommand(unittest.TestCase):
 
     def test_bad_input(self):
         model = convert(os.path.join(EXAMPLES, "dyck1_depth2.brasp"), os.path.join(tmpdir(), "teacher_dyck2.json"))
-        p = self.run_server(["--model", model], "lr\nlx\n")
+        p = self.run_main_on_pipe(["--model", model], "lr\nlx\n")
         self.assertEqual(p.returncode, 2)
         self.assertIn("line 2: 'x' is not in the alphabet", p.stderr)
         p = subprocess.run(server_cmd("--model", model)[0], input=b"lr\n\xffr\n", capture_output=True,

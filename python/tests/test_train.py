@@ -193,8 +193,11 @@ class Resume(unittest.TestCase):
         tmp = tempfile.mkdtemp(prefix="brasp-train-")
         self.addCleanup(shutil.rmtree, tmp, True)
         out = os.path.join(tmp, "resume")
+        # No exhaustive evaluation (TrainABPlus checks it): the runs are about
+        # the checkpoint.
         small = [AB_PLUS, "--train-lengths", "1:4", "--test-lengths", "1:4", "--train-count", 8, "--val-count", 4,
-                 "--test-count", 4, "--eval-every", 2, "--out", out, "--device", "cpu", "--progress", "plain"]
+                 "--test-count", 4, "--eval-every", 2, "--exhaustive", 0, "--out", out, "--device", "cpu",
+                 "--progress", "plain"]
         first, second = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(first):
             self.assertEqual(main([str(a) for a in small + ["--steps", 4]]), 0)

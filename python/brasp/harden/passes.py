@@ -25,6 +25,8 @@ import math
 
 import torch
 
+from ..floats import unique_rows
+
 # Entries of one batch's [b, n, n] score block.
 _BLOCK = 1 << 22
 
@@ -166,6 +168,28 @@ class HardStats:
                 "classes_per_layer": self.classes}
 
 
+
+def _unique_index_rows(t):
+    """torch.unique(t, dim=0, return_inverse=True) of rows of non-negative
+    integers [N, w], through one integer key per row: with base b above
+    every entry, the rows in lexicographic order are their keys
+    Σ_k t_k·b^(w−1−k) in increasing order, and a unique of integers is a
+    sort, where a unique of rows sorts them column by column."""
+    N, w = t.shape
+    b = int(t.max()) + 1 if N else 1
+    if N == 0 or b ** w >= 1 << 62:
+        return torch.unique(t, dim=0, return_inverse=True)
+    key = t[:, 0].clone()
+    for k in range(1, w):
+        key = key * b + t[:, k]
+    keys, inv = torch.unique(key, return_inverse=True)
+    rows = torch.empty(keys.shape[0], w, dtype=t.dtype, device=t.device)
+    for k in range(w - 1, -1, -1):
+        rows[:, k] = keys % b
+        keys = keys // b
+    return rows, inv
+
+
 @torch.no_grad()
 def hard(P, tokens, lengths, tiebreak="rightmost", stats=None, tol=1e-9):
     """The hardened model's logits [B] (float64); ``stats`` (a HardStats)
@@ -174,7 +198,7 @@ def hard(P, tokens, lengths, tiebreak="rightmost", stats=None, tol=1e-9):
         raise ValueError("tie-break %r: want rightmost or leftmost" % tiebreak)
     x, valid, off = embed(P, tokens, lengths)
     B, n, d = x.shape
-    X, cls = torch.unique(x.reshape(-1, d), dim=0, return_inverse=True)
+    X, cls = unique_rows(x.reshape(-1, d))
     cls = cls.view(B, n)
     ok = allowed(P, n)
     idx = torch.arange(n)
@@ -219,7 +243,7 @@ def hard(P, tokens, lengths, tiebreak="rightmost", stats=None, tol=1e-9):
                         stats.min_gap = min(stats.min_gap, float(r.min()))
             att.append(cls.gather(1, chosen.clamp(0, n - 1)))
         tuples = torch.stack([cls] + att, -1).view(-1, 1 + len(att))
-        uniq, inv = torch.unique(tuples, dim=0, return_inverse=True)
+        uniq, inv = _unique_index_rows(tuples)
         out = X[uniq[:, 0]] + layer.bo
         for h, hd in enumerate(layer.heads):
             out = out + (Y[uniq[:, 1 + h]] @ hd.wv.t() + hd.bv) @ hd.wo.t()
@@ -228,7 +252,7 @@ def hard(P, tokens, lengths, tiebreak="rightmost", stats=None, tol=1e-9):
         else:
             out = layer_norm(layer.norm1, out)
             out = layer_norm(layer.norm2, out + ffn(layer, out))
-        X, again = torch.unique(out, dim=0, return_inverse=True)
+        X, again = unique_rows(out)
         cls = again[inv].view(B, n)
         per_layer.append(X.shape[0])
     final = layer_norm(P.final_norm, X) if P.final_norm is not None else X
