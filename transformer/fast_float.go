@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -31,9 +32,9 @@ type floatClasses struct {
 	buf          []byte // scratch for keys
 }
 
-// intern returns the class of x, adding it if new; past limit classes it
-// returns a *ClassLimitError.
-func (t *floatClasses) intern(x []float64) (int32, error) {
+// intern returns the class of x, adding x (a copy of it when clone is set)
+// if new; past limit classes it returns a *ClassLimitError.
+func (t *floatClasses) intern(x []float64, clone bool) (int32, error) {
 	t.buf = floatKey(t.buf, x)
 	if c, ok := t.index[string(t.buf)]; ok {
 		return c, nil
@@ -43,6 +44,9 @@ func (t *floatClasses) intern(x []float64) (int32, error) {
 	}
 	c := int32(len(t.vecs))
 	t.index[string(t.buf)] = c
+	if clone {
+		x = slices.Clone(x)
+	}
 	t.vecs = append(t.vecs, x)
 	return c, nil
 }
@@ -54,6 +58,7 @@ type floatKernel struct {
 	c         checked
 	cur, next *floatClasses
 	vals      [][][]float64 // [head][class]: Value·x of the current layer
+	x, y      []float64     // combine's scratch
 }
 
 func newFloatKernel(r *Runner, limit int) *floatKernel {
@@ -67,7 +72,7 @@ func (k *floatKernel) embed(s, i, n int) (int32, error) {
 	if err != nil {
 		return 0, err
 	}
-	return k.cur.intern(x)
+	return k.cur.intern(x, false)
 }
 
 func (k *floatKernel) ranks(l, h int) ([][]int32, error) {
@@ -98,7 +103,8 @@ func (k *floatKernel) ranks(l, h int) ([][]int32, error) {
 }
 
 func (k *floatKernel) combine(l int, own int32, chosen []int32) (int32, error) {
-	x := append([]float64(nil), k.cur.vecs[own]...)
+	x := append(k.x[:0], k.cur.vecs[own]...)
+	k.x = x
 	for h, c := range chosen {
 		if c >= 0 {
 			for d, v := range k.vals[h][c] {
@@ -106,11 +112,14 @@ func (k *floatKernel) combine(l int, own int32, chosen []int32) (int32, error) {
 			}
 		}
 	}
-	y, err := k.r.finishFloat(l, x, &k.c)
+	y, err := k.r.finishFloat(l, x, k.y, &k.c)
 	if err != nil {
 		return 0, err
 	}
-	return k.next.intern(y)
+	if k.r.layers[l].ffn != nil {
+		k.y = y // y is in k.y's storage, distinct from k.x's
+	}
+	return k.next.intern(y, true)
 }
 
 func (k *floatKernel) advance() {
