@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"sort"
 )
 
 // The fast pass's kernel in checked float64 arithmetic (Runner.Forward's
@@ -84,17 +83,22 @@ func (k *floatKernel) ranks(l, h int) ([][]int32, error) {
 	}
 	keys := make([][]float64, K)
 	k.vals[h] = make([][]float64, K)
+	nk, nv := len(fh.S.cols), len(fh.V.cols)
+	keyBuf, valBuf := make([]float64, K*nk), make([]float64, K*nv)
 	for q := range K {
-		keys[q] = k.c.matVec(fh.S, vecs[q])
-		k.vals[h][q] = k.c.matVec(fh.V, vecs[q])
+		keys[q], _ = k.c.affineInto(keyBuf[q*nk:(q+1)*nk:(q+1)*nk], fh.S, vecs[q], nil)
+		k.vals[h][q], _ = k.c.affineInto(valBuf[q*nv:(q+1)*nv:(q+1)*nv], fh.V, vecs[q], nil)
 	}
 	rank := make([][]int32, K)
+	rankBuf := make([]int32, K*K)
 	scores := make([]float64, K)
+	order := make([]int, K)
 	for q := range K {
 		for j := range K {
 			scores[j] = k.c.dot(vecs[q], keys[j])
 		}
-		rank[q] = denseRanks(scores, cmp.Compare[float64])
+		rank[q] = rankBuf[q*K : (q+1)*K : (q+1)*K]
+		denseRanksInto(rank[q], order, scores, cmp.Compare[float64])
 	}
 	if k.c.inexact {
 		return nil, errInexact
@@ -135,12 +139,18 @@ func (k *floatKernel) activations(cls classIDs) *Activations {
 // denseRanks returns the rank of every score among the distinct scores
 // (0 for the smallest), as cmp orders them.
 func denseRanks[T any](scores []T, cmp func(a, b T) int) []int32 {
-	order := make([]int, len(scores))
+	r := make([]int32, len(scores))
+	denseRanksInto(r, make([]int, len(scores)), scores, cmp)
+	return r
+}
+
+// denseRanksInto is denseRanks writing the ranks into r, with order as
+// scratch (both of len(scores)).
+func denseRanksInto[T any](r []int32, order []int, scores []T, cmp func(a, b T) int) {
 	for k := range order {
 		order[k] = k
 	}
-	sort.Slice(order, func(a, b int) bool { return cmp(scores[order[a]], scores[order[b]]) < 0 })
-	r := make([]int32, len(scores))
+	slices.SortFunc(order, func(a, b int) int { return cmp(scores[a], scores[b]) })
 	cur := int32(0)
 	for p, k := range order {
 		if p > 0 && cmp(scores[order[p-1]], scores[k]) != 0 {
@@ -148,7 +158,6 @@ func denseRanks[T any](scores []T, cmp func(a, b T) int) []int32 {
 		}
 		r[k] = cur
 	}
-	return r
 }
 
 // comboTableSize returns K·(K+1)^H if it is at most 1<<16, else 0.
