@@ -171,8 +171,8 @@ func (a *Arith) checkBits(v Vec) {
 // exactly otherwise.
 func normAny(ln *LayerNorm, x Vec) Vec {
 	if f, ok := x.Float64s(); ok {
-		if y, ok := normFloat(newFloatNorm(ln), f); ok {
-			return floatsToVec(y)
+		if normFloat(newFloatNorm(ln), f) {
+			return floatsToVec(f)
 		}
 	}
 	return applyNorm(ln, x)

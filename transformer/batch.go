@@ -439,7 +439,7 @@ func (b *Batch) fast(w []int) (bool, error) {
 						}
 					}
 				}
-				y, err := r.finishFloat(l, x, &b.c)
+				y, err := r.finishFloat(l, x, nil, &b.c)
 				if err != nil {
 					return false, err
 				}

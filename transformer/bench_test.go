@@ -325,3 +325,41 @@ func BenchmarkBatchExact(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShortWordsLayerNorm runs the fast forward pass, as the compiler's
+// agreement tests do, on every word of length at most 8 over the compiled
+// Dyck-1 depth-2 model with layer norms (multi-head) and reports the cost
+// per word (ns/word, allocs/word).
+func BenchmarkShortWordsLayerNorm(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("..", "examples", "dyck1_depth2.brasp"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := brasp.Parse("dyck1_depth2.brasp", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := compile.Compile(nil, p, compile.Options{MultiHead: true, LayerNorm: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := transformer.NewRunner(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var words [][]int
+	brasptest.AllWords(len(p.Alphabet), 8, func(w []int) { words = append(words, append([]int(nil), w...)) })
+	run := func() {
+		for _, w := range words {
+			if _, err := r.Forward(w, transformer.FastOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		run()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(words)), "ns/word")
+	b.ReportMetric(testing.AllocsPerRun(1, run)/float64(len(words)), "allocs/word")
+}

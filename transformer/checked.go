@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"slices"
 )
 
 // errInexact reports that a float64 operation would have rounded.
@@ -11,7 +12,10 @@ var errInexact = errors.New("float64 arithmetic would round")
 
 // checked is float64 arithmetic that records whether any operation rounded
 // (or overflowed, or underflowed).
-type checked struct{ inexact bool }
+type checked struct {
+	inexact bool
+	hidden  []float64 // scratch for ffnInto's hidden layer
+}
 
 func (c *checked) mul(a, b float64) float64 {
 	p := a * b
@@ -100,7 +104,13 @@ func (c *checked) matVec(m floatMatrix, x []float64) []float64 {
 // affine returns m·x + b (m·x when b is nil) and the number of products it
 // computed (the non-zero ones).
 func (c *checked) affine(m floatMatrix, x, b []float64) ([]float64, int) {
-	out := make([]float64, len(m.cols))
+	return c.affineInto(make([]float64, len(m.cols)), m, x, b)
+}
+
+// affineInto is affine writing into dst (grown as needed; it must not
+// overlap x), and returns the resized dst.
+func (c *checked) affineInto(dst []float64, m floatMatrix, x, b []float64) ([]float64, int) {
+	out := slices.Grow(dst[:0], len(m.cols))[:len(m.cols)]
 	n := 0
 	for r, cols := range m.cols {
 		s := 0.0
@@ -150,11 +160,18 @@ func newFloatFFN(f *FFN) (*floatFFN, bool) {
 // ffn returns x + W2·ReLU(W1·x + B1) + B2 (x is not modified) and the
 // number of products and entries it computed.
 func (c *checked) ffn(f *floatFFN, x []float64) ([]float64, int) {
-	h, n1 := c.affine(f.w1, x, f.b1)
+	return c.ffnInto(nil, f, x)
+}
+
+// ffnInto is ffn writing into dst (grown as needed; it must not overlap x),
+// and returns the resized dst.
+func (c *checked) ffnInto(dst []float64, f *floatFFN, x []float64) ([]float64, int) {
+	h, n1 := c.affineInto(c.hidden, f.w1, x, f.b1)
+	c.hidden = h
 	for k := range h {
 		h[k] = max(h[k], 0)
 	}
-	y, n2 := c.affine(f.w2, h, f.b2)
+	y, n2 := c.affineInto(dst, f.w2, h, f.b2)
 	for k := range y {
 		y[k] = c.add(y[k], x[k])
 	}
@@ -179,11 +196,12 @@ func newFloatNorm(ln *LayerNorm) *floatNorm {
 	return &floatNorm{g, b, e, ok1 && ok2 && ok3}
 }
 
-// normFloat computes LN(x) in float64 when every step is provably exact (in
-// particular σ must be an exact float64 square root); ok is false otherwise.
-func normFloat(ln *floatNorm, x []float64) (y []float64, ok bool) {
+// normFloat replaces x by LN(x) in float64 when every step is provably
+// exact (in particular σ must be an exact float64 square root), and
+// reports whether it did; when it did not, x holds intermediate values.
+func normFloat(ln *floatNorm, x []float64) bool {
 	if !ln.ok {
-		return nil, false
+		return false
 	}
 	var c checked
 	d := float64(len(x))
@@ -193,36 +211,33 @@ func normFloat(ln *floatNorm, x []float64) (y []float64, ok bool) {
 	}
 	mean := s / d
 	if math.FMA(mean, d, -s) != 0 {
-		return nil, false
+		return false
 	}
 	q := 0.0
-	for _, v := range x {
+	for k, v := range x {
 		t := c.add(v, -mean)
+		x[k] = t
 		q = c.add(q, c.mul(t, t))
 	}
 	variance := q / d
 	if math.FMA(variance, d, -q) != 0 {
-		return nil, false
+		return false
 	}
 	variance = c.add(variance, ln.eps)
 	sigma := math.Sqrt(variance)
 	if math.FMA(sigma, sigma, -variance) != 0 || c.inexact {
-		return nil, false
+		return false
 	}
-	y = make([]float64, len(x))
-	for k, v := range x {
+	for k, t := range x {
 		out := 0.0
 		if sigma != 0 {
-			u := c.mul(c.add(v, -mean), ln.gamma[k])
+			u := c.mul(t, ln.gamma[k])
 			out = u / sigma
 			if math.FMA(out, sigma, -u) != 0 {
-				return nil, false
+				return false
 			}
 		}
-		y[k] = c.add(out, ln.beta[k])
+		x[k] = c.add(out, ln.beta[k])
 	}
-	if c.inexact {
-		return nil, false
-	}
-	return y, true
+	return !c.inexact
 }

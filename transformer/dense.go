@@ -112,7 +112,7 @@ func (r *Runner) denseFloatPattern(w []int, pattern [][][]int) ([][]float64, err
 			for k := range x {
 				x[k] = c.add(xs[i][k], att[i][k])
 			}
-			y, err := r.finishFloat(l, x, &c)
+			y, err := r.finishFloat(l, x, nil, &c)
 			if err != nil {
 				return nil, err
 			}

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"math"
-	"sort"
+	"slices"
 )
 
 // The fast pass's kernel in checked float64 arithmetic (Runner.Forward's
@@ -31,9 +31,9 @@ type floatClasses struct {
 	buf          []byte // scratch for keys
 }
 
-// intern returns the class of x, adding it if new; past limit classes it
-// returns a *ClassLimitError.
-func (t *floatClasses) intern(x []float64) (int32, error) {
+// intern returns the class of x, adding x (a copy of it when clone is set)
+// if new; past limit classes it returns a *ClassLimitError.
+func (t *floatClasses) intern(x []float64, clone bool) (int32, error) {
 	t.buf = floatKey(t.buf, x)
 	if c, ok := t.index[string(t.buf)]; ok {
 		return c, nil
@@ -43,6 +43,9 @@ func (t *floatClasses) intern(x []float64) (int32, error) {
 	}
 	c := int32(len(t.vecs))
 	t.index[string(t.buf)] = c
+	if clone {
+		x = slices.Clone(x)
+	}
 	t.vecs = append(t.vecs, x)
 	return c, nil
 }
@@ -54,6 +57,7 @@ type floatKernel struct {
 	c         checked
 	cur, next *floatClasses
 	vals      [][][]float64 // [head][class]: Value·x of the current layer
+	x, y      []float64     // combine's scratch
 }
 
 func newFloatKernel(r *Runner, limit int) *floatKernel {
@@ -67,7 +71,7 @@ func (k *floatKernel) embed(s, i, n int) (int32, error) {
 	if err != nil {
 		return 0, err
 	}
-	return k.cur.intern(x)
+	return k.cur.intern(x, false)
 }
 
 func (k *floatKernel) ranks(l, h int) ([][]int32, error) {
@@ -79,17 +83,22 @@ func (k *floatKernel) ranks(l, h int) ([][]int32, error) {
 	}
 	keys := make([][]float64, K)
 	k.vals[h] = make([][]float64, K)
+	nk, nv := len(fh.S.cols), len(fh.V.cols)
+	keyBuf, valBuf := make([]float64, K*nk), make([]float64, K*nv)
 	for q := range K {
-		keys[q] = k.c.matVec(fh.S, vecs[q])
-		k.vals[h][q] = k.c.matVec(fh.V, vecs[q])
+		keys[q], _ = k.c.affineInto(keyBuf[q*nk:(q+1)*nk:(q+1)*nk], fh.S, vecs[q], nil)
+		k.vals[h][q], _ = k.c.affineInto(valBuf[q*nv:(q+1)*nv:(q+1)*nv], fh.V, vecs[q], nil)
 	}
 	rank := make([][]int32, K)
+	rankBuf := make([]int32, K*K)
 	scores := make([]float64, K)
+	order := make([]int, K)
 	for q := range K {
 		for j := range K {
 			scores[j] = k.c.dot(vecs[q], keys[j])
 		}
-		rank[q] = denseRanks(scores, cmp.Compare[float64])
+		rank[q] = rankBuf[q*K : (q+1)*K : (q+1)*K]
+		denseRanksInto(rank[q], order, scores, cmp.Compare[float64])
 	}
 	if k.c.inexact {
 		return nil, errInexact
@@ -98,7 +107,8 @@ func (k *floatKernel) ranks(l, h int) ([][]int32, error) {
 }
 
 func (k *floatKernel) combine(l int, own int32, chosen []int32) (int32, error) {
-	x := append([]float64(nil), k.cur.vecs[own]...)
+	x := append(k.x[:0], k.cur.vecs[own]...)
+	k.x = x
 	for h, c := range chosen {
 		if c >= 0 {
 			for d, v := range k.vals[h][c] {
@@ -106,11 +116,14 @@ func (k *floatKernel) combine(l int, own int32, chosen []int32) (int32, error) {
 			}
 		}
 	}
-	y, err := k.r.finishFloat(l, x, &k.c)
+	y, err := k.r.finishFloat(l, x, k.y, &k.c)
 	if err != nil {
 		return 0, err
 	}
-	return k.next.intern(y)
+	if k.r.layers[l].ffn != nil {
+		k.y = y // y is in k.y's storage, distinct from k.x's
+	}
+	return k.next.intern(y, true)
 }
 
 func (k *floatKernel) advance() {
@@ -126,12 +139,18 @@ func (k *floatKernel) activations(cls classIDs) *Activations {
 // denseRanks returns the rank of every score among the distinct scores
 // (0 for the smallest), as cmp orders them.
 func denseRanks[T any](scores []T, cmp func(a, b T) int) []int32 {
-	order := make([]int, len(scores))
+	r := make([]int32, len(scores))
+	denseRanksInto(r, make([]int, len(scores)), scores, cmp)
+	return r
+}
+
+// denseRanksInto is denseRanks writing the ranks into r, with order as
+// scratch (both of len(scores)).
+func denseRanksInto[T any](r []int32, order []int, scores []T, cmp func(a, b T) int) {
 	for k := range order {
 		order[k] = k
 	}
-	sort.Slice(order, func(a, b int) bool { return cmp(scores[order[a]], scores[order[b]]) < 0 })
-	r := make([]int32, len(scores))
+	slices.SortFunc(order, func(a, b int) int { return cmp(scores[a], scores[b]) })
 	cur := int32(0)
 	for p, k := range order {
 		if p > 0 && cmp(scores[order[p-1]], scores[k]) != 0 {
@@ -139,7 +158,6 @@ func denseRanks[T any](scores []T, cmp func(a, b T) int) []int32 {
 		}
 		r[k] = cur
 	}
-	return r
 }
 
 // comboTableSize returns K·(K+1)^H if it is at most 1<<16, else 0.

@@ -242,25 +242,18 @@ func (r *Runner) embedOne(s, i, n int) ([]float64, error) {
 }
 
 // finishFloat applies norm, FFN and norm to the attention residual x, or
-// reports errInexact.
-func (r *Runner) finishFloat(l int, x []float64, c *checked) ([]float64, error) {
+// reports errInexact. It overwrites x; the result is x or, when the layer
+// has an FFN, dst's storage (grown as needed), and nil dst allocates.
+func (r *Runner) finishFloat(l int, x, dst []float64, c *checked) ([]float64, error) {
 	layer := &r.m.Layers[l]
-	if layer.AttentionNorm != nil {
-		y, ok := normFloat(r.layers[l].attNorm, x)
-		if !ok {
-			return nil, errInexact
-		}
-		x = y
+	if layer.AttentionNorm != nil && !normFloat(r.layers[l].attNorm, x) {
+		return nil, errInexact
 	}
 	if f := r.layers[l].ffn; f != nil {
-		x, _ = c.ffn(f, x)
+		x, _ = c.ffnInto(dst, f, x)
 	}
-	if layer.FFNNorm != nil {
-		y, ok := normFloat(r.layers[l].ffnNorm, x)
-		if !ok {
-			return nil, errInexact
-		}
-		x = y
+	if layer.FFNNorm != nil && !normFloat(r.layers[l].ffnNorm, x) {
+		return nil, errInexact
 	}
 	if c.inexact {
 		return nil, errInexact
