@@ -21,6 +21,11 @@ import (
 // dyckBenchModel compiles the paper's Dyck-1 depth-2 program with the
 // depth-preserving construction and returns a runner and the program.
 func dyckBenchModel(b *testing.B) (*transformer.Runner, *brasp.Program) {
+	return dyckBenchModelWith(b, compile.Options{MultiHead: true})
+}
+
+// dyckBenchModelWith is dyckBenchModel compiled with opts.
+func dyckBenchModelWith(b *testing.B, opts compile.Options) (*transformer.Runner, *brasp.Program) {
 	src, err := os.ReadFile(filepath.Join("..", "examples", "dyck1_depth2.brasp"))
 	if err != nil {
 		b.Fatal(err)
@@ -29,7 +34,7 @@ func dyckBenchModel(b *testing.B) (*transformer.Runner, *brasp.Program) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := compile.Compile(nil, p, compile.Options{MultiHead: true})
+	m, err := compile.Compile(nil, p, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -331,22 +336,7 @@ func BenchmarkBatchExact(b *testing.B) {
 // Dyck-1 depth-2 model with layer norms (multi-head) and reports the cost
 // per word (ns/word, allocs/word).
 func BenchmarkShortWordsLayerNorm(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join("..", "examples", "dyck1_depth2.brasp"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := brasp.Parse("dyck1_depth2.brasp", src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := compile.Compile(nil, p, compile.Options{MultiHead: true, LayerNorm: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := transformer.NewRunner(m)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r, p := dyckBenchModelWith(b, compile.Options{MultiHead: true, LayerNorm: true})
 	var words [][]int
 	brasptest.AllWords(len(p.Alphabet), 8, func(w []int) { words = append(words, append([]int(nil), w...)) })
 	run := func() {

@@ -125,7 +125,6 @@ class Search:
             self.order += [(li, "head", h) for h in range(len(b["heads"]))]
             self.order += [(li, "lookup", f) for f in range(len(b["lookups"]))]
         self.evaluations = 0
-        self._flat_cache = {}
         self._moves = [self._moves_of(n) for n in range(len(self.order))]
 
     # ----- the hard pass on values -----
@@ -263,52 +262,41 @@ class Search:
             setattr(c, field, value)
         return e
 
-    def judge(self, d, states, start=0):
-        """(prefixes right, the features) of d with the variables' values
-        states, the verdict's tables refitted: with start, one sweep over the
-        entries of the variables from number start on (the ones a change
-        there moves) and the bias; else two sweeps over all of them."""
-        feats = torch.stack([self._flat(s) for s in states[:start]] + [s[self.valid] for s in states[start:]], -1)
+    def judge(self, d, states, start=0, kept=()):
+        """The prefixes d gets right with the variables' values states, the
+        verdict's tables refitted: with start, one sweep over the entries of
+        the variables from number start on (the ones a change there moves)
+        and the bias; else two sweeps over all of them.  kept holds the
+        values at the valid positions of the variables before start, which
+        a change there shares with the model it changes."""
+        feats = torch.stack(list(kept[:start]) + [s[self.valid] for s in states[start:]], -1)
         if start:
-            return self.refit(d, feats, sweeps=1, start=start), feats
-        return self.refit(d, feats), feats
-
-    def _flat(self, s):
-        """s at the valid positions, kept for the current model's values
-        (which every change shares up to the component it changes)."""
-        f = self._flat_cache.get(id(s))
-        if f is None or f[0] is not s:
-            return s[self.valid]
-        return f[1]
-
-    def _keep(self, states):
-        self._flat_cache = {id(x): (x, x[self.valid]) for x in states}
+            return self.refit(d, feats, sweeps=1, start=start)
+        return self.refit(d, feats)
 
     def descend(self, d, states, score, budget):
         """First-improvement sweeps over every single change until one
         changes nothing or the budget of evaluations is spent: (d, states,
         score)."""
         total = int(self.labels.numel())
+        kept = [s[self.valid] for s in states]
         changed = True
-        self._keep(states)
         while changed and score < total:
             changed = False
             for n in range(len(self.order)):
                 first = self.first_var(n)
-                prefix = states[:first]
                 for move in self.moves(n):
                     if score == total or self.evaluations >= budget:
                         return d, states, score
                     e = self.changed(d, n, move)
                     if e is None:
                         continue
-                    st = self.run_from(e, prefix, n)
+                    st = self.run_from(e, states[:first], n)
                     self.evaluations += 1
-                    s, _ = self.judge(e, st, first)
-                    if s > score:
+                    if self.judge(e, st, first, kept) > score:
                         d, states, changed = e, st, True
-                        score, _ = self.judge(d, states)
-                        self._keep(states)
+                        score = self.judge(d, states)
+                        kept = [s[self.valid] for s in states]
         return d, states, score
 
     def run(self, d, budget, seed=0, kick=3, log=None):
@@ -320,7 +308,7 @@ class Search:
         total = int(self.labels.numel())
         d = d.copy()
         states = self.states(d)
-        score, _ = self.judge(d, states)
+        score = self.judge(d, states)
         d, states, score = self.descend(d, states, score, budget)
         if log:
             log("polish: descent: %d of %d training prefixes right" % (score, total))
@@ -332,7 +320,7 @@ class Search:
                 moved = self.changed(e, n, gen.choice(self.moves(n)))
                 e = moved if moved is not None else e
             st = self.states(e)
-            s, _ = self.judge(e, st)
+            s = self.judge(e, st)
             e, st, s = self.descend(e, st, s, budget)
             kicks += 1
             if s >= score:
