@@ -337,15 +337,21 @@ class Command(unittest.TestCase):
         self.assertLess(doc["steps"], 400, doc["stopped"])
 
     def test_polish_runs_when_no_restart_is_proven(self):
-        # Attention that never becomes hard proves nothing, so the best
-        # model is polished, within its budget of changes, and proved again.
-        doc = self.run_doc("--steps", "10", "--eval-every", "5", "--candidates", "1", "--restarts", "1",
-                           "--tau-start", "1000", "--tau-end", "1000", "--polish", "300", "--polish-words", "50")
-        p = doc["polish"]
-        self.assertIsNotNone(p, doc["stopped"])
-        self.assertTrue(0 < p["tried"] <= 300, p)
-        self.assertLessEqual(p["right"], p["prefixes"])
-        self.assertEqual(p["proven"], doc["verdict"]["equivalent"] is True and "polished" in doc["stopped"])
+        # Attention that never becomes hard proves nothing, so each
+        # restart's model is polished, within its budget of changes, and
+        # proved again; training stops at the first one proven.
+        doc = self.run_doc("--steps", "10", "--eval-every", "5", "--candidates", "1", "--restarts", "2",
+                           "--tau-start", "1000", "--tau-end", "1000", "--polish", "300", "--polish-words", "50",
+                           "--polish-all", "300")
+        polished = doc["polish"]
+        self.assertEqual([p["restart"] for p in polished], list(range(1, doc["restarts"] + 1)), doc["stopped"])
+        for p in polished:
+            self.assertTrue(0 < p["tried"] <= 300, p)
+            self.assertLessEqual(p["right"], p["prefixes"])
+            # 2^8 words of length 8 are within --polish-all 300, 2^9 are not.
+            self.assertEqual(p["words"], "50 training words and every word of length 8 (256)")
+        self.assertEqual([p["proven"] for p in polished], [False] * (len(polished) - 1) + [polished[-1]["proven"]])
+        self.assertEqual(polished[-1]["proven"], doc["verdict"]["equivalent"] is True and "polished" in doc["stopped"])
 
     def test_bad_inputs(self):
         empty = os.path.join(tmpdir(), "none.dfa")
@@ -358,7 +364,8 @@ class Command(unittest.TestCase):
             ([AB_PLUS, "--mask", "causal", "--directions", "both"], "--mask causal has heads looking back only"),
             ([AB_PLUS, "--relax", "magic"], "--relax magic: want one of"),
             ([AB_PLUS, "--candidates", "0"], "--candidates 0: want at least 1"),
-            ([AB_PLUS, "--polish", "-1"], "--polish -1 --polish-words 500: want changes ≥ 0 and words ≥ 1"),
+            ([AB_PLUS, "--polish", "-1"], "--polish -1 --polish-words 500 --polish-all 1024: want changes ≥ 0, words ≥ 1 and all ≥ 0"),
+            ([AB_PLUS, "--polish-all", "-2"], "--polish-all -2: want changes ≥ 0, words ≥ 1 and all ≥ 0"),
             ([AB_PLUS, "--polish", "10", "--directions", "both"], "--polish searches on every prefix's verdict"),
             ([AB_PLUS, "--limits", "decompile-classes"], "--limits decompile-classes: want NAME=N joined by commas"),
             ([AB_PLUS, "--attention", "soft"], "--attention soft: want softmax or hard"),

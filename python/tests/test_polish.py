@@ -36,6 +36,8 @@ class Evaluator(unittest.TestCase):
         dict(layers=2, heads=2, lookups=1, classes=3),
         dict(layers=3, heads=1, lookups=2, classes=4, tiebreak="leftmost", mask="non-strict"),
         dict(layers=2, heads=2, lookups=1, classes=3, position="first+mod:2", tiebreak="rightmost"),
+        dict(layers=2, heads=2, lookups=1, classes=3, mask="causal", tiebreak="leftmost"),
+        dict(layers=2, heads=2, lookups=1, classes=3, tiebreak="leftmost"),
     ]
 
     def test_search_runs_the_hard_pass(self):
@@ -51,6 +53,10 @@ class Evaluator(unittest.TestCase):
             labels = torch.zeros(tokens.shape)
             s = hard_polish.Search(m, tokens, lengths, labels)
             d = hard_polish.snapshot(m)
+            with torch.no_grad():
+                _, values, valid = m.run(tokens, lengths)
+            for v, (a, b) in enumerate(zip(s.states(d), values)):
+                self.assertTrue(torch.equal(a, b[valid]), "%s: variable %d" % (shape, v))
             want = prefix_verdicts(m, tokens, lengths, s.valid)
             got = s.logits(d, s.features(s.states(d))) > 0
             self.assertTrue(bool((got == want).all()), shape)
@@ -94,7 +100,7 @@ class Repair(unittest.TestCase):
         d = hard_polish.snapshot(m)
         before = s.correct(d, s.features(s.states(d)))
         self.assertLess(before, s.labels.numel(), "the broken model must be wrong somewhere")
-        d, right, total = s.run(d, 5000, seed=1)
+        d, right, total = s.anneal(d, 5000, seed=1)
         self.assertEqual(right, total)
         hard_polish.install(m, d)
         self.assertTrue(bool((prefix_verdicts(m, ds.tokens, ds.lengths, s.valid) == s.labels).all()))

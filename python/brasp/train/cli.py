@@ -61,11 +61,13 @@ _HELP = {
                 "--patience) until brasp equiv proves one equivalent to FILE; the best is kept",
     "candidates": "hard: fresh models each restart screens: each trains through the first eighth of the --steps "
                   "schedule and the one with the best validation accuracy continues (1: one model a restart)",
-    "polish": "hard: when no restart is proven, changes tried by a local search on the best hard model itself: one "
-              "choice (a read, a predicate entry, a lookup entry) changed at a time, the verdict's tables refitted "
-              "exactly, kept when more training prefixes are right, with random kicks out of local optima; the "
-              "result goes to brasp equiv (0: none)",
+    "polish": "hard: changes tried by a local search on each restart's hard model that is not proven: simulated "
+              "annealing over its choices (a read, a predicate entry, a lookup entry changed at a time, the verdict's "
+              "tables refitted exactly), judged on every prefix of the polish's words; the result goes to brasp "
+              "equiv, and a counterexample to a model right on all of them joins its words (0: none)",
     "polish_words": "hard: training words the polish judges a change on (every prefix of each)",
+    "polish_all": "hard: the polish also judges on every word of the longest training length with at most this many "
+                  "words (every prefix of each: so on every shorter word too; 0: none)",
     "limits": "hard: brasp's limits for the verdict, NAME=N joined by commas (each passed to brasp equiv as --limit "
               "NAME=N; a deep model over several letters may need more than decompile-classes, decompile-combos or "
               "decompile-work allow)",

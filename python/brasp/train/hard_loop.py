@@ -35,6 +35,9 @@ HARD = "hard.safetensors"
 HARD_CONFIG = "hard.json"
 ACCURACY_JSON = "accuracy.json"
 ACCURACY_PNG = "accuracy.png"
+# Copies of a counterexample brasp equiv gives the polish: enough that its
+# few prefixes outweigh a change's gains elsewhere.
+COUNTEREXAMPLE_WEIGHT = 10
 # Training made the attention hard when the soft model it fitted agrees with
 # the hard model on this share of the validation words.
 HARD_ENOUGH = 0.99
@@ -80,8 +83,9 @@ def hard_config(opt, alphabet):
         raise TrainError("--relax %s: want one of %s" % (opt.relax, ", ".join(RELAXES)))
     if opt.head_relax not in HEAD_RELAXES:
         raise TrainError("--head-relax %s: want one of %s" % (opt.head_relax, ", ".join(HEAD_RELAXES)))
-    if opt.polish < 0 or opt.polish_words < 1:
-        raise TrainError("--polish %d --polish-words %d: want changes ≥ 0 and words ≥ 1" % (opt.polish, opt.polish_words))
+    if opt.polish < 0 or opt.polish_words < 1 or opt.polish_all < 0:
+        raise TrainError("--polish %d --polish-words %d --polish-all %d: want changes ≥ 0, words ≥ 1 and all ≥ 0"
+                         % (opt.polish, opt.polish_words, opt.polish_all))
     if opt.polish > 0 and cfg.directions != "future":
         raise TrainError("--polish searches on every prefix's verdict, which wants --directions future")
     if opt.restarts < 1:
@@ -201,6 +205,56 @@ def verdict(binary, lang_path, model_path, limits=""):
                     "(%s %s it, the trained model %s it)" % (lang_path, word, lang_path, lang_says, model_says)}
 
 
+def exhaustive_length(alphabet, lengths, most):
+    """The longest length in lengths (lo, hi) whose words number at most
+    most, or None."""
+    n = None
+    for k in range(lengths[0], lengths[1] + 1):
+        if len(alphabet) ** k > most:
+            break
+        n = k
+    return n
+
+
+def polish_words(lang, words, lengths, opt, index):
+    """The polish's labelled prefixes (tokens, lengths, labels: searched on
+    the CPU) and what they are: --polish-words of the training words,
+    picked by the seed, and every word of the longest training length with
+    at most --polish-all words.  Their prefixes hold every shorter word, so
+    the search sees each short pattern, which a sample of long words holds
+    rarely and brasp equiv's shortest counterexamples are made of."""
+    pick = torch.randperm(len(words), generator=torch.Generator().manual_seed(opt.seed))[:opt.polish_words]
+    chosen = [words[int(k)] for k in pick]
+    about = "%d training words" % len(chosen)
+    n = exhaustive_length(lang.alphabet, lengths, opt.polish_all) if opt.polish_all > 0 else None
+    if n is not None:
+        every = lang.all_words((n, n))
+        chosen += every
+        about += " and every word of length %d (%d)" % (n, len(every))
+    ds = WordDataset(chosen, index)
+    return (ds.tokens, ds.lengths, prefix_labels(lang, ds)), about
+
+
+def counterexample(v, alphabet):
+    """The word of a verdict() that is not equivalent, as a list of
+    symbols (brasp prints one-letter symbols joined, others apart by
+    spaces), or None."""
+    if v.get("equivalent") is not False:
+        return None
+    text = v["word"]
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1]
+    word = list(text) if all(len(a) == 1 for a in alphabet) else text.split()
+    return word if word and all(a in alphabet for a in word) else None
+
+
+def join_sets(a, b):
+    """Two (tokens, lengths, labels) sets as one, padded to the longer."""
+    n = max(a[0].shape[1], b[0].shape[1])
+    pad = lambda t: torch.nn.functional.pad(t, (0, n - t.shape[1]))
+    return (torch.cat([pad(a[0]), pad(b[0])]), torch.cat([a[1], b[1]]), torch.cat([pad(a[2]), pad(b[2])]))
+
+
 def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     """Trains, exports and checks a HardEncoder; returns the result document."""
     cfg = hard_config(opt, lang.alphabet)
@@ -224,8 +278,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     else:
         train_set = train_ds
     if opt.polish > 0:
-        pick = torch.randperm(len(train_ds), generator=torch.Generator().manual_seed(opt.seed))[:opt.polish_words]
-        polish_set = (train_ds.tokens[pick], train_ds.lengths[pick], labels[pick])  # searched on the CPU
+        polish_set, polish_about = polish_words(lang, words, train_l, opt, index)
     lossf = torch.nn.BCEWithLogitsLoss()
     noise = opt.relax == "gumbel"
     soft = opt.relax in ("anneal", "gumbel")
@@ -238,7 +291,8 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     cpu0 = time.process_time()
 
     def prove(model, acc):
-        """Exports the model and asks brasp equiv; keeps it when it beats the best."""
+        """Exports the model and asks brasp equiv (its verdict()); keeps the
+        model when it beats the best."""
         nonlocal best, best_state, best_verdict
         model.eval()
         hard_export.write(model.cpu(), path)
@@ -249,7 +303,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
         if best is None or key > best:
             best, best_verdict = key, v
             best_state = {k: t.detach().cpu().clone() for k, t in model.state_dict().items()}
-        return v["equivalent"] is True
+        return v
 
     def fresh(restart, c):
         """Candidate c of a restart: a fresh model, its optimizer and its
@@ -305,7 +359,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
                 # longer improves) goes to brasp equiv.
                 ended = cand.local == opt.steps or cand.stale >= opt.patience
                 if acc >= opt.stop_at or ended:
-                    if prove(model, acc):
+                    if prove(model, acc)["equivalent"] is True:
                         stopped = "brasp equiv proved restart %d equivalent at step %d" % (restarts, cand.local)
                         return "proven"
                 if ended:
@@ -333,32 +387,60 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
         cand = max(pool, key=lambda k: k.top)
         return advance(cand, opt.steps) == "proven", cand.model
 
+    def polish(model, restart):
+        """The restart's hard model polished by local search on its own
+        verdicts (brasp.train.hard_polish), then proved.  A polished model
+        right on every prefix it was judged on but not equivalent is wrong
+        on brasp equiv's counterexample: that word joins the search's words
+        (COUNTEREXAMPLE_WEIGHT copies) and the search goes on within its
+        budget.  Returns whether it is proven."""
+        nonlocal stopped
+        model.eval()
+        model.cpu()
+        before = hard_accuracy(model, val_ds, "cpu")
+        d, spent, added = hard_polish.snapshot(model), 0, []
+        tokens, lengths, labels = polish_set
+        while True:
+            search = hard_polish.Search(model, tokens, lengths, labels)
+            d, right, total = search.anneal(d, opt.polish, seed=opt.seed + 7919 * restart + len(added), spent=spent)
+            spent += search.evaluations
+            hard_polish.install(model, d)
+            model.to(device)
+            acc = hard_accuracy(model, val_ds, device)
+            v = prove(model, acc)
+            model.cpu()
+            word = counterexample(v, lang.alphabet)
+            if v["equivalent"] is True or right < total or spent >= opt.polish or word is None:
+                break
+            added.append("".join(word) if all(len(a) == 1 for a in lang.alphabet) else " ".join(word))
+            log("polish of restart %d: every prefix right after %d changes, but brasp equiv: %s; searching on with it"
+                % (restart + 1, spent, v["text"]))
+            extra = WordDataset([(word, v["language"] == "accepts")] * COUNTEREXAMPLE_WEIGHT, index)
+            tokens, lengths, labels = join_sets((tokens, lengths, labels),
+                                                (extra.tokens, extra.lengths, prefix_labels(lang, extra)))
+        model.to(device)
+        log("polish of restart %d: %d changes tried: %d of %d prefixes right (of %s%s); validation accuracy %.1f%% "
+            "(%.1f%% before)" % (restart + 1, spent, right, total, polish_about,
+                                 " and %d counterexamples" % len(added) if added else "", 100 * acc, 100 * before))
+        entry = {"restart": restart + 1, "tried": spent, "right": right, "prefixes": total, "words": polish_about,
+                 "counterexamples": added, "validation": acc, "validation_before": before,
+                 "proven": v["equivalent"] is True}
+        polished.append(entry)
+        if entry["proven"]:
+            stopped = "brasp equiv proved restart %d's polished model equivalent" % (restart + 1)
+        return entry["proven"]
+
     # Each restart ends early when brasp equiv proves a model equivalent;
-    # the best model over all of them is kept.
-    proven, polished = False, None
+    # the best model over all of them is kept.  With --polish, a restart
+    # whose trained model is not proven has it polished and proved again.
+    proven, polished = False, []
     for restart in range(opt.restarts):
         restarts = restart + 1
         proven, model = restart_once(restart)
+        if not proven and opt.polish > 0:
+            proven = polish(model, restart)
         if proven:
             break
-    if not proven and opt.polish > 0 and best_state is not None:
-        # The best hard model, polished by local search on its own
-        # verdicts (brasp.train.hard_polish), then proved again.
-        model.load_state_dict(best_state)
-        model.eval()
-        model.cpu()
-        search = hard_polish.Search(model, *polish_set)
-        d, right, total = search.run(hard_polish.snapshot(model), opt.polish, seed=opt.seed)
-        hard_polish.install(model, d)
-        model.to(device)
-        acc = hard_accuracy(model, val_ds, device)
-        polished = {"tried": search.evaluations, "right": right, "prefixes": total, "validation": acc,
-                    "validation_before": best[1]}
-        log("polish: %d changes tried: %d of %d training prefixes right; validation accuracy %.1f%% (%.1f%% before)"
-            % (search.evaluations, right, total, 100 * acc, 100 * best[1]))
-        polished["proven"] = prove(model, acc)
-        if polished["proven"]:
-            stopped = "brasp equiv proved the polished model equivalent"
     model.set_temperature(opt.tau_end, False, soft)
     seconds = time.time() - start
     cpu = time.process_time() - cpu0

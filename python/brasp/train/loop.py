@@ -66,6 +66,7 @@ class Run:
     limits: str = ""
     polish: int = 0
     polish_words: int = 500
+    polish_all: int = 1024
 
 
 @dataclasses.dataclass
