@@ -15,7 +15,7 @@ import torch  # noqa: E402
 from brasp.train import hard_export, hard_polish  # noqa: E402
 from brasp.train.data import Language, WordDataset  # noqa: E402
 from brasp.train.hard import HardConfig, HardEncoder  # noqa: E402
-from brasp.train.hard_loop import prefix_labels  # noqa: E402
+from brasp.train.hard_loop import counterexample, exhaustive_length, prefix_labels  # noqa: E402
 from test_hard import hand_built_dyck1_depth2  # noqa: E402
 
 DYCK = os.path.join(EXAMPLES, "dyck1_depth2.brasp")
@@ -107,6 +107,24 @@ class Repair(unittest.TestCase):
         out = os.path.join(tmpdir(), "repaired.safetensors")
         hard_export.write(m, out)
         self.assertEqual(brasp("equiv", DYCK, out).strip(), "equivalent")
+
+
+
+class PolishWords(unittest.TestCase):
+    def test_exhaustive_length(self):
+        """The longest training length whose words number at most the bound."""
+        self.assertEqual(exhaustive_length(["l", "r"], (1, 40), 1024), 10)
+        self.assertEqual(exhaustive_length(["a", "b", "c"], (1, 40), 512), 5)
+        self.assertEqual(exhaustive_length(["l", "r"], (1, 4), 1024), 4)
+        self.assertEqual(exhaustive_length(["l", "r"], (3, 40), 7), None)
+
+    def test_counterexample(self):
+        """brasp equiv's word as the polish's symbols, or None."""
+        self.assertEqual(counterexample({"equivalent": False, "word": '"llrr"'}, ["l", "r"]), list("llrr"))
+        self.assertEqual(counterexample({"equivalent": False, "word": '"ab cd"'}, ["ab", "cd"]), ["ab", "cd"])
+        self.assertIsNone(counterexample({"equivalent": False, "word": '"lxr"'}, ["l", "r"]))
+        self.assertIsNone(counterexample({"equivalent": True}, ["l", "r"]))
+        self.assertIsNone(counterexample({"equivalent": None, "text": "could not decide"}, ["l", "r"]))
 
 
 if __name__ == "__main__":

@@ -410,9 +410,12 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
             v = prove(model, acc)
             model.cpu()
             word = counterexample(v, lang.alphabet)
-            if v["equivalent"] is True or right < total or spent >= opt.polish or word is None:
+            shown = None if word is None else "".join(word) if all(len(a) == 1 for a in lang.alphabet) else " ".join(word)
+            # A word already added that the search gets right yet equiv
+            # names again would loop: the search and the export disagree.
+            if v["equivalent"] is True or right < total or spent >= opt.polish or word is None or shown in added:
                 break
-            added.append("".join(word) if all(len(a) == 1 for a in lang.alphabet) else " ".join(word))
+            added.append(shown)
             log("polish of restart %d: every prefix right after %d changes, but brasp equiv: %s; searching on with it"
                 % (restart + 1, spent, v["text"]))
             extra = WordDataset([(word, v["language"] == "accepts")] * COUNTEREXAMPLE_WEIGHT, index)
