@@ -12,7 +12,6 @@ per change hardly depends on the weights, so a fresh model measures what a
 trained one would.  Needs brasp (BRASP, or built from this checkout)."""
 
 import argparse
-import dataclasses
 import os
 import sys
 import time
@@ -23,16 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from brasp.train import find_brasp, hard_polish  # noqa: E402
 from brasp.train.data import Language  # noqa: E402
 from brasp.train.hard import HardConfig, HardEncoder  # noqa: E402
-from brasp.train.hard_loop import polish_words  # noqa: E402
+from brasp.train.hard_loop import labelled_prefixes, polish_words  # noqa: E402
 
 DYCK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "dyck1_depth2.brasp")
-
-
-@dataclasses.dataclass
-class PolishOptions:
-    seed: int
-    polish_words: int = 100
-    polish_all: int = 512
 
 
 def main():
@@ -44,7 +36,8 @@ def main():
     lang = Language(DYCK, find_brasp())
     index = {x: k for k, x in enumerate(lang.alphabet)}
     words, _ = lang.sample((1, 40), 200, a.seed)
-    (tokens, lengths, labels), about = polish_words(lang, words, (1, 40), PolishOptions(a.seed), index)
+    chosen, about = polish_words(lang, words, (1, 40), a.seed, 100, 512)
+    tokens, lengths, labels = labelled_prefixes(lang, chosen, index)
     torch.manual_seed(a.seed)
     model = HardEncoder(HardConfig(alphabet=lang.alphabet, layers=3, heads=2, lookups=1, classes=3)).eval()
     search = hard_polish.Search(model, tokens, lengths, labels)

@@ -120,8 +120,8 @@ class PolishWords(unittest.TestCase):
 
     def test_counterexample(self):
         """brasp equiv's word as the polish's symbols, or None."""
-        self.assertEqual(counterexample({"equivalent": False, "word": '"llrr"'}, ["l", "r"]), list("llrr"))
-        self.assertEqual(counterexample({"equivalent": False, "word": '"ab cd"'}, ["ab", "cd"]), ["ab", "cd"])
+        self.assertEqual(counterexample({"equivalent": False, "word": '"llrr"'}, ["l", "r"]), ("llrr", list("llrr")))
+        self.assertEqual(counterexample({"equivalent": False, "word": '"ab cd"'}, ["ab", "cd"]), ("ab cd", ["ab", "cd"]))
         self.assertIsNone(counterexample({"equivalent": False, "word": '"lxr"'}, ["l", "r"]))
         self.assertIsNone(counterexample({"equivalent": True}, ["l", "r"]))
         self.assertIsNone(counterexample({"equivalent": None, "text": "could not decide"}, ["l", "r"]))

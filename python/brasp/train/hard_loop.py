@@ -216,43 +216,42 @@ def exhaustive_length(alphabet, lengths, most):
     return n
 
 
-def polish_words(lang, words, lengths, opt, index):
-    """The polish's labelled prefixes (tokens, lengths, labels: searched on
-    the CPU) and what they are: --polish-words of the training words,
-    picked by the seed, and every word of the longest training length with
-    at most --polish-all words.  Their prefixes hold every shorter word, so
-    the search sees each short pattern, which a sample of long words holds
-    rarely and brasp equiv's shortest counterexamples are made of."""
-    pick = torch.randperm(len(words), generator=torch.Generator().manual_seed(opt.seed))[:opt.polish_words]
+def polish_words(lang, words, lengths, seed, count, most):
+    """The polish's labelled words and what they are: count of the training
+    words, picked by the seed, and every word of the longest training
+    length with at most most words.  Their prefixes hold every shorter
+    word, so the search sees each short pattern, which a sample of long
+    words holds rarely and brasp equiv's shortest counterexamples are made
+    of."""
+    pick = torch.randperm(len(words), generator=torch.Generator().manual_seed(seed))[:count]
     chosen = [words[int(k)] for k in pick]
     about = "%d training words" % len(chosen)
-    n = exhaustive_length(lang.alphabet, lengths, opt.polish_all) if opt.polish_all > 0 else None
+    n = exhaustive_length(lang.alphabet, lengths, most) if most > 0 else None
     if n is not None:
         every = lang.all_words((n, n))
         chosen += every
         about += " and every word of length %d (%d)" % (n, len(every))
-    ds = WordDataset(chosen, index)
-    return (ds.tokens, ds.lengths, prefix_labels(lang, ds)), about
+    return chosen, about
+
+
+def labelled_prefixes(lang, words, index):
+    """(tokens, lengths, labels) of labelled words, every prefix labelled by
+    the language (prefix_labels): what hard_polish.Search searches on."""
+    ds = WordDataset(words, index)
+    return ds.tokens, ds.lengths, prefix_labels(lang, ds)
 
 
 def counterexample(v, alphabet):
-    """The word of a verdict() that is not equivalent, as a list of
-    symbols (brasp prints one-letter symbols joined, others apart by
-    spaces), or None."""
+    """The word of a verdict() that is not equivalent, as (its text without
+    quotes, its list of symbols: brasp prints one-letter symbols joined,
+    others apart by spaces), or None."""
     if v.get("equivalent") is not False:
         return None
     text = v["word"]
     if len(text) >= 2 and text[0] == text[-1] == '"':
         text = text[1:-1]
     word = list(text) if all(len(a) == 1 for a in alphabet) else text.split()
-    return word if word and all(a in alphabet for a in word) else None
-
-
-def join_sets(a, b):
-    """Two (tokens, lengths, labels) sets as one, padded to the longer."""
-    n = max(a[0].shape[1], b[0].shape[1])
-    pad = lambda t: torch.nn.functional.pad(t, (0, n - t.shape[1]))
-    return (torch.cat([pad(a[0]), pad(b[0])]), torch.cat([a[1], b[1]]), torch.cat([pad(a[2]), pad(b[2])]))
+    return (text, word) if word and all(a in alphabet for a in word) else None
 
 
 def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
@@ -278,7 +277,7 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
     else:
         train_set = train_ds
     if opt.polish > 0:
-        polish_set, polish_about = polish_words(lang, words, train_l, opt, index)
+        polish_set, polish_about = polish_words(lang, words, train_l, opt.seed, opt.polish_words, opt.polish_all)
     lossf = torch.nn.BCEWithLogitsLoss()
     noise = opt.relax == "gumbel"
     soft = opt.relax in ("anneal", "gumbel")
@@ -398,29 +397,24 @@ def train_hard(opt, lang, train_l, test_l, device, log=print, progress=None):
         model.eval()
         model.cpu()
         before = hard_accuracy(model, val_ds, "cpu")
-        d, spent, added = hard_polish.snapshot(model), 0, []
-        tokens, lengths, labels = polish_set
+        d, spent, added, extra = hard_polish.snapshot(model), 0, [], []
         while True:
-            search = hard_polish.Search(model, tokens, lengths, labels)
+            search = hard_polish.Search(model, *labelled_prefixes(lang, polish_set + extra, index))
             d, right, total = search.anneal(d, opt.polish, seed=opt.seed + 7919 * restart + len(added), spent=spent)
             spent += search.evaluations
             hard_polish.install(model, d)
-            model.to(device)
-            acc = hard_accuracy(model, val_ds, device)
+            acc = hard_accuracy(model, val_ds, "cpu")
             v = prove(model, acc)
             model.cpu()
-            word = counterexample(v, lang.alphabet)
-            shown = None if word is None else "".join(word) if all(len(a) == 1 for a in lang.alphabet) else " ".join(word)
+            found = counterexample(v, lang.alphabet)
             # A word already added that the search gets right yet equiv
             # names again would loop: the search and the export disagree.
-            if v["equivalent"] is True or right < total or spent >= opt.polish or word is None or shown in added:
+            if v["equivalent"] is True or right < total or spent >= opt.polish or found is None or found[0] in added:
                 break
-            added.append(shown)
+            added.append(found[0])
+            extra += [(found[1], v["language"] == "accepts")] * COUNTEREXAMPLE_WEIGHT
             log("polish of restart %d: every prefix right after %d changes, but brasp equiv: %s; searching on with it"
                 % (restart + 1, spent, v["text"]))
-            extra = WordDataset([(word, v["language"] == "accepts")] * COUNTEREXAMPLE_WEIGHT, index)
-            tokens, lengths, labels = join_sets((tokens, lengths, labels),
-                                                (extra.tokens, extra.lengths, prefix_labels(lang, extra)))
         model.to(device)
         log("polish of restart %d: %d changes tried: %d of %d prefixes right (of %s%s); validation accuracy %.1f%% "
             "(%.1f%% before)" % (restart + 1, spent, right, total, polish_about,

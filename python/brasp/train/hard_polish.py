@@ -128,8 +128,9 @@ class Search:
         self.base = [s[valid] for s in states]
         self.labels = labels[:, :tokens.shape[1]][valid].bool()
         B, N = valid.shape
-        # word[p]: the word prefix p belongs to; start[p]: the flat index of
-        # that word's first position.
+        # word[p]: the word (of words) prefix p belongs to; start[p]: the
+        # flat index of that word's first position.
+        self.words = B
         self.word = torch.arange(B).unsqueeze(1).expand(B, N)[valid]
         self.start = (torch.cumsum(lengths, 0) - lengths)[self.word]
         self.flat = torch.arange(len(self.word))
@@ -168,9 +169,8 @@ class Search:
         preference rank of the position the head prefers among those of
         its word it sees holding that value (0: none) and that position's
         flat index.  Heads here look back (the polish wants directions
-        future): rightmost takes the last such position (a running maximum
-        of flat indices, which counts only when it falls in the word),
-        leftmost the word's first.  Cached by ks: a change leaves most
+        future): rightmost takes the last such position, leftmost the
+        word's first, each a running extremum of flat indices.  Cached by ks: a change leaves most
         variables' values as they were (the same tensor), and with them the
         positions each key value singles out."""
         cache = (id(ks), module.tiebreak)
@@ -183,16 +183,24 @@ class Search:
         holds = ks.unsqueeze(-1) == torch.arange(K)
         flat = self.flat.unsqueeze(-1)
         if module.tiebreak == "rightmost":
-            last = torch.where(holds, flat + 1, torch.zeros_like(flat)).cummax(0).values
-            if self.strict:
-                last = torch.cat([torch.zeros_like(last[:1]), last[:-1]])
-            seen = last > self.start.unsqueeze(-1)
-            where, rank = last - 1, last
+            # The last position so far holding the value: a running maximum
+            # of flat indices + 1 (0: none), in the word when past its start.
+            run = torch.where(holds, flat + 1, torch.zeros_like(flat)).cummax(0).values
+            fill = 0
         else:
-            first = torch.full((int(self.word[-1]) + 1 if n else 0, K), n).scatter_reduce(
-                0, self.word.unsqueeze(-1).expand(n, K), torch.where(holds, flat, torch.full_like(flat, n)), "amin")[self.word]
-            seen = first < flat if self.strict else first <= flat
-            where, rank = first, n - first
+            # The word's first position holding the value: a running minimum
+            # of flat indices lifted by (words − word)·n, so that an earlier
+            # word's positions, lifted higher, never win.
+            lift = (self.words - self.word).unsqueeze(-1) * n
+            fill = (self.words + 1) * n
+            run = torch.where(holds, lift + flat, torch.full_like(flat, fill)).cummin(0).values
+        if self.strict:
+            run = torch.cat([torch.full_like(run[:1], fill), run[:-1]])
+        if module.tiebreak == "rightmost":
+            seen, where, rank = run > self.start.unsqueeze(-1), run - 1, run
+        else:
+            seen, where = run < lift + n, run - lift
+            rank = n - where
         out = (torch.where(seen, rank, torch.zeros_like(rank)), torch.where(seen, where, torch.zeros_like(where)))
         self._ranks[cache] = (ks, out)  # ks kept alive, so its id is not reused while cached
         return out
@@ -340,7 +348,7 @@ class Search:
             return self.refit(d, feats, sweeps=1, only=moved)
         return self.refit(d, feats)
 
-    def anneal(self, d, budget, seed=0, t_start=3.0, t_end=0.2, spent=0, log=None):
+    def anneal(self, d, budget, seed=0, t_start=3.0, t_end=0.2, spent=0):
         """Simulated annealing from d, trying at most ``budget`` − spent
         changes: a random single change, its verdict tables refitted, is
         kept when it makes at least as many prefixes right, or k fewer with
@@ -373,6 +381,4 @@ class Search:
                 if score > top:
                     score = self.judge(d, states)
                     best, top = d.copy(), score
-                    if log:
-                        log("polish: change %d: %d of %d training prefixes right" % (self.evaluations, top, total))
         return best, top, total
